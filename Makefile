@@ -1,0 +1,119 @@
+# remat -- tensor-rematerialization schedules (Moccasin CP on Gecode, Checkmate MILP on CBC)
+#
+#   make                 build build/remat
+#   make check           build and run every test (unit, oracle, sweeps, CLI)
+#   make check SANITIZE=1  the same with ASan + UBSan (objects in build/san)
+#   make demo            solve a bundled example and draw its pictures
+#   make install PREFIX=/usr/local
+#   make deps            install the Debian packages we need (as root)
+#   make bench-quick     a few-minute benchmark run (bench/table3 --quick)
+
+PREFIX    ?= /usr/local
+CC        ?= gcc
+CXX       ?= g++
+SANITIZE  ?= 0
+
+# Debian 12 packages the build, the tests and the demo need.
+DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
+            libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils
+
+ifeq ($(SANITIZE),1)
+BUILD     := build/san
+SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT       := -O1 -g
+else
+BUILD     := build
+SANFLAGS  :=
+OPT       := -O2 -g
+endif
+
+WARN      := -Wall -Wextra -Werror
+CPPFLAGS  += -Iinclude -Isrc -I/usr/include/coin -D_GNU_SOURCE
+CFLAGS    := -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(EXTRA_CFLAGS)
+CXXFLAGS  := -std=c++17 $(OPT) $(WARN) -Wno-unused-parameter $(SANFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS   += $(SANFLAGS)
+GECODE_LIBS := -lgecodeflatzinc -lgecodedriver -lgecodefloat -lgecodeset \
+               -lgecodeminimodel -lgecodesearch -lgecodeint -lgecodekernel \
+               -lgecodesupport
+LIBS      := $(GECODE_LIBS) -lCbc -lCgl -lOsiClp -lClp -lOsi -lCoinUtils \
+             -ljansson -lpthread -lm
+
+LIB_C     := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_CXX   := $(wildcard src/*.cpp)
+LIB_OBJ   := $(LIB_C:src/%.c=$(BUILD)/obj/%.o) $(LIB_CXX:src/%.cpp=$(BUILD)/obj/%.o)
+BIN       := $(BUILD)/remat
+LIBA      := $(BUILD)/libremat.a
+
+UNIT_SRC  := $(wildcard tests/unit_*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check unit e2e demo install clean deps deps-check bench-quick
+
+all: $(BIN)
+
+$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: src/%.cpp | $(BUILD)/obj
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/obj/main.o $(LIBA)
+	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $< $(LIBA) -o $@.tmp.o -c
+	$(CXX) $(LDFLAGS) $@.tmp.o $(LIBA) $(LIBS) -lcmocka -o $@
+	rm -f $@.tmp.o
+
+$(BUILD)/obj $(BUILD)/tests:
+	mkdir -p $@
+
+-include $(wildcard $(BUILD)/obj/*.d)
+
+# ---------------------------------------------------------------- deps
+# Installs what is missing when run as root, otherwise prints the command.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing Debian packages; run:"; \
+	    echo "  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+# ---------------------------------------------------------------- tests
+check: deps
+	$(MAKE) --no-print-directory unit e2e
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+e2e: $(BIN)
+	@set -e; for t in tests/e2e_*.sh; do echo "== $$t"; REMAT=$(BIN) bash $$t; done
+
+# ---------------------------------------------------------------- demo
+demo: deps $(BIN)
+	bash scripts/demo.sh $(BIN)
+
+bench-quick: $(BIN)
+	bash bench/table3 --quick --remat $(BIN)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/share/remat/models
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/remat
+	install -m 644 include/remat.h $(DESTDIR)$(PREFIX)/include/remat.h
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libremat.a
+	install -m 644 models/*.mzn $(DESTDIR)$(PREFIX)/share/remat/models/
+
+clean:
+	rm -rf build

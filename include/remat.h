@@ -1,0 +1,223 @@
+/* remat.h -- public interface of the remat library.
+ *
+ * remat computes tensor-rematerialization schedules: given a computation
+ * graph (a DAG whose nodes have a duration w_v and an output size m_v) and a
+ * memory budget M, it finds an execution sequence, recomputing some nodes,
+ * whose peak memory fits M and whose total duration is as small as possible.
+ *
+ * Conventions (GLPK style):
+ *   - every parameter struct has an init function that fills in defaults;
+ *   - functions return 0 on success and a nonzero REMAT_E* code on failure,
+ *     writing a one-line human-readable message into a caller buffer;
+ *   - sizes and durations are 64-bit integers everywhere.
+ *
+ * Memory model (the Moccasin paper's, see README.md): a schedule is a
+ * sequence of node indices, a repeated node is a recomputation.  Each step
+ * reads, for every predecessor, its latest earlier copy.  Memory at step j is
+ * the sizes of all earlier copies that still have a reader at step j or
+ * later, plus the output computed at step j.  Peak = max over steps,
+ * duration = sum of the durations of all steps.
+ */
+#ifndef REMAT_H
+#define REMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REMAT_VERSION "0.1.0"
+
+/* Exit codes of the command-line tool, also used as error classes. */
+enum {
+  REMAT_OK = 0,         /* a schedule within budget */
+  REMAT_EUSAGE = 2,     /* bad usage or bad input */
+  REMAT_ENOFIT = 3,     /* nothing within budget (proven or out of time) */
+  REMAT_EINTERNAL = 4,  /* internal error (a bug) */
+};
+
+/* ------------------------------------------------------------------ */
+/* Graphs                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A computation graph, normalised on load: node i is the i-th node of the
+ * input topological order, so every edge (u, v) has u < v.  The ids and
+ * attributes of the input are kept for output. */
+typedef struct remat_graph {
+  int n;             /* number of nodes */
+  int n_edges;       /* number of edges */
+  char **id;         /* id[i]: the node's id as written in the input */
+  int ids_numeric;   /* all ids were JSON integers (write them back as such) */
+  char **label;      /* label[i]: a display name, or NULL */
+  int64_t *w;        /* w[i]: duration (>= 0) */
+  int64_t *m;        /* m[i]: output size (>= 0) */
+  int *copies;       /* copies[i]: C_v from the input file, 0 if not given */
+  int *file_index;   /* file_index[i]: the node's position in the input file */
+  int *pred_off;     /* predecessors of i: pred[pred_off[i] .. pred_off[i+1]) */
+  int *pred;         /*   (ascending) */
+  int *succ_off;     /* successors of i: succ[succ_off[i] .. succ_off[i+1]) */
+  int *succ;         /*   (ascending) */
+  char *name;        /* graph name (from the file, or the file's base name) */
+  char *path;        /* file the graph was read from, or NULL */
+  const char *format;/* "networkx-a", "networkx-b" or "native" */
+  void *index;       /* private: id -> node lookup */
+} remat_graph;
+
+/* Read a graph from a JSON file: networkx node-link JSON (both dialects of
+ * the Moccasin benchmark graphs) or remat's native format (README.md).
+ * On error returns NULL and writes "FILE[:LINE:COL]: message" to err. */
+remat_graph *remat_graph_read(const char *path, char *err, size_t errlen);
+
+/* Same from a memory buffer; `path` is only used in messages. */
+remat_graph *remat_graph_read_buffer(const char *buf, size_t len,
+                                     const char *path, char *err,
+                                     size_t errlen);
+
+void remat_graph_free(remat_graph *g);
+
+/* Index of the node whose id is `id`, or -1. */
+int remat_graph_find(const remat_graph *g, const char *id);
+
+/* Sum of all node durations (the duration of the input order). */
+int64_t remat_graph_base_duration(const remat_graph *g);
+
+/* max_v (m_v + sum of m_u over its predecessors u): no schedule can have a
+ * smaller peak. */
+int64_t remat_graph_min_peak(const remat_graph *g);
+
+/* ------------------------------------------------------------------ */
+/* Simulation                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef struct remat_sim {
+  int valid;          /* 1 if every step's predecessors were computed before */
+  int64_t peak;       /* peak memory */
+  int64_t duration;   /* total duration */
+  int peak_step;      /* first step at which the peak is reached */
+  int recomputations; /* steps that compute a node a second or later time */
+  char error[256];    /* why the schedule is invalid */
+} remat_sim;
+
+/* Re-simulate `seq` (len node indices).  If mem is not NULL it receives the
+ * memory at each step (len entries).  Returns 0, or REMAT_EUSAGE if the
+ * sequence is invalid (sim->valid = 0 and sim->error says why). */
+int remat_simulate(const remat_graph *g, const int *seq, int len,
+                   remat_sim *sim, int64_t *mem);
+
+/* Peak of the input topological order without recomputation. */
+int64_t remat_topo_peak(const remat_graph *g);
+
+/* ------------------------------------------------------------------ */
+/* Budgets                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Parse a budget: a fraction of the topological peak ("0.9"), a percentage
+ * ("90%"), or an absolute size ("41687", "12GiB", "11.3GB", "512MiB").
+ * A fraction f gives floor(f * topo_peak).  Returns 0 and the budget in
+ * bytes, or REMAT_EUSAGE with a message. */
+int remat_budget_parse(const char *text, int64_t topo_peak, int64_t *budget,
+                       char *err, size_t errlen);
+
+/* Format a size with a binary unit ("11.3 GiB"), or plain when small. */
+void remat_format_size(int64_t bytes, char *buf, size_t len);
+
+
+/* ------------------------------------------------------------------ */
+/* Results (shared by every method: CP, MILP, rounding, baselines)     */
+/* ------------------------------------------------------------------ */
+
+enum {
+  REMAT_STATUS_OPTIMAL = 0,   /* within budget, proven optimal (in the model) */
+  REMAT_STATUS_FEASIBLE,      /* within budget, not proven optimal */
+  REMAT_STATUS_OVER_BUDGET,   /* best schedule found is over budget */
+  REMAT_STATUS_INFEASIBLE,    /* proven: nothing within budget (in the model) */
+};
+
+/* "optimal", "feasible", "over-budget", "infeasible". */
+const char *remat_status_name(int status);
+
+/* One improvement of the best schedule during a solve. */
+typedef struct remat_trace {
+  double seconds;   /* since the start of the solve */
+  int phase;        /* 0 heuristic/baseline, 1 CP phase 1, 2 CP phase 2 / MILP */
+  int64_t peak;
+  int64_t duration;
+} remat_trace;
+
+typedef struct remat_result {
+  char method[32];       /* "cp", "milp", "lp-rounding", "chen-sqrtn", ... */
+  int64_t budget;        /* M in bytes */
+  int64_t topo_peak;     /* peak of the input order */
+  int64_t min_peak;      /* max_v (m_v + sum of predecessors' m_u) */
+  int64_t base_duration; /* sum of all durations */
+  int *seq;              /* best schedule (node indices), NULL if none */
+  int len;
+  int64_t peak, duration;
+  double tdi;            /* 100 (duration - base) / base */
+  int recomputations;
+  int status;            /* REMAT_STATUS_* */
+  char message[512];     /* explanation for the status, may be empty */
+  double t_total;        /* seconds */
+  double t_best;         /* seconds until the final best schedule */
+  double t_first_fit;    /* seconds until the first within-budget schedule, <0 none */
+  double t_phase[3];     /* heuristics, phase 1, phase 2 (MILP: [2]) */
+  remat_trace *trace;
+  int ntrace, cap_trace;
+  int has_bound;         /* a lower bound on the duration is known */
+  double bound;          /* that bound (duration units) */
+  int *copies;           /* C_v used per node (CP), or NULL */
+  int64_t mem_quantum, dur_quantum; /* CP scaling (1 = exact) */
+  long long nodes, fails, restarts, solutions, propagations;
+  int interrupted;       /* stopped by a signal */
+} remat_result;
+
+void remat_result_init(remat_result *r, const remat_graph *g, int64_t budget,
+                       const char *method);
+void remat_result_free(remat_result *r);
+
+/* Offer a schedule: it is re-simulated; if it beats the current best
+ * (within budget and shorter, or lower peak while nothing fits), it becomes
+ * the best and a trace point is added.  Returns 1 if it became the best, 0
+ * if not, -1 if the schedule is invalid (a bug in the caller). */
+int remat_result_offer(remat_result *r, const remat_graph *g, const int *seq,
+                       int len, int phase, double seconds);
+
+/* ------------------------------------------------------------------ */
+/* The CP solver (Moccasin two-phase model on Gecode)                  */
+/* ------------------------------------------------------------------ */
+
+enum { REMAT_LNS_AUTO = 0, REMAT_LNS_RANDOM, REMAT_LNS_NONE };
+
+typedef struct remat_solve_params {
+  int64_t budget;          /* M in bytes (required) */
+  const int *copies;       /* C_v per node (0 = default), or NULL */
+  int default_copies;      /* C_v where not given (2) */
+  double time_limit;       /* seconds for the whole solve (60) */
+  int threads;             /* Gecode threads, 0 = all cores (0) */
+  unsigned seed;           /* (1) */
+  const char *fzn_solver;  /* external FlatZinc executable, NULL = Gecode */
+  int heuristics;          /* seed with the C heuristics (1) */
+  int lns;                 /* REMAT_LNS_* (AUTO) */
+  int verbose;             /* progress on stderr: 0 none, 1 lines, 2 more */
+  volatile int *stop;      /* stop (keeping the best) when nonzero */
+  const int *warm_seq;     /* a schedule to start from (e.g. a baseline) */
+  int warm_len;
+  const char *keep_fzn;    /* if set, write phase k's model to KEEP.phaseK.fzn */
+} remat_solve_params;
+
+void remat_solve_params_init(remat_solve_params *p);
+
+/* Solve.  Fills r (initialise it with remat_result_init first).  Returns
+ * REMAT_OK (schedule within budget), REMAT_ENOFIT, REMAT_EUSAGE (bad
+ * parameters) or REMAT_EINTERNAL (a decoded schedule failed
+ * re-simulation, a solver error). */
+int remat_solve(const remat_graph *g, const remat_solve_params *p,
+                remat_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REMAT_H */

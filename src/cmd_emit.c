@@ -1,0 +1,80 @@
+/* cmd_emit.c -- remat emit: write the FlatZinc model (or MiniZinc data)
+ * exactly as the solver gets it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "cmdutil.h"
+#include "fzn.h"
+#include "model.h"
+#include "util.h"
+
+int cmd_emit(const char *name, int argc, char **argv) {
+  cli_opts o;
+  int rc = cli_parse(CMD_EMIT, name, argc, argv, &o);
+  if (rc || o.help) {
+    if (!rc) cmd_help(cmd_find(name));
+    cli_free(&o);
+    return rc;
+  }
+  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
+  if (o.phase != 1 && o.phase != 2) {
+    fprintf(stderr, "remat %s: --phase must be 1 or 2\n", name);
+    rc = 2;
+    goto out;
+  }
+  remat_graph *g = cmdu_graph(name, o.pos[0]);
+  if (!g) {
+    rc = 2;
+    goto out;
+  }
+  int64_t budget;
+  int *copies = NULL, uniform = 2;
+  if (cmdu_budget(name, o.budget, g, &budget) ||
+      cmdu_copies(name, o.copies, g, &copies, &uniform)) {
+    rc = 2;
+    goto graph;
+  }
+  model md;
+  char err[512];
+  if (model_build(&md, g, (int)o.phase, budget, copies ? copies : g->copies,
+                  uniform, err, sizeof err)) {
+    fprintf(stderr, "remat %s: %s\n", name, err);
+    rc = 2;
+    goto copies;
+  }
+  util_buf text = {0};
+  if (o.dzn) {
+    fzn_write_dzn(&md, &text);
+  } else {
+    /* phase 1 starts from the input order, as remat solve does */
+    fzn_params fp;
+    fzn_params_init(&fp);
+    model_sol x;
+    model_sol_alloc(&md, &x);
+    int *seq = util_malloc((size_t)g->n * sizeof *seq);
+    for (int v = 0; v < g->n; v++) seq[v] = v;
+    if (md.phase == 1 && !model_encode(&md, seq, g->n, &x)) fp.initial = &x;
+    fzn_write(&md, &fp, &text, NULL);
+    free(seq);
+    model_sol_free(&x);
+  }
+  FILE *f = o.output ? fopen(o.output, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "remat %s: cannot write %s\n", name, o.output);
+    rc = 2;
+  } else {
+    fwrite(text.s, 1, text.len, f);
+    if (f != stdout) fclose(f);
+  }
+  util_buf_free(&text);
+  model_free(&md);
+copies:
+  free(copies);
+graph:
+  remat_graph_free(g);
+out:
+  cli_free(&o);
+  return rc;
+}

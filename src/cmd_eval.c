@@ -1,0 +1,60 @@
+/* cmd_eval.c -- remat eval: re-simulate any schedule. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "cmdutil.h"
+#include "result.h"
+#include "sim.h"
+
+int cmd_eval(const char *name, int argc, char **argv) {
+  cli_opts o;
+  int rc = cli_parse(CMD_EVAL, name, argc, argv, &o);
+  if (rc || o.help) {
+    if (!rc) cmd_help(cmd_find(name));
+    cli_free(&o);
+    return rc;
+  }
+  if ((rc = cmdu_positional(name, &o, 2, cmd_find(name)->usage))) goto out;
+  remat_graph *g = cmdu_graph(name, o.pos[0]);
+  if (!g) {
+    rc = 2;
+    goto out;
+  }
+  int64_t budget = -1;
+  if (o.budget && cmdu_budget(name, o.budget, g, &budget)) {
+    rc = 2;
+    goto graph;
+  }
+  int *seq = NULL, len = 0;
+  char err[1024];
+  if (result_read_sequence(o.pos[1], g, &seq, &len, err, sizeof err)) {
+    fprintf(stderr, "remat %s: %s\n", name, err);
+    rc = 2;
+    goto graph;
+  }
+  remat_sim s;
+  if (remat_simulate(g, seq, len, &s, NULL)) {
+    printf("valid: no\nerror: %s\n", s.error);
+    rc = 2;
+  } else {
+    int64_t base = remat_graph_base_duration(g);
+    double tdi = base ? 100.0 * (double)(s.duration - base) / (double)base : 0;
+    printf("valid: yes\nsteps: %d\nrecomputations: %d\npeak: %lld\n"
+           "duration: %lld\nbase_duration: %lld\ntdi_percent: %.4f\n"
+           "topo_peak: %lld\n",
+           len, s.recomputations, (long long)s.peak, (long long)s.duration,
+           (long long)base, tdi, (long long)remat_topo_peak(g));
+    if (budget >= 0) {
+      printf("budget: %lld\nwithin_budget: %s\n", (long long)budget,
+             s.peak <= budget ? "yes" : "no");
+      if (s.peak > budget) rc = 3;
+    }
+  }
+  free(seq);
+graph:
+  remat_graph_free(g);
+out:
+  cli_free(&o);
+  return rc;
+}

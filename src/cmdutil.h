@@ -1,0 +1,28 @@
+/* cmdutil.h -- helpers shared by the cmd_*.c subcommands: loading graphs,
+ * budgets and copies with the tool's error conventions. */
+#ifndef REMAT_CMDUTIL_H
+#define REMAT_CMDUTIL_H
+
+#include "cli.h"
+#include "remat.h"
+
+/* Load a graph or print the error and return NULL (exit code 2). */
+remat_graph *cmdu_graph(const char *cmd, const char *path);
+
+/* Parse one budget for g; prints the error and returns -1 on failure. */
+int cmdu_budget(const char *cmd, const char *text, const remat_graph *g,
+                int64_t *budget);
+
+/* --copies N|FILE into a per-node array (NULL when not given): *uniform
+ * receives N for a number.  Returns 0 or 2 after printing the error. */
+int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
+                int **copies, int *uniform);
+
+/* Require exactly `want` positional arguments. */
+int cmdu_positional(const char *cmd, const cli_opts *o, int want,
+                    const char *usage);
+
+/* Fill solve parameters from the options. */
+void cmdu_solve_params(const cli_opts *o, remat_solve_params *p);
+
+#endif

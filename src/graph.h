@@ -1,0 +1,51 @@
+/* graph.h -- building, validating and normalising graphs (remat_graph). */
+#ifndef REMAT_GRAPH_H
+#define REMAT_GRAPH_H
+
+#include "remat.h"
+
+/* A graph as read from a file, before validation.  Nodes and edges are in
+ * file order; edge endpoints and the order are file indices. */
+typedef struct graph_raw {
+  int n;
+  char **id;       /* owned */
+  char **label;    /* owned, entries may be NULL */
+  int64_t *w, *m;
+  int *copies;     /* 0 = not given */
+  int ne, cap_e;
+  int *src, *dst;
+  int *order;      /* NULL: derive one (Kahn, smallest file index first) */
+  int norder;
+  int ids_numeric;
+  char *name;      /* owned, may be NULL */
+  const char *format;
+} graph_raw;
+
+void graph_raw_init(graph_raw *r, int n);
+void graph_raw_add_edge(graph_raw *r, int src, int dst);
+void graph_raw_free(graph_raw *r);
+
+/* Validate (cycles, the order) and normalise into a remat_graph; consumes
+ * the raw graph's arrays.  On error returns NULL with "PATH: message". */
+remat_graph *graph_build(graph_raw *r, const char *path, char *err,
+                         size_t errlen);
+
+/* Number of predecessors / successors. */
+static inline int graph_npred(const remat_graph *g, int v) {
+  return g->pred_off[v + 1] - g->pred_off[v];
+}
+static inline int graph_nsucc(const remat_graph *g, int v) {
+  return g->succ_off[v + 1] - g->succ_off[v];
+}
+
+/* Last successor of v in the order, or -1 for a sink. */
+int graph_last_succ(const remat_graph *g, int v);
+
+/* Build a graph directly from arrays (nodes already in a topological
+ * order, edges as index pairs with src < dst); ids are "0".."n-1" unless
+ * given.  For generators and tests. */
+remat_graph *graph_from_arrays(int n, const int64_t *w, const int64_t *m,
+                               int ne, const int *src, const int *dst,
+                               const char *name);
+
+#endif

@@ -1,0 +1,27 @@
+/* heur.h -- fast C heuristics that produce schedules directly on the stage
+ * axis (so that the CP model can take them as a warm start). */
+#ifndef REMAT_HEUR_H
+#define REMAT_HEUR_H
+
+#include "remat.h"
+
+/* Called for each schedule found; return nonzero to stop. */
+typedef int (*heur_fn)(void *ctx, const int *seq, int len, const char *name);
+
+typedef struct heur_params {
+  int64_t budget;
+  const int *copies;   /* C_v limit per node (NULL: unlimited) */
+  double time_limit;   /* seconds */
+  volatile int *stop;
+  unsigned seed;
+  heur_fn found;
+  void *ctx;
+} heur_params;
+
+void heur_params_init(heur_params *p);
+
+/* Run the heuristics; each schedule is handed to p->found.  Returns the
+ * number of schedules found. */
+int heur_run(const remat_graph *g, const heur_params *p);
+
+#endif

@@ -1,0 +1,237 @@
+/* lns.c -- neighbourhoods for large-neighbourhood search. */
+#include "lns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gecode.h"
+#include "graph.h"
+#include "util.h"
+
+#define LNS_COMPLETE_EVERY 16
+
+static uint64_t lns_next(lns *L) {
+  uint64_t x = L->rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return L->rng = x;
+}
+
+static int lns_below(lns *L, int n) { return n <= 1 ? 0 : (int)(lns_next(L) % (uint64_t)n); }
+
+void lns_init(lns *L, const model *md, const fzn_layout *layout, int mode,
+              unsigned seed, const long long *solutions) {
+  memset(L, 0, sizeof *L);
+  L->md = md;
+  L->layout = layout;
+  L->mode = mode;
+  L->rng = 0x9E3779B97F4A7C15ull ^ ((uint64_t)seed * 0x2545F4914F6CDD1Dull);
+  if (!L->rng) L->rng = 1;
+  L->solutions = solutions;
+  L->size = 0.08;
+  L->last_kind = -1;
+  int nc = md->ncopy;
+  L->var_a = util_malloc((size_t)nc * sizeof *L->var_a);
+  L->var_s = util_malloc((size_t)nc * sizeof *L->var_s);
+  L->var_e = util_malloc((size_t)nc * sizeof *L->var_e);
+  for (int c = 0; c < nc; c++) L->var_a[c] = L->var_s[c] = L->var_e[c] = -1;
+  for (int k = 0; k < layout->nlns; k++) {
+    int c = layout->copy[k];
+    int *dst = layout->kind[k] == 'a' ? L->var_a : layout->kind[k] == 's' ? L->var_s : L->var_e;
+    dst[c] = k;
+  }
+  L->nodes = util_malloc((size_t)md->n * sizeof *L->nodes);
+  L->mark = util_calloc((size_t)md->n, 1);
+  L->profile = util_malloc(((size_t)md->horizon + 2) * sizeof *L->profile);
+}
+
+void lns_free(lns *L) {
+  free(L->var_a);
+  free(L->var_s);
+  free(L->var_e);
+  free(L->nodes);
+  free(L->mark);
+  free(L->profile);
+}
+
+/* Values of copy c from the LNS variables. */
+static void lns_copy(const lns *L, const int *values, int c, int *s, int *e,
+                     int *a) {
+  const model *md = L->md;
+  int v = md->node[c];
+  *a = L->var_a[c] < 0 ? 1 : values[L->var_a[c]];
+  *s = L->var_s[c] < 0 ? model_first_start(v) : values[L->var_s[c]];
+  *e = values[L->var_e[c]];
+}
+
+/* Pick up to k nodes from the candidates list (cand, ncand) at random into
+ * the marked set; returns how many were newly marked. */
+static int lns_pick(lns *L, int *cand, int ncand, int k) {
+  int got = 0;
+  for (int i = 0; i < ncand && got < k; i++) {
+    int j = i + lns_below(L, ncand - i);
+    int t = cand[i];
+    cand[i] = cand[j];
+    cand[j] = t;
+    if (!L->mark[cand[i]]) {
+      L->mark[cand[i]] = 1;
+      got++;
+    }
+  }
+  return got;
+}
+
+static void lns_random(lns *L, int k) {
+  int n = L->md->n;
+  for (int v = 0; v < n; v++) L->nodes[v] = v;
+  lns_pick(L, L->nodes, n, k);
+}
+
+static void lns_window(lns *L, int k) {
+  int n = L->md->n;
+  int a = lns_below(L, n - k + 1);
+  for (int v = a; v < a + k && v < n; v++) L->mark[v] = 1;
+}
+
+/* Memory profile (scaled) over events; returns the peak event. */
+static int lns_profile(lns *L, const int *values, int64_t *peak) {
+  const model *md = L->md;
+  memset(L->profile, 0, ((size_t)md->horizon + 2) * sizeof *L->profile);
+  for (int c = 0; c < md->ncopy; c++) {
+    int s, e, a;
+    lns_copy(L, values, c, &s, &e, &a);
+    if (!a || s < 1 || e > md->horizon || s > e) continue;
+    L->profile[s] += md->mem[md->node[c]];
+    L->profile[e + 1] -= md->mem[md->node[c]];
+  }
+  int64_t cur = 0, best = -1;
+  int arg = 1, ties = 0;
+  for (int t = 1; t <= md->horizon; t++) {
+    cur += L->profile[t];
+    L->profile[t] = cur;
+    if (cur > best) {
+      best = cur;
+      arg = t;
+      ties = 1;
+    } else if (cur == best && lns_below(L, ++ties) == 0) {
+      arg = t;
+    }
+  }
+  *peak = best;
+  return arg;
+}
+
+/* Nodes with a copy live at event t. */
+static int lns_live_at(lns *L, const int *values, int t) {
+  const model *md = L->md;
+  int cnt = 0;
+  for (int c = 0; c < md->ncopy; c++) {
+    int s, e, a;
+    lns_copy(L, values, c, &s, &e, &a);
+    if (a && s <= t && t <= e) L->nodes[cnt++] = md->node[c];
+  }
+  return cnt;
+}
+
+static void lns_peak(lns *L, const int *values, int k) {
+  int64_t peak;
+  int t = lns_profile(L, values, &peak);
+  /* another high point now and then: an event within 2% of the peak */
+  const model *md = L->md;
+  for (int tries = 0; tries < 8 && lns_below(L, 2); tries++) {
+    int u = 1 + lns_below(L, md->horizon);
+    if (L->profile[u] * 50 >= peak * 49) {
+      t = u;
+      break;
+    }
+  }
+  int cnt = lns_live_at(L, values, t);
+  lns_pick(L, L->nodes, cnt, k);
+}
+
+static void lns_recomp(lns *L, const int *values, int k) {
+  const model *md = L->md;
+  int cnt = 0;
+  for (int c = 0; c < md->ncopy; c++)
+    if (L->var_a[c] >= 0 && values[L->var_a[c]]) L->nodes[cnt++] = c;
+  if (!cnt) {
+    lns_peak(L, values, k);
+    return;
+  }
+  int c = L->nodes[lns_below(L, cnt)];
+  int s, e, a;
+  lns_copy(L, values, c, &s, &e, &a);
+  L->mark[md->node[c]] = 1;
+  int live = lns_live_at(L, values, s);
+  lns_pick(L, L->nodes, live, k - 1);
+}
+
+/* Free the marked nodes: their copies, and their predecessors' ends. */
+static void lns_apply(lns *L, unsigned char *fix, int n) {
+  const model *md = L->md;
+  const remat_graph *g = md->g;
+  memset(fix, 1, (size_t)n);
+  for (int v = 0; v < md->n; v++) {
+    if (!L->mark[v]) continue;
+    for (int c = md->first[v]; c < md->first[v + 1]; c++) {
+      if (L->var_a[c] >= 0) fix[L->var_a[c]] = 0;
+      if (L->var_s[c] >= 0) fix[L->var_s[c]] = 0;
+      fix[L->var_e[c]] = 0;
+    }
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+      int u = g->pred[j];
+      for (int c = md->first[u]; c < md->first[u + 1]; c++) fix[L->var_e[c]] = 0;
+    }
+  }
+  memset(L->mark, 0, (size_t)md->n);
+}
+
+int lns_neighbourhood(void *ctx, long long restart, int n, const int *values,
+                      int have_solution, unsigned char *fix) {
+  lns *L = ctx;
+  (void)have_solution;
+  L->calls++;
+  long long now = L->solutions ? *L->solutions : 0;
+  int improved = now > L->seen;
+  L->seen = now;
+  if (L->last_kind >= 0) {
+    if (improved) L->wins[L->last_kind]++;
+    /* aim at roughly one success in five attempts */
+    L->size *= improved ? 0.95 : 1.012;
+    if (L->size < 0.02) L->size = 0.02;
+    if (L->size > 0.6) L->size = 0.6;
+  }
+  L->last_kind = -1;
+  if (restart == 0) {
+    if (!values) return GZ_NBH_COMPLETE;
+    memset(fix, 1, (size_t)n); /* warm start: reproduce the initial solution */
+    return GZ_NBH_FIX;
+  }
+  if (!values || L->mode == REMAT_LNS_NONE) return GZ_NBH_COMPLETE;
+  if (restart % LNS_COMPLETE_EVERY == 0) return GZ_NBH_COMPLETE;
+  int k = (int)(L->size * L->md->n + 0.5);
+  if (k < 2) k = 2;
+  if (k > L->md->n) k = L->md->n;
+  int kind = LNS_RANDOM;
+  if (L->mode == REMAT_LNS_AUTO) {
+    /* roulette over kinds weighted by (wins+1)/(tries+2) */
+    double w[LNS_KINDS], tot = 0;
+    for (int i = 0; i < LNS_KINDS; i++) {
+      w[i] = (double)(L->wins[i] + 1) / (double)(L->tries[i] + 2);
+      tot += w[i];
+    }
+    double r = (double)(lns_next(L) % 1000000) / 1e6 * tot;
+    for (kind = 0; kind < LNS_KINDS - 1 && r >= w[kind]; kind++) r -= w[kind];
+  }
+  switch (kind) {
+  case LNS_WINDOW: lns_window(L, k); break;
+  case LNS_PEAK: lns_peak(L, values, k); break;
+  case LNS_RECOMP: lns_recomp(L, values, k); break;
+  default: lns_random(L, k);
+  }
+  L->tries[kind]++;
+  L->last_kind = kind;
+  lns_apply(L, fix, n);
+  return GZ_NBH_FIX;
+}

@@ -1,0 +1,271 @@
+/* model.c -- copies, domains and scaling of the stage-axis CP model. */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+#include "util.h"
+
+int model_stage(int event) {
+  int k = 1;
+  /* first guess from the square root, then adjust */
+  while ((int64_t)k * (k + 1) / 2 < event) k *= 2;
+  int lo = 1, hi = k;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if ((int64_t)mid * (mid + 1) / 2 >= event)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+/* Smallest quantum q (a multiple of the gcd) with sum(weight * ceil or
+ * round(x / q)) <= MODEL_LIMIT. */
+static int64_t model_quantum(const int64_t *x, const int *weight, int n,
+                             int round_up, int *exact) {
+  int64_t g = 0;
+  for (int i = 0; i < n; i++) g = util_gcd(g, x[i]);
+  if (g == 0) g = 1;
+  __int128 total = 0;
+  for (int i = 0; i < n; i++) total += (__int128)weight[i] * (x[i] / g);
+  int64_t k = 1;
+  if (total > MODEL_LIMIT) k = (int64_t)(total / MODEL_LIMIT) + 1;
+  for (;; k++) {
+    int64_t q = g * k;
+    __int128 s = 0;
+    for (int i = 0; i < n; i++)
+      s += (__int128)weight[i] *
+           (round_up ? (x[i] + q - 1) / q : (x[i] + q / 2) / q);
+    if (s <= MODEL_LIMIT) {
+      *exact = k == 1;
+      return q;
+    }
+  }
+}
+
+static int model_scaled(int64_t x, int64_t q, int round_up) {
+  return (int)(round_up ? (x + q - 1) / q : (x + q / 2) / q);
+}
+
+int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
+                const int *copies, int default_copies, char *err,
+                size_t errlen) {
+  memset(md, 0, sizeof *md);
+  int n = g->n;
+  if (n > 65535)
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "%d nodes: the stage model supports at most 65535 (its "
+                    "events must fit in 32 bits)",
+                    n);
+  md->g = g;
+  md->n = n;
+  md->phase = phase;
+  md->budget = budget;
+  md->horizon = model_event(n, n);
+  md->first = util_malloc(((size_t)n + 1) * sizeof *md->first);
+  int *c = util_malloc((size_t)n * sizeof *c);
+  md->ncopy = 0;
+  for (int v = 0; v < n; v++) {
+    int cv = copies && copies[v] > 0 ? copies[v] : default_copies;
+    if (cv < 1) cv = 1;
+    if (cv > n - v) cv = n - v;          /* stages v+1 .. n */
+    if (graph_nsucc(g, v) == 0) cv = 1; /* a recomputed sink is never read */
+    c[v] = cv;
+    md->first[v] = md->ncopy;
+    md->ncopy += cv;
+  }
+  md->first[n] = md->ncopy;
+  md->node = util_malloc((size_t)md->ncopy * sizeof *md->node);
+  for (int v = 0; v < n; v++)
+    for (int i = md->first[v]; i < md->first[v + 1]; i++) md->node[i] = v;
+  /* heights: every copy may be live at once; durations: only later copies
+   * enter the objective */
+  int *extra = util_malloc((size_t)n * sizeof *extra);
+  for (int v = 0; v < n; v++) extra[v] = c[v] - 1;
+  md->mem_q = model_quantum(g->m, c, n, 1, &md->mem_exact);
+  md->dur_q = model_quantum(g->w, extra, n, 0, &md->dur_exact);
+  md->mem = util_malloc((size_t)n * sizeof *md->mem);
+  md->dur = util_malloc((size_t)n * sizeof *md->dur);
+  for (int v = 0; v < n; v++) {
+    md->mem[v] = model_scaled(g->m[v], md->mem_q, 1);
+    md->dur[v] = model_scaled(g->w[v], md->dur_q, 0);
+  }
+  int64_t cap = budget / md->mem_q;
+  md->cap = cap > MODEL_LIMIT ? MODEL_LIMIT : (int)cap;
+  int64_t lb = 0;
+  for (int v = 0; v < n; v++) {
+    int64_t s = md->mem[v];
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+      s += md->mem[g->pred[j]];
+    if (s > lb) lb = s;
+  }
+  md->lb_peak = (int)lb;
+  /* scaled peak of the input order: the initial solution of phase 1 */
+  model_sol x;
+  model_sol_alloc(md, &x);
+  int *seq = util_malloc((size_t)n * sizeof *seq);
+  for (int v = 0; v < n; v++) seq[v] = v;
+  model_encode(md, seq, n, &x);
+  int64_t ub = model_peak(md, &x);
+  md->ub_peak = (int)(ub > md->cap ? ub : md->cap);
+  if (md->ub_peak < md->lb_peak) md->ub_peak = md->lb_peak;
+  free(seq);
+  model_sol_free(&x);
+  free(extra);
+  free(c);
+  return 0;
+}
+
+void model_free(model *md) {
+  free(md->first);
+  free(md->node);
+  free(md->mem);
+  free(md->dur);
+  memset(md, 0, sizeof *md);
+}
+
+void model_sol_alloc(const model *md, model_sol *x) {
+  x->s = util_calloc((size_t)md->ncopy, sizeof *x->s);
+  x->e = util_calloc((size_t)md->ncopy, sizeof *x->e);
+  x->a = util_calloc((size_t)md->ncopy, sizeof *x->a);
+}
+
+void model_sol_free(model_sol *x) {
+  free(x->s);
+  free(x->e);
+  free(x->a);
+  x->s = x->e = x->a = NULL;
+}
+
+int model_encode(const model *md, const int *seq, int len, model_sol *x) {
+  const remat_graph *g = md->g;
+  int n = md->n;
+  /* inactive defaults */
+  for (int v = 0; v < n; v++)
+    for (int c = md->first[v]; c < md->first[v + 1]; c++) {
+      int first = c == md->first[v];
+      x->a[c] = first;
+      x->s[c] = first ? model_first_start(v) : model_later_max(md, v);
+      x->e[c] = x->s[c];
+    }
+  int *used = util_calloc((size_t)n, sizeof *used);
+  int *copy_of_step = util_malloc((size_t)(len ? len : 1) * sizeof *copy_of_step);
+  int *latest = util_malloc((size_t)n * sizeof *latest); /* copy index */
+  for (int v = 0; v < n; v++) latest[v] = -1;
+  int next_first = 0, last_pos = 0, rc = 0;
+  for (int j = 0; j < len && !rc; j++) {
+    int v = seq[j];
+    int ev;
+    if (v == next_first && !used[v]) {
+      ev = model_first_start(v);
+      next_first++;
+      last_pos = 0;
+    } else if (used[v] && next_first < n && v + 1 > last_pos) {
+      ev = model_event(next_first + 1, v + 1); /* stage of the next first */
+      last_pos = v + 1;
+    } else {
+      rc = -1; /* not stage-structured for the input order */
+      break;
+    }
+    if (used[v] >= md->first[v + 1] - md->first[v]) {
+      rc = -1; /* more copies than C_v */
+      break;
+    }
+    int c = md->first[v] + used[v]++;
+    x->a[c] = 1;
+    x->s[c] = ev;
+    x->e[c] = ev;
+    copy_of_step[j] = c;
+    for (int k = g->pred_off[v]; k < g->pred_off[v + 1] && !rc; k++) {
+      int pc = latest[g->pred[k]];
+      if (pc < 0)
+        rc = -1; /* invalid sequence */
+      else if (ev > x->e[pc])
+        x->e[pc] = ev;
+    }
+    latest[v] = c;
+  }
+  if (!rc && next_first < n) rc = -1;
+  free(used);
+  free(copy_of_step);
+  free(latest);
+  return rc;
+}
+
+static int model_cmp_start(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+int model_decode(const model *md, const model_sol *x, int **seq, int *len) {
+  int k = 0;
+  int *pairs = util_malloc(2 * (size_t)md->ncopy * sizeof *pairs);
+  for (int c = 0; c < md->ncopy; c++)
+    if (x->a[c]) {
+      pairs[2 * k] = x->s[c];
+      pairs[2 * k + 1] = md->node[c];
+      k++;
+    }
+  qsort(pairs, (size_t)k, 2 * sizeof *pairs, model_cmp_start);
+  *seq = util_malloc((size_t)(k ? k : 1) * sizeof **seq);
+  for (int i = 0; i < k; i++) (*seq)[i] = pairs[2 * i + 1];
+  *len = k;
+  free(pairs);
+  return 0;
+}
+
+int64_t model_peak(const model *md, const model_sol *x) {
+  int64_t *delta = util_calloc((size_t)md->horizon + 2, sizeof *delta);
+  for (int c = 0; c < md->ncopy; c++)
+    if (x->a[c] && x->s[c] >= 1 && x->e[c] <= md->horizon &&
+        x->s[c] <= x->e[c]) {
+      delta[x->s[c]] += md->mem[md->node[c]];
+      delta[x->e[c] + 1] -= md->mem[md->node[c]];
+    }
+  int64_t cur = 0, peak = 0;
+  for (int t = 1; t <= md->horizon; t++) {
+    cur += delta[t];
+    if (cur > peak) peak = cur;
+  }
+  free(delta);
+  return peak;
+}
+
+int model_check(const model *md, const model_sol *x, int cap, char *err,
+                size_t errlen) {
+  const remat_graph *g = md->g;
+  for (int v = 0; v < md->n; v++)
+    for (int c = md->first[v]; c < md->first[v + 1]; c++) {
+      int i = c - md->first[v];
+      if (i == 0 && (!x->a[c] || x->s[c] != model_first_start(v)))
+        return util_err(err, errlen, -1, "node %d: first copy misplaced", v);
+      if (x->s[c] > x->e[c] || x->e[c] > md->horizon)
+        return util_err(err, errlen, -1, "copy %d: bad interval", c);
+      if (i > 0 && x->a[c]) {
+        int k = model_stage(x->s[c]);
+        if (model_event(k, v + 1) != x->s[c] || k < v + 2)
+          return util_err(err, errlen, -1, "copy %d: start off its slot", c);
+        if (!x->a[c - 1] || x->e[c - 1] >= x->s[c])
+          return util_err(err, errlen, -1, "copy %d: copies out of order", c);
+      }
+      if (!x->a[c]) continue;
+      for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) {
+        int u = g->pred[k], ok = 0;
+        for (int d = md->first[u]; d < md->first[u + 1] && !ok; d++)
+          ok = x->a[d] && x->s[d] < x->s[c] && x->e[d] >= x->s[c];
+        if (!ok)
+          return util_err(err, errlen, -1,
+                          "copy %d of node %d: predecessor %d not live", c, v,
+                          u);
+      }
+    }
+  int64_t peak = model_peak(md, x);
+  if (peak > cap)
+    return util_err(err, errlen, -1, "scaled peak %lld over capacity %d",
+                    (long long)peak, cap);
+  return 0;
+}

@@ -1,0 +1,82 @@
+/* model.h -- the Moccasin retention-interval model on the stage axis, as
+ * data: copies, domains and the 32-bit scaling.  The FlatZinc and MiniZinc
+ * writers (fzn.c) and the decoder (decode.c) work from this.
+ *
+ * Time is the stage axis of the paper's Section 2.3: node i (0-based, in
+ * the input order) has position p = i+1; stage k (1-based) has events
+ * k(k-1)/2 + j for positions j = 1..k, and node i's first copy is computed
+ * at the last event of stage i+1.  Later copies go in later stages, at the
+ * node's own position. */
+#ifndef REMAT_MODEL_H
+#define REMAT_MODEL_H
+
+#include "remat.h"
+
+/* Largest total of scaled heights or durations we hand to Gecode. */
+#define MODEL_LIMIT (1 << 30)
+
+typedef struct model {
+  const remat_graph *g;
+  int n;
+  int phase;      /* 1: minimise max(peak, M); 2: peak <= M, min duration */
+  int ncopy;      /* total number of copies (intervals) */
+  int *first;     /* copies of node v: first[v] .. first[v+1]-1 */
+  int *node;      /* node of each copy */
+  int64_t budget; /* M in bytes */
+  int64_t mem_q;  /* memory quantum: height m'_v = ceil(m_v / mem_q) */
+  int64_t dur_q;  /* duration quantum: w'_v = round(w_v / dur_q) */
+  int mem_exact;  /* mem_q divides every m_v (no rounding) */
+  int dur_exact;  /* dur_q divides every w_v */
+  int *mem;       /* scaled heights, per node */
+  int *dur;       /* scaled durations, per node */
+  int cap;        /* scaled budget floor(M / mem_q) */
+  int lb_peak;    /* scaled lower bound on any peak */
+  int ub_peak;    /* scaled upper bound for phase 1's capacity variable */
+  int horizon;    /* last event: n(n+1)/2 */
+} model;
+
+/* Build the model.  copies[v] (or default_copies where copies is NULL or
+ * copies[v] is 0) is C_v; sinks and the last node get one copy.  Returns 0,
+ * or REMAT_EUSAGE with a message (graph too large for 32-bit events). */
+int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
+                const int *copies, int default_copies, char *err,
+                size_t errlen);
+void model_free(model *md);
+
+/* Event of stage k (1-based) at position p (1-based). */
+static inline int model_event(int k, int p) { return k * (k - 1) / 2 + p; }
+/* Stage of an event. */
+int model_stage(int event);
+/* Fixed start of node v's first copy. */
+static inline int model_first_start(int v) { return model_event(v + 1, v + 1); }
+/* Start range of a later copy of v (inactive copies rest at the max). */
+static inline int model_later_min(int v) { return model_event(v + 2, v + 1); }
+static inline int model_later_max(const model *md, int v) {
+  return model_event(md->n, v + 1);
+}
+
+/* A solution of the model: per copy, start, end, active. */
+typedef struct model_sol {
+  int *s, *e, *a;
+} model_sol;
+
+void model_sol_alloc(const model *md, model_sol *x);
+void model_sol_free(model_sol *x);
+
+/* Encode a schedule into model values (intervals from each copy's compute
+ * to its last reader).  Fails (returns -1) when the sequence is not
+ * stage-structured for the input order or needs more copies than C_v. */
+int model_encode(const model *md, const int *seq, int len, model_sol *x);
+
+/* Decode: the active copies sorted by start.  *seq is allocated. */
+int model_decode(const model *md, const model_sol *x, int **seq, int *len);
+
+/* Check a solution against the model's constraints in scaled units; 0 if
+ * fine, else -1 with a message (used by tests and as an internal check). */
+int model_check(const model *md, const model_sol *x, int cap, char *err,
+                size_t errlen);
+
+/* Scaled peak of a model solution (max over events of active heights). */
+int64_t model_peak(const model *md, const model_sol *x);
+
+#endif

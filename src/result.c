@@ -1,0 +1,251 @@
+/* result.c -- best-schedule bookkeeping, JSON output and input. */
+#include "result.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+#include "sim.h"
+#include "util.h"
+
+const char *remat_status_name(int status) {
+  switch (status) {
+  case REMAT_STATUS_OPTIMAL: return "optimal";
+  case REMAT_STATUS_FEASIBLE: return "feasible";
+  case REMAT_STATUS_OVER_BUDGET: return "over-budget";
+  default: return "infeasible";
+  }
+}
+
+void remat_result_init(remat_result *r, const remat_graph *g, int64_t budget,
+                       const char *method) {
+  memset(r, 0, sizeof *r);
+  snprintf(r->method, sizeof r->method, "%s", method);
+  r->budget = budget;
+  r->topo_peak = remat_topo_peak(g);
+  r->min_peak = remat_graph_min_peak(g);
+  r->base_duration = remat_graph_base_duration(g);
+  r->status = REMAT_STATUS_INFEASIBLE;
+  r->t_first_fit = -1;
+  r->mem_quantum = r->dur_quantum = 1;
+}
+
+void remat_result_free(remat_result *r) {
+  free(r->seq);
+  free(r->trace);
+  free(r->copies);
+  r->seq = NULL;
+  r->trace = NULL;
+  r->copies = NULL;
+}
+
+static int result_better(const remat_result *r, const remat_sim *s) {
+  if (!r->seq) return 1;
+  int fits = s->peak <= r->budget, best_fits = r->peak <= r->budget;
+  if (fits != best_fits) return fits;
+  if (fits)
+    return s->duration < r->duration ||
+           (s->duration == r->duration && s->peak < r->peak);
+  return s->peak < r->peak || (s->peak == r->peak && s->duration < r->duration);
+}
+
+int remat_result_offer(remat_result *r, const remat_graph *g, const int *seq,
+                       int len, int phase, double seconds) {
+  remat_sim s;
+  if (remat_simulate(g, seq, len, &s, NULL)) return -1;
+  if (!result_better(r, &s)) return 0;
+  free(r->seq);
+  r->seq = util_malloc((size_t)(len ? len : 1) * sizeof *r->seq);
+  memcpy(r->seq, seq, (size_t)len * sizeof *seq);
+  r->len = len;
+  r->peak = s.peak;
+  r->duration = s.duration;
+  r->recomputations = s.recomputations;
+  r->tdi = r->base_duration
+               ? 100.0 * (double)(s.duration - r->base_duration) /
+                     (double)r->base_duration
+               : 0.0;
+  r->t_best = seconds;
+  if (s.peak <= r->budget && r->t_first_fit < 0) r->t_first_fit = seconds;
+  if (r->ntrace == r->cap_trace) {
+    r->cap_trace = r->cap_trace ? 2 * r->cap_trace : 16;
+    r->trace = util_realloc(r->trace, (size_t)r->cap_trace * sizeof *r->trace);
+  }
+  r->trace[r->ntrace++] = (remat_trace){seconds, phase, s.peak, s.duration};
+  return 1;
+}
+
+json_t *result_node_id(const remat_graph *g, int v) {
+  if (g->ids_numeric) return json_integer(strtoll(g->id[v], NULL, 10));
+  return json_string(g->id[v]);
+}
+
+static json_t *result_round(double x, double unit) {
+  return json_real((double)(long long)(x / unit + (x >= 0 ? 0.5 : -0.5)) * unit);
+}
+
+json_t *result_to_json(const remat_result *r, const remat_graph *g) {
+  json_t *o = json_object();
+  json_object_set_new(o, "graph", json_string(g->name));
+  if (g->path) json_object_set_new(o, "graph_file", json_string(g->path));
+  json_object_set_new(o, "n", json_integer(g->n));
+  json_object_set_new(o, "edges", json_integer(g->n_edges));
+  json_object_set_new(o, "method", json_string(r->method));
+  json_object_set_new(o, "budget", json_integer(r->budget));
+  json_object_set_new(o, "topo_peak", json_integer(r->topo_peak));
+  json_object_set_new(o, "min_peak", json_integer(r->min_peak));
+  json_object_set_new(o, "base_duration", json_integer(r->base_duration));
+  json_object_set_new(o, "status", json_string(remat_status_name(r->status)));
+  if (r->message[0]) json_object_set_new(o, "message", json_string(r->message));
+  json_object_set_new(o, "within_budget",
+                      json_boolean(r->seq && r->peak <= r->budget));
+  if (r->seq) {
+    json_object_set_new(o, "peak", json_integer(r->peak));
+    json_object_set_new(o, "duration", json_integer(r->duration));
+    json_object_set_new(o, "tdi_percent", json_real(r->tdi));
+    json_object_set_new(o, "recomputations", json_integer(r->recomputations));
+    json_t *seq = json_array();
+    for (int i = 0; i < r->len; i++)
+      json_array_append_new(seq, result_node_id(g, r->seq[i]));
+    json_object_set_new(o, "sequence", seq);
+  } else {
+    json_object_set_new(o, "peak", json_null());
+    json_object_set_new(o, "duration", json_null());
+    json_object_set_new(o, "tdi_percent", json_null());
+    json_object_set_new(o, "sequence", json_null());
+  }
+  if (r->copies) {
+    json_t *c = json_object();
+    for (int v = 0; v < g->n; v++)
+      json_object_set_new(c, g->id[v], json_integer(r->copies[v]));
+    json_object_set_new(o, "copies", c);
+  }
+  json_object_set_new(o, "time_s", result_round(r->t_total, 1e-3));
+  json_object_set_new(o, "time_to_best_s",
+                      r->seq ? result_round(r->t_best, 1e-3) : json_null());
+  json_object_set_new(o, "time_to_first_fit_s",
+                      r->t_first_fit >= 0 ? result_round(r->t_first_fit, 1e-3)
+                                          : json_null());
+  json_t *ph = json_object();
+  json_object_set_new(ph, "heuristics", result_round(r->t_phase[0], 1e-3));
+  json_object_set_new(ph, "phase1", result_round(r->t_phase[1], 1e-3));
+  json_object_set_new(ph, "phase2", result_round(r->t_phase[2], 1e-3));
+  json_object_set_new(o, "phase_times_s", ph);
+  if (r->has_bound) {
+    json_object_set_new(o, "lower_bound", json_real(r->bound));
+    double lb_tdi = r->base_duration
+                        ? 100.0 * (r->bound - (double)r->base_duration) /
+                              (double)r->base_duration
+                        : 0.0;
+    json_object_set_new(o, "lower_bound_tdi_percent", json_real(lb_tdi));
+    if (r->seq && r->duration > 0)
+      json_object_set_new(
+          o, "gap_percent",
+          json_real(100.0 * ((double)r->duration - r->bound) / (double)r->duration));
+  }
+  json_t *tr = json_array();
+  for (int i = 0; i < r->ntrace; i++) {
+    const remat_trace *t = &r->trace[i];
+    json_array_append_new(tr, json_pack("[f,i,I,I]", t->seconds, t->phase,
+                                        (json_int_t)t->peak,
+                                        (json_int_t)t->duration));
+  }
+  json_object_set_new(o, "trace", tr);
+  json_t *st = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "nodes",
+                         (json_int_t)r->nodes, "fails", (json_int_t)r->fails,
+                         "restarts", (json_int_t)r->restarts, "solutions",
+                         (json_int_t)r->solutions, "propagations",
+                         (json_int_t)r->propagations, "memory_quantum",
+                         (json_int_t)r->mem_quantum, "duration_quantum",
+                         (json_int_t)r->dur_quantum);
+  json_object_set_new(o, "solver_stats", st);
+  if (r->interrupted) json_object_set_new(o, "interrupted", json_true());
+  json_object_set_new(o, "remat_version", json_string(REMAT_VERSION));
+  return o;
+}
+
+int result_write_json(const remat_result *r, const remat_graph *g,
+                      json_t *extra, const char *path, char *err,
+                      size_t errlen) {
+  json_t *o = result_to_json(r, g);
+  if (extra) json_object_update(o, extra);
+  int rc = json_dump_file(o, path, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+  json_decref(o);
+  if (rc)
+    return util_err(err, errlen, REMAT_EUSAGE, "cannot write %s: %s", path,
+                    strerror(errno));
+  return 0;
+}
+
+int result_read_sequence(const char *path, const remat_graph *g, int **seq,
+                         int *len, char *err, size_t errlen) {
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je);
+  if (!root) {
+    if (je.line < 0)
+      return util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", path,
+                      je.text);
+    reader_json_error(&je, path, err, errlen);
+    return REMAT_EUSAGE;
+  }
+  const json_t *arr = json_is_object(root) ? json_object_get(root, "sequence") : root;
+  int rc = 0;
+  if (!json_is_array(arr)) {
+    rc = util_err(err, errlen, REMAT_EUSAGE,
+                  "%s: expected a \"sequence\" array of node ids", path);
+    goto done;
+  }
+  size_t n = json_array_size(arr), i;
+  *seq = util_malloc((n ? n : 1) * sizeof **seq);
+  *len = (int)n;
+  const json_t *v;
+  json_array_foreach(arr, i, v) {
+    char id[4096];
+    int k = -1;
+    if (!reader_id_string(v, id, sizeof id)) k = remat_graph_find(g, id);
+    if (k < 0) {
+      rc = util_err(err, errlen, REMAT_EUSAGE,
+                    "%s: sequence entry %zu is not a node of %s", path, i,
+                    g->name);
+      free(*seq);
+      *seq = NULL;
+      break;
+    }
+    (*seq)[i] = k;
+  }
+done:
+  json_decref(root);
+  return rc;
+}
+
+void result_summary(FILE *f, const remat_result *r) {
+  fprintf(f, "%s: budget %lld  ", r->method, (long long)r->budget);
+  if (r->seq)
+    fprintf(f, "peak %lld  TDI %.2f%%  recomputations %d  ", (long long)r->peak,
+            r->tdi, r->recomputations);
+  else
+    fprintf(f, "no schedule  ");
+  fprintf(f, "%s  %.2fs", remat_status_name(r->status), r->t_total);
+  if (r->seq) fprintf(f, " (best at %.2fs)", r->t_best);
+  fputc('\n', f);
+}
+
+int result_append_trace_csv(const remat_result *r, const remat_graph *g,
+                            const char *path) {
+  FILE *f = fopen(path, "a");
+  if (!f) return -1;
+  if (ftell(f) == 0)
+    fprintf(f, "graph,budget,method,seconds,phase,peak,duration,tdi_percent\n");
+  for (int i = 0; i < r->ntrace; i++) {
+    const remat_trace *t = &r->trace[i];
+    double tdi = r->base_duration ? 100.0 * (double)(t->duration - r->base_duration) /
+                                        (double)r->base_duration
+                                  : 0.0;
+    fprintf(f, "%s,%lld,%s,%.3f,%d,%lld,%lld,%.4f\n", g->name,
+            (long long)r->budget, r->method, t->seconds, t->phase,
+            (long long)t->peak, (long long)t->duration, tdi);
+  }
+  fclose(f);
+  return 0;
+}

@@ -1,0 +1,107 @@
+/* sim.c -- exact re-simulation of schedules under the Moccasin memory
+ * model: each step reads the latest earlier copy of every predecessor; a
+ * copy is live from its own step to its last reader; memory at a step is
+ * the live earlier copies plus the output being computed. */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void sim_clear(remat_sim *s) {
+  memset(s, 0, sizeof *s);
+  s->valid = 1;
+}
+
+int sim_lastuse(const remat_graph *g, const int *seq, int len, int *lastuse,
+                remat_sim *sim) {
+  sim_clear(sim);
+  int *latest = util_malloc((size_t)g->n * sizeof *latest);
+  for (int v = 0; v < g->n; v++) latest[v] = -1;
+  int rc = 0, computed = 0;
+  for (int j = 0; j < len && !rc; j++) {
+    int v = seq[j];
+    if (v < 0 || v >= g->n) {
+      rc = util_err(sim->error, sizeof sim->error, REMAT_EUSAGE,
+                    "step %d: no node with index %d", j, v);
+      break;
+    }
+    lastuse[j] = j;
+    for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) {
+      int u = g->pred[k], i = latest[u];
+      if (i < 0) {
+        rc = util_err(sim->error, sizeof sim->error, REMAT_EUSAGE,
+                      "step %d: node %s needs %s, which was not computed "
+                      "before",
+                      j, g->id[v], g->id[u]);
+        break;
+      }
+      lastuse[i] = j; /* j increases, so this is the max */
+    }
+    if (latest[v] < 0)
+      computed++;
+    else
+      sim->recomputations++;
+    latest[v] = j;
+  }
+  if (!rc && computed < g->n) {
+    int v = 0;
+    while (latest[v] >= 0) v++;
+    rc = util_err(sim->error, sizeof sim->error, REMAT_EUSAGE,
+                  "%d node%s never computed (first: %s)", g->n - computed,
+                  g->n - computed == 1 ? " is" : "s are", g->id[v]);
+  }
+  free(latest);
+  if (rc) sim->valid = 0;
+  return rc;
+}
+
+int remat_simulate(const remat_graph *g, const int *seq, int len,
+                   remat_sim *sim, int64_t *mem) {
+  int *lastuse = util_malloc((size_t)(len ? len : 1) * sizeof *lastuse);
+  int rc = sim_lastuse(g, seq, len, lastuse, sim);
+  if (rc) {
+    free(lastuse);
+    return rc;
+  }
+  /* delta[j]: change of retained memory at the start of step j */
+  int64_t *delta = util_calloc((size_t)len + 1, sizeof *delta);
+  for (int i = 0; i < len; i++)
+    if (lastuse[i] > i) {
+      delta[i + 1] += g->m[seq[i]];
+      delta[lastuse[i] + 1] -= g->m[seq[i]];
+    }
+  int64_t cur = 0;
+  sim->peak = 0;
+  sim->duration = 0;
+  sim->peak_step = 0;
+  for (int j = 0; j < len; j++) {
+    cur += delta[j];
+    int64_t here = cur + g->m[seq[j]];
+    if (mem) mem[j] = here;
+    if (here > sim->peak) {
+      sim->peak = here;
+      sim->peak_step = j;
+    }
+    sim->duration += g->w[seq[j]];
+  }
+  free(delta);
+  free(lastuse);
+  return 0;
+}
+
+int *sim_topo_sequence(const remat_graph *g) {
+  int *seq = util_malloc((size_t)g->n * sizeof *seq);
+  for (int i = 0; i < g->n; i++) seq[i] = i;
+  return seq;
+}
+
+int64_t remat_topo_peak(const remat_graph *g) {
+  int *seq = sim_topo_sequence(g);
+  remat_sim s;
+  remat_simulate(g, seq, g->n, &s, NULL);
+  free(seq);
+  return s.peak;
+}

@@ -1,0 +1,17 @@
+/* sim.h -- the exact 64-bit memory simulator (remat_simulate in remat.h)
+ * and helpers built on it. */
+#ifndef REMAT_SIM_H
+#define REMAT_SIM_H
+
+#include "remat.h"
+
+/* For each step i, the last step that reads the copy computed at step i
+ * (i itself if nobody reads it).  Returns 0, or REMAT_EUSAGE with a message
+ * in sim->error when the sequence is invalid. */
+int sim_lastuse(const remat_graph *g, const int *seq, int len, int *lastuse,
+                remat_sim *sim);
+
+/* The input order 0..n-1 as a freshly allocated sequence. */
+int *sim_topo_sequence(const remat_graph *g);
+
+#endif

@@ -1,0 +1,47 @@
+/* util.h -- small shared helpers: allocation, strings, clocks, messages. */
+#ifndef REMAT_UTIL_H
+#define REMAT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void *util_malloc(size_t n);
+void *util_calloc(size_t n, size_t size);
+void *util_realloc(void *p, size_t n);
+char *util_strdup(const char *s);
+char *util_strndup(const char *s, size_t n);
+
+/* Wall-clock seconds since an arbitrary fixed point. */
+double util_now(void);
+
+/* Read a whole file; returns NULL and sets errno on failure. */
+char *util_read_file(const char *path, size_t *len);
+
+/* snprintf into err if err is not NULL; always returns `code`. */
+int util_err(char *err, size_t errlen, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Growable string buffer. */
+typedef struct util_buf {
+  char *s;
+  size_t len, cap;
+} util_buf;
+
+void util_buf_printf(util_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void util_buf_puts(util_buf *b, const char *s);
+void util_buf_putc(util_buf *b, char c);
+void util_buf_free(util_buf *b);
+
+/* Greatest common divisor of non-negative values (gcd(0, x) = x). */
+int64_t util_gcd(int64_t a, int64_t b);
+
+/* Number of online processors, at least 1. */
+int util_ncpus(void);
+
+/* Base name of a path without directory and without a ".json" suffix,
+ * freshly allocated. */
+char *util_stem(const char *path);
+
+#endif

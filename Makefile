@@ -19,6 +19,10 @@ DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
 
 ifeq ($(SANITIZE),1)
 BUILD     := build/san
+# Gecode's own leaks are suppressed (see the file); remat's are not.
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+export ASAN_OPTIONS := detect_leaks=1
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 OPT       := -O1 -g
 else
@@ -35,7 +39,7 @@ LDFLAGS   += $(SANFLAGS)
 GECODE_LIBS := -lgecodeflatzinc -lgecodedriver -lgecodefloat -lgecodeset \
                -lgecodeminimodel -lgecodesearch -lgecodeint -lgecodekernel \
                -lgecodesupport
-LIBS      := $(GECODE_LIBS) -lCbc -lCgl -lOsiClp -lClp -lOsi -lCoinUtils \
+LIBS      := $(GECODE_LIBS) -lCbcSolver -lCbc -lCgl -lOsiClp -lClp -lOsi -lCoinUtils \
              -ljansson -lpthread -lm
 
 LIB_C     := $(filter-out src/main.c,$(wildcard src/*.c))
@@ -64,8 +68,8 @@ $(LIBA): $(LIB_OBJ)
 $(BIN): $(BUILD)/obj/main.o $(LIBA)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $< $(LIBA) -o $@.tmp.o -c
+$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(LIBA) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@.tmp.o
 	$(CXX) $(LDFLAGS) $@.tmp.o $(LIBA) $(LIBS) -lcmocka -o $@
 	rm -f $@.tmp.o
 

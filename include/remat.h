@@ -63,6 +63,9 @@ typedef struct remat_graph {
   char *path;        /* file the graph was read from, or NULL */
   const char *format;/* "networkx-a", "networkx-b" or "native" */
   void *index;       /* private: id -> node lookup */
+  unsigned char *backward; /* backward[i]: 1 for a backward-pass node (the
+                              "backward" flag of Checkmate graphs), NULL when
+                              the input has no forward/backward split */
 } remat_graph;
 
 /* Read a graph from a JSON file: networkx node-link JSON (both dialects of

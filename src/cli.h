@@ -25,7 +25,7 @@ enum {
 /* O(field, long name, short, type, default, metavar, commands, help)
  * Types: B (flag), I (int), D (double), S (string). */
 #define CLI_OPTIONS                                                            \
-  O(budget, "budget", 'b', S, NULL, "B", CMD_SOLVERS | CMD_EMIT | CMD_EVAL,   \
+  O(budget, "budget", 'b', S, NULL, "B", CMD_SOLVERS | CMD_EMIT | CMD_EVAL | CMD_PLOT, \
     "memory budget: fraction 0.9, percentage 90%, size 41687 / 12GiB / "      \
     "11.3GB; compare, batch: lists 0.9,0.8")                                  \
   O(output, "output", 'o', S, NULL, "FILE", CMD_ANY,                          \
@@ -43,7 +43,7 @@ enum {
     "emit: which phase's model (1: min max(peak, M), 2: min duration)")      \
   O(dzn, "dzn", 0, B, 0, NULL, CMD_EMIT,                                      \
     "emit: write MiniZinc data for models/moccasin.mzn instead of FlatZinc") \
-  O(fzn_solver, "fzn-solver", 0, S, NULL, "CMD", CMD_SOLVE | CMD_COMPARE | CMD_BATCH | CMD_TUNE, \
+  O(fzn_solver, "fzn-solver", 0, S, NULL, "CMD", CMD_SOLVE | CMD_EMIT | CMD_COMPARE | CMD_BATCH | CMD_TUNE, \
     "solve with an external FlatZinc executable (e.g. fzn-gecode) instead "  \
     "of in-process Gecode")                                                   \
   O(quiet, "quiet", 'q', B, 0, NULL, CMD_ANY, "no progress on stderr")        \
@@ -55,6 +55,8 @@ enum {
     "order")                                                                  \
   O(relax, "relax", 0, B, 0, NULL, CMD_MILP,                                  \
     "solve the LP relaxation and round it (Checkmate's two-phase rounding)") \
+  O(eps, "eps", 0, D, 0.1, "E", CMD_MILP,                                     \
+    "milp --relax: round the LP solved at (1 - E) x budget")                  \
   O(format, "format", 'f', S, "md", "md|csv|json", CMD_COMPARE,               \
     "table format")                                                           \
   O(jobs, "jobs", 'j', I, 1, "N", CMD_BATCH, "batch: solves run at once")     \
@@ -70,7 +72,7 @@ enum {
     "solve: do not seed the CP with the C heuristics")                       \
   O(lns, "lns", 0, S, "auto", "auto|random|none", CMD_SOLVE | CMD_BATCH | CMD_TUNE, \
     "solve: large-neighbourhood search neighbourhoods")                      \
-  O(nodes, "nodes", 'n', I, 50, "N", CMD_GEN, "gen: number of nodes (layers for training)") \
+  O(nodes, "nodes", 'n', I, 50, "N", CMD_GEN, "gen: layered: nodes (50); training: forward layers (50); unet: depth (4)") \
   O(trace_csv, "trace-csv", 0, S, NULL, "FILE", CMD_SOLVE | CMD_MILP,         \
     "append the improvement trace as CSV rows")                              \
   O(help, "help", 'h', B, 0, NULL, CMD_ANY, "show help")

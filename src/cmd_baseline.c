@@ -1,11 +1,118 @@
-/* cmd_baseline.c -- placeholder until the command lands. */
+/* cmd_baseline.c -- remat baseline: Checkmate's checkpoint-all, Chen
+ * sqrt(n) and Chen greedy schedules. */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "baseline.h"
 #include "cmd.h"
+#include "cmdutil.h"
+#include "result.h"
+#include "util.h"
+
+static json_t *cmd_baseline_extra(const remat_graph *g, const base_params *p,
+                                  const base_info *info) {
+  json_t *ck = json_array();
+  for (int k = 0; k < info->ncheckpoints; k++)
+    json_array_append_new(ck, result_node_id(g, info->checkpoints[k]));
+  json_t *b = json_object();
+  json_object_set_new(b, "method", json_string(base_method_name(p->method)));
+  if (p->method != BASE_CHECKPOINT_ALL) {
+    json_object_set_new(b, "candidates",
+                        json_string(base_candidates_name(p->candidates)));
+    json_object_set_new(b, "ncandidates", json_integer(info->ncandidates));
+  }
+  json_object_set_new(b, "checkpoints", ck);
+  if (info->segment_budget >= 0)
+    json_object_set_new(b, "segment_budget", json_integer(info->segment_budget));
+  json_object_set_new(b, "schedules", json_integer(info->evaluated));
+  json_object_set_new(b, "forward_backward", json_boolean(g->backward != NULL));
+  return json_pack("{s:o}", "baseline", b);
+}
+
+static void cmd_baseline_status(remat_result *r, const base_params *p) {
+  if (r->seq && r->peak <= r->budget) {
+    /* no recomputation at all is optimal */
+    r->status = r->recomputations ? REMAT_STATUS_FEASIBLE : REMAT_STATUS_OPTIMAL;
+    return;
+  }
+  r->status = REMAT_STATUS_OVER_BUDGET;
+  snprintf(r->message, sizeof r->message,
+           "%s cannot reach the budget %lld: best peak %lld (%.1f%% of budget)",
+           base_method_name(p->method), (long long)r->budget,
+           r->seq ? (long long)r->peak : -1LL,
+           r->seq ? 100.0 * (double)r->peak / (double)r->budget : 0.0);
+}
+
+static int cmd_baseline_parse(const char *name, const cli_opts *o,
+                              base_params *p) {
+  base_params_init(p);
+  p->method = o->method ? base_method_parse(o->method) : -1;
+  p->candidates = base_candidates_parse(o->candidates);
+  if (p->method < 0) {
+    fprintf(stderr,
+            "remat %s: --method must be checkpoint-all, chen-sqrtn or "
+            "chen-greedy\n",
+            name);
+    return 2;
+  }
+  if (p->candidates < 0) {
+    fprintf(stderr, "remat %s: --candidates must be ap or linearized\n", name);
+    return 2;
+  }
+  return 0;
+}
 
 int cmd_baseline(const char *name, int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "remat %s: not implemented yet\n", name);
-  return 2;
+  cli_opts o;
+  int rc = cli_parse(CMD_BASELINE, name, argc, argv, &o);
+  if (rc || o.help) {
+    if (!rc) cmd_help(cmd_find(name));
+    cli_free(&o);
+    return rc;
+  }
+  base_params p;
+  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage)) ||
+      (rc = cmd_baseline_parse(name, &o, &p)))
+    goto out;
+  remat_graph *g = cmdu_graph(name, o.pos[0]);
+  if (!g) {
+    rc = 2;
+    goto out;
+  }
+  if (cmdu_budget(name, o.budget, g, &p.budget)) {
+    rc = 2;
+    goto graph;
+  }
+  remat_result r;
+  remat_result_init(&r, g, p.budget, base_method_name(p.method));
+  base_info info;
+  p.t0 = util_now();
+  rc = base_run(g, &p, &r, &info);
+  r.t_total = util_now() - p.t0;
+  r.t_phase[0] = r.t_total;
+  if (rc) {
+    snprintf(r.message, sizeof r.message,
+             "internal error: a baseline schedule failed re-simulation");
+  } else {
+    cmd_baseline_status(&r, &p);
+    rc = r.seq && r.peak <= r.budget ? 0 : 3;
+  }
+  result_summary(stdout, &r);
+  if (r.message[0] && rc) fprintf(stderr, "remat %s: %s\n", name, r.message);
+  char err[512];
+  json_t *extra = cmd_baseline_extra(g, &p, &info);
+  if (o.output && result_write_json(&r, g, extra, o.output, err, sizeof err)) {
+    fprintf(stderr, "remat %s: %s\n", name, err);
+    if (!rc) rc = 2;
+  }
+  json_decref(extra);
+  base_info_free(&info);
+  remat_result_free(&r);
+graph:
+  remat_graph_free(g);
+out:
+  cli_free(&o);
+  return rc;
 }

@@ -51,6 +51,7 @@ int cmd_emit(const char *name, int argc, char **argv) {
     /* phase 1 starts from the input order, as remat solve does */
     fzn_params fp;
     fzn_params_init(&fp);
+    fp.external = o.fzn_solver != NULL; /* what an external solver gets */
     model_sol x;
     model_sol_alloc(&md, &x);
     int *seq = util_malloc((size_t)g->n * sizeof *seq);

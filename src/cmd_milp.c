@@ -1,11 +1,149 @@
-/* cmd_milp.c -- placeholder until the command lands. */
+/* cmd_milp.c -- remat milp: Checkmate's MILP on CBC, or (--relax) its LP
+ * relaxation with two-phase rounding. */
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "cmdutil.h"
+#include "milp.h"
+#include "result.h"
+#include "rounding.h"
+#include "sig.h"
+
+static json_t *cmd_milp_extra(const milp_stats *st) {
+  return json_pack("{s:{s:i,s:i,s:i,s:I,s:b,s:i,s:i}}", "milp", "columns",
+                   st->columns, "rows", st->rows, "integer_columns",
+                   st->integer_columns, "nonzeros", (json_int_t)st->nonzeros,
+                   "warm_start", st->warm_start, "cbc_status", st->cbc_status,
+                   "cbc_secondary_status", st->cbc_secondary);
+}
+
+static json_t *cmd_milp_lp_value(int status, double duration) {
+  return status == 0 ? json_real(duration) : json_null();
+}
+
+static const char *cmd_milp_lp_status(int status) {
+  switch (status) {
+  case 0: return "optimal";
+  case 1: return "infeasible";
+  case 2: return "out of time";
+  case -2: return "not solved";
+  default: return "error";
+  }
+}
+
+static json_t *cmd_milp_round_extra(const round_stats *st, double eps) {
+  json_t *lp = json_object();
+  json_object_set_new(lp, "columns", json_integer(st->columns));
+  json_object_set_new(lp, "rows", json_integer(st->rows));
+  json_object_set_new(lp, "nonzeros", json_integer(st->nonzeros));
+  json_object_set_new(lp, "status", json_string(cmd_milp_lp_status(st->lp_status)));
+  json_object_set_new(lp, "duration", cmd_milp_lp_value(st->lp_status, st->lp_duration));
+  json_object_set_new(lp, "eps", json_real(eps));
+  json_object_set_new(lp, "rounding_budget", json_integer(st->rounding_budget));
+  json_object_set_new(lp, "eps_status", json_string(cmd_milp_lp_status(st->lp_eps_status)));
+  json_object_set_new(lp, "eps_duration",
+                      cmd_milp_lp_value(st->lp_eps_status, st->lp_eps_duration));
+  json_object_set_new(lp, "threshold",
+                      st->threshold >= 0 ? json_real(st->threshold) : json_null());
+  json_object_set_new(lp, "from_eps_lp", json_boolean(st->from_eps_lp));
+  json_object_set_new(lp, "schedules", json_integer(st->schedules));
+  return json_pack("{s:o}", "lp", lp);
+}
+
+/* The bound line printed after the summary. */
+static void cmd_milp_bound(const remat_result *r) {
+  if (!r->has_bound) return;
+  double base = (double)r->base_duration;
+  printf("lower bound: duration %.0f  TDI %.3f%%", r->bound,
+         base > 0 ? 100.0 * (r->bound - base) / base : 0.0);
+  if (r->seq && r->duration > 0)
+    printf("  gap %.3f%%", 100.0 * ((double)r->duration - r->bound) / (double)r->duration);
+  putchar('\n');
+}
+
+static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
+                        remat_result *r, json_t **extra) {
+  int verbose = o->quiet ? 0 : o->verbose ? 2 : 1;
+  volatile int *stop = sig_install();
+  int rc;
+  if (o->relax) {
+    round_params p;
+    round_params_init(&p);
+    p.budget = budget;
+    p.eps = o->eps;
+    p.time_limit = o->time_limit;
+    p.verbose = verbose;
+    p.stop = stop;
+    round_stats st;
+    remat_result_init(r, g, budget, "lp-rounding");
+    rc = round_solve(g, &p, r, &st);
+    *extra = cmd_milp_round_extra(&st, o->eps);
+  } else {
+    milp_params p;
+    milp_params_init(&p);
+    p.budget = budget;
+    p.time_limit = o->time_limit;
+    p.threads = (int)o->threads;
+    p.verbose = verbose;
+    p.stop = stop;
+    milp_stats st;
+    remat_result_init(r, g, budget, "milp");
+    rc = milp_solve(g, &p, r, &st);
+    *extra = cmd_milp_extra(&st);
+  }
+  sig_restore();
+  return rc;
+}
 
 int cmd_milp(const char *name, int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "remat %s: not implemented yet\n", name);
-  return 2;
+  cli_opts o;
+  int rc = cli_parse(CMD_MILP, name, argc, argv, &o);
+  if (rc || o.help) {
+    if (!rc) cmd_help(cmd_find(name));
+    cli_free(&o);
+    return rc;
+  }
+  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
+  if (o.eps < 0 || o.eps >= 1 || (o.eps_set && !o.relax)) {
+    fprintf(stderr, "remat %s: --eps must be in [0, 1) and goes with --relax\n", name);
+    rc = 2;
+    goto out;
+  }
+  remat_graph *g = cmdu_graph(name, o.pos[0]);
+  if (!g) {
+    rc = 2;
+    goto out;
+  }
+  int64_t budget;
+  if (cmdu_budget(name, o.budget, g, &budget)) {
+    rc = 2;
+    goto graph;
+  }
+  remat_result r;
+  json_t *extra = NULL;
+  rc = cmd_milp_run(&o, g, budget, &r, &extra);
+  if (rc == 2) {
+    fprintf(stderr, "remat %s: %s\n", name, r.message);
+  } else {
+    result_summary(stdout, &r);
+    cmd_milp_bound(&r);
+    if (r.message[0] && rc != 0) fprintf(stderr, "remat %s: %s\n", name, r.message);
+    char err[512];
+    if (o.output && result_write_json(&r, g, extra, o.output, err, sizeof err)) {
+      fprintf(stderr, "remat %s: %s\n", name, err);
+      if (!rc) rc = 2;
+    }
+    if (o.trace_csv) result_append_trace_csv(&r, g, o.trace_csv);
+  }
+  json_decref(extra);
+  remat_result_free(&r);
+graph:
+  remat_graph_free(g);
+out:
+  cli_free(&o);
+  return rc;
 }

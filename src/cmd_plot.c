@@ -1,11 +1,350 @@
-/* cmd_plot.c -- placeholder until the command lands. */
+/* cmd_plot.c -- remat plot intervals|memory|progress: SVG pictures of
+ * schedules and solves (the drawing is in plot.c).
+ *
+ *   remat plot intervals GRAPH SCHEDULE -o FILE.svg [--budget B]
+ *   remat plot memory GRAPH SCHEDULE... -o FILE.svg [--budget B]
+ *   remat plot progress RESULT... -o FILE.svg
+ *
+ * A SCHEDULE is a JSON file with a "sequence" (any result file), or the
+ * word `topo` for the input order.  The budget is --budget, else the first
+ * schedule file's "budget" field.  Without -o the SVG goes to stdout.  The
+ * SVG is built in memory and written only when everything is valid. */
+#include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "cmdutil.h"
+#include "plot.h"
+#include "result.h"
+#include "sim.h"
+#include "util.h"
+
+/* One schedule given on the command line. */
+typedef struct plotc_sched {
+  int *seq;
+  int len;
+  char *label;
+  int64_t budget; /* the file's "budget" field, -1 if none */
+} plotc_sched;
+
+/* ------------------------------------------------------------ output */
+
+/* Write buf to o->output (or stdout). */
+static int plotc_output(const char *cmd, const cli_opts *o, const char *buf,
+                        size_t len) {
+  FILE *f = o->output ? fopen(o->output, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "remat %s: cannot write %s: %s\n", cmd, o->output,
+            strerror(errno));
+    return 2;
+  }
+  int bad = fwrite(buf, 1, len, f) != len;
+  if (f != stdout)
+    bad |= fclose(f) != 0;
+  else
+    bad |= fflush(f) != 0;
+  if (bad) {
+    fprintf(stderr, "remat %s: cannot write %s\n", cmd,
+            o->output ? o->output : "to stdout");
+    return 2;
+  }
+  return 0;
+}
+
+/* Start an in-memory SVG. */
+static FILE *plotc_mem(char **buf, size_t *len) {
+  *buf = NULL;
+  *len = 0;
+  FILE *f = open_memstream(buf, len);
+  if (!f) {
+    fprintf(stderr, "remat plot: out of memory\n");
+    exit(REMAT_EINTERNAL);
+  }
+  return f;
+}
+
+/* Finish the in-memory SVG of a plot_* call that returned rc and write it
+ * out on success. */
+static int plotc_finish(const char *cmd, const cli_opts *o, FILE *mf,
+                        char **buf, size_t *len, int rc, const char *err) {
+  fclose(mf); /* sets *buf and *len */
+  if (rc)
+    fprintf(stderr, "remat %s: %s\n", cmd, err);
+  else
+    rc = plotc_output(cmd, o, *buf, *len);
+  free(*buf);
+  return rc ? (rc == REMAT_EINTERNAL ? rc : 2) : 0;
+}
+
+/* --------------------------------------------------------- schedules */
+
+/* The "budget" and "method" fields of a schedule file, when present. */
+static void plotc_meta(const char *path, int64_t *budget, char *method,
+                       size_t mlen) {
+  *budget = -1;
+  method[0] = 0;
+  json_t *root = json_load_file(path, 0, NULL);
+  if (!json_is_object(root)) {
+    json_decref(root);
+    return;
+  }
+  json_t *b = json_object_get(root, "budget");
+  json_t *m = json_object_get(root, "method");
+  if (json_is_integer(b) && json_integer_value(b) >= 0)
+    *budget = json_integer_value(b);
+  if (json_is_string(m)) snprintf(method, mlen, "%s", json_string_value(m));
+  json_decref(root);
+}
+
+/* Load one schedule (a file or `topo`) and check it against g. */
+static int plotc_sched_load(const char *cmd, const remat_graph *g,
+                            const char *arg, plotc_sched *s) {
+  memset(s, 0, sizeof *s);
+  s->budget = -1;
+  if (!strcmp(arg, "topo")) {
+    s->seq = sim_topo_sequence(g);
+    s->len = g->n;
+    s->label = util_strdup("input order");
+    return 0;
+  }
+  char err[1024];
+  if (result_read_sequence(arg, g, &s->seq, &s->len, err, sizeof err)) {
+    fprintf(stderr, "remat %s: %s\n", cmd, err);
+    return 2;
+  }
+  remat_sim sim;
+  if (remat_simulate(g, s->seq, s->len, &sim, NULL)) {
+    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", cmd, arg,
+            g->name, sim.error);
+    return 2;
+  }
+  char method[64], label[1024], *stem = util_stem(arg);
+  plotc_meta(arg, &s->budget, method, sizeof method);
+  if (method[0] && strcmp(method, stem))
+    snprintf(label, sizeof label, "%s (%s)", stem, method);
+  else
+    snprintf(label, sizeof label, "%s", stem);
+  free(stem);
+  s->label = util_strdup(label);
+  return 0;
+}
+
+static void plotc_sched_free(plotc_sched *s, int n) {
+  for (int i = 0; i < n; i++) {
+    free(s[i].seq);
+    free(s[i].label);
+  }
+  free(s);
+}
+
+/* The budget: --budget, else the first schedule file's. */
+static int plotc_budget(const char *cmd, const cli_opts *o,
+                        const remat_graph *g, const plotc_sched *s, int n,
+                        int64_t *budget) {
+  *budget = -1;
+  if (o->budget) return cmdu_budget(cmd, o->budget, g, budget) ? 2 : 0;
+  for (int i = 0; i < n && *budget < 0; i++) *budget = s[i].budget;
+  return 0;
+}
+
+/* intervals and memory: GRAPH SCHEDULE... */
+static int plotc_schedules(const char *cmd, const cli_opts *o, int kind_mem) {
+  remat_graph *g = cmdu_graph(cmd, o->pos[1]);
+  if (!g) return 2;
+  int ns = o->npos - 2, rc = 0, loaded = 0;
+  plotc_sched *s = util_calloc((size_t)ns, sizeof *s);
+  for (; loaded < ns && !rc; loaded++)
+    rc = plotc_sched_load(cmd, g, o->pos[2 + loaded], &s[loaded]);
+  plot_opts po;
+  plot_opts_init(&po);
+  if (!rc) rc = plotc_budget(cmd, o, g, s, ns, &po.budget);
+  if (!rc) {
+    char err[1024], *buf;
+    size_t len;
+    FILE *mf = plotc_mem(&buf, &len);
+    if (kind_mem) {
+      plot_schedule *ps = util_calloc((size_t)ns, sizeof *ps);
+      for (int i = 0; i < ns; i++)
+        ps[i] = (plot_schedule){s[i].label, s[i].seq, s[i].len};
+      rc = plot_memory(mf, g, ps, ns, &po, err, sizeof err);
+      free(ps);
+    } else {
+      rc = plot_intervals(mf, g, s[0].seq, s[0].len, &po, err, sizeof err);
+    }
+    rc = plotc_finish(cmd, o, mf, &buf, &len, rc, err);
+  }
+  plotc_sched_free(s, loaded);
+  remat_graph_free(g);
+  return rc;
+}
+
+/* ----------------------------------------------------------- results */
+
+static int plotc_trace_point(const json_t *p, remat_trace *t) {
+  if (!json_is_array(p) || json_array_size(p) < 4) return -1;
+  const json_t *sec = json_array_get(p, 0), *ph = json_array_get(p, 1),
+               *pk = json_array_get(p, 2), *du = json_array_get(p, 3);
+  if (!json_is_number(sec) || !json_is_integer(pk) || !json_is_integer(du))
+    return -1;
+  t->seconds = json_number_value(sec);
+  t->phase = json_is_integer(ph) ? (int)json_integer_value(ph) : 0;
+  t->peak = json_integer_value(pk);
+  t->duration = json_integer_value(du);
+  return 0;
+}
+
+static int plotc_result_fields(const char *path, const json_t *root,
+                               remat_result *r, char *err, size_t errlen) {
+  const json_t *tr = json_object_get(root, "trace"),
+               *base = json_object_get(root, "base_duration"),
+               *budget = json_object_get(root, "budget"),
+               *method = json_object_get(root, "method"),
+               *time = json_object_get(root, "time_s");
+  if (!json_is_array(tr) || !json_is_integer(base) || !json_is_integer(budget))
+    return util_err(err, errlen, 2,
+                    "%s: not a result file: needs \"trace\", "
+                    "\"base_duration\" and \"budget\" (write one with remat "
+                    "solve -o)",
+                    path);
+  char *stem = util_stem(path);
+  snprintf(r->method, sizeof r->method, "%s",
+           json_is_string(method) ? json_string_value(method) : stem);
+  free(stem);
+  r->budget = json_integer_value(budget);
+  r->base_duration = json_integer_value(base);
+  r->t_total = json_is_number(time) ? json_number_value(time) : 0;
+  size_t n = json_array_size(tr), i;
+  r->trace = util_malloc((n ? n : 1) * sizeof *r->trace);
+  r->cap_trace = (int)(n ? n : 1);
+  const json_t *p;
+  json_array_foreach(tr, i, p) {
+    if (plotc_trace_point(p, &r->trace[r->ntrace]))
+      return util_err(err, errlen, 2,
+                      "%s: trace entry %zu is not [seconds, phase, peak, "
+                      "duration]",
+                      path, i);
+    r->ntrace++;
+  }
+  return 0;
+}
+
+/* Read a result file's method, budget, base_duration, trace and time. */
+static int plotc_result_read(const char *path, remat_result *r, char **graph,
+                             char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  *graph = NULL;
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je);
+  if (!root)
+    return util_err(err, errlen, 2, "cannot read %s: %s", path, je.text);
+  int rc = json_is_object(root)
+               ? plotc_result_fields(path, root, r, err, errlen)
+               : util_err(err, errlen, 2, "%s: not a JSON object", path);
+  const json_t *gn = json_object_get(root, "graph");
+  if (!rc && json_is_string(gn)) *graph = util_strdup(json_string_value(gn));
+  json_decref(root);
+  return rc;
+}
+
+static int plotc_progress(const char *cmd, const cli_opts *o) {
+  if (o->budget) {
+    fprintf(stderr, "remat %s: progress takes no --budget (each result file "
+                    "has its own)\n", cmd);
+    return 2;
+  }
+  int nr = o->npos - 1, rc = 0, loaded = 0;
+  remat_result *res = util_calloc((size_t)nr, sizeof *res);
+  char **graphs = util_calloc((size_t)nr, sizeof *graphs);
+  plot_run *runs = util_calloc((size_t)nr, sizeof *runs);
+  char err[1024];
+  for (; loaded < nr && !rc; loaded++) {
+    rc = plotc_result_read(o->pos[1 + loaded], &res[loaded], &graphs[loaded],
+                           err, sizeof err);
+    if (rc) fprintf(stderr, "remat %s: %s\n", cmd, err);
+    runs[loaded] = (plot_run){&res[loaded], graphs[loaded], NULL};
+  }
+  if (!rc) {
+    plot_opts po;
+    plot_opts_init(&po);
+    char *buf;
+    size_t len;
+    FILE *mf = plotc_mem(&buf, &len);
+    rc = plot_progress(mf, runs, nr, &po, err, sizeof err);
+    rc = plotc_finish(cmd, o, mf, &buf, &len, rc, err);
+  }
+  for (int i = 0; i < loaded; i++) {
+    remat_result_free(&res[i]);
+    free(graphs[i]);
+  }
+  free(res);
+  free(graphs);
+  free(runs);
+  return rc;
+}
+
+/* ------------------------------------------------------------ command */
+
+static int plotc_usage(const char *cmd, const char *kind) {
+  if (!strcmp(kind, "intervals"))
+    fprintf(stderr, "usage: remat %s intervals GRAPH SCHEDULE.json|topo -o "
+                    "FILE.svg [--budget B]\n", cmd);
+  else if (!strcmp(kind, "memory"))
+    fprintf(stderr, "usage: remat %s memory GRAPH SCHEDULE.json|topo... -o "
+                    "FILE.svg [--budget B]\n", cmd);
+  else
+    fprintf(stderr, "usage: remat %s progress RESULT.json... -o FILE.svg\n",
+            cmd);
+  return 2;
+}
+
+static int plotc_dispatch(const char *cmd, const cli_opts *o) {
+  if (o->npos < 1) {
+    fprintf(stderr, "remat %s: which picture? intervals, memory or progress "
+                    "(see remat %s --help)\n", cmd, cmd);
+    return 2;
+  }
+  const char *kind = o->pos[0];
+  if (!strcmp(kind, "intervals")) {
+    if (o->npos != 3) return plotc_usage(cmd, kind);
+    return plotc_schedules(cmd, o, 0);
+  }
+  if (!strcmp(kind, "memory")) {
+    if (o->npos < 3) return plotc_usage(cmd, kind);
+    return plotc_schedules(cmd, o, 1);
+  }
+  if (!strcmp(kind, "progress")) {
+    if (o->npos < 2) return plotc_usage(cmd, kind);
+    return plotc_progress(cmd, o);
+  }
+  fprintf(stderr, "remat %s: unknown picture '%s' (use intervals, memory or "
+                  "progress)\n", cmd, kind);
+  return 2;
+}
 
 int cmd_plot(const char *name, int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "remat %s: not implemented yet\n", name);
-  return 2;
+  cli_opts o;
+  int rc = cli_parse(CMD_PLOT, name, argc, argv, &o);
+  if (rc || o.help) {
+    if (!rc) {
+      cmd_help(cmd_find(name));
+      printf("\n  remat %s intervals GRAPH SCHEDULE [--budget B] -o FILE.svg\n"
+             "  remat %s memory GRAPH SCHEDULE... [--budget B] -o FILE.svg\n"
+             "  remat %s progress RESULT.json... -o FILE.svg\n",
+             name, name, name);
+      printf("\nSCHEDULE: a JSON file with a \"sequence\" of node ids, or "
+             "`topo` for the input order.\n"
+             "memory: the x axis is the step, or each schedule's progress "
+             "(0-100%%) when their lengths differ.\n"
+             "The budget is --budget, else the first schedule file's "
+             "\"budget\".  Without -o the SVG goes to stdout.\n");
+    }
+    cli_free(&o);
+    return rc;
+  }
+  rc = plotc_dispatch(name, &o);
+  cli_free(&o);
+  return rc;
 }

@@ -44,22 +44,24 @@ static void fzn_decls(const model *md, util_buf *b) {
   for (int c = 0; c < md->ncopy; c++) {
     int v = md->node[c];
     int emin = fzn_end_min(md, c), emax = fzn_end_max(md, v);
+    int smin = model_first_start(v);
     if (!fzn_is_first(md, c)) {
-      int smax = model_later_max(md, v);
-      if (emax < smax) emax = smax;
+      smin = model_later_min(v);
       util_buf_printf(b, "var {");
       for (int k = v + 2; k <= md->n; k++)
         util_buf_printf(b, k == v + 2 ? "%d" : ",%d", model_event(k, v + 1));
-      util_buf_printf(b, "}: s%d;\n", c);
+      util_buf_printf(b, ",%d}: s%d;\n", model_park(md, c), c);
       util_buf_printf(b, "var bool: a%d;\nvar 0..1: x%d;\n", c, c);
+      emax = model_park(md, c);
     }
     if (emax < emin) emax = emin;
     util_buf_printf(b, "var %d..%d: e%d;\n", emin, emax, c);
-    util_buf_printf(b, "var 0..%d: d%d;\n", emax - (fzn_is_first(md, c) ? model_first_start(v) : model_later_min(v)) + 1, c);
+    util_buf_printf(b, "var 1..%d: d%d;\n", emax - smin + 1, c);
   }
 }
 
-/* Interval shape: d = length, inactive copies at rest, copies ordered. */
+/* Interval shape: d = e - s + 1; inactive copies parked (s = e = their
+ * slot past the horizon); copies ordered and not overlapping. */
 static void fzn_intervals(const model *md, util_buf *b) {
   for (int c = 0; c < md->ncopy; c++) {
     int v = md->node[c];
@@ -68,18 +70,18 @@ static void fzn_intervals(const model *md, util_buf *b) {
                       1 - model_first_start(v));
       continue;
     }
-    int smin = model_later_min(v), smax = model_later_max(md, v);
-    int emax = fzn_end_max(md, v);
-    if (emax < smax) emax = smax;
+    int smax = model_later_max(md, v), park = model_park(md, c);
     util_buf_printf(b, "constraint bool2int(a%d,x%d);\n", c, c);
-    util_buf_printf(b, "constraint int_lin_le([1,-1],[s%d,e%d],0);\n", c, c);
-    util_buf_printf(b, "constraint int_lin_eq([1,-1,1,-1],[d%d,e%d,s%d,x%d],0);\n",
-                    c, c, c, c);
-    /* inactive: s = smax and e = s */
-    util_buf_printf(b, "constraint int_lin_le([-1,%d],[s%d,x%d],%d);\n",
-                    -(smax - smin), c, c, -smax);
+    util_buf_printf(b, "constraint int_lin_eq([1,-1,1],[d%d,e%d,s%d],1);\n", c, c,
+                    c);
+    /* inactive: s = park (its largest value); active: s <= smax */
+    util_buf_printf(b, "constraint int_lin_le([-1,%d],[s%d,x%d],%d);\n", -park,
+                    c, c, -park);
+    util_buf_printf(b, "constraint int_lin_le([1,%d],[s%d,x%d],%d);\n",
+                    park - smax, c, c, park);
+    /* inactive: e = s (e <= s + H x, and e >= s from d >= 1) */
     util_buf_printf(b, "constraint int_lin_le([1,-1,%d],[e%d,s%d,x%d],0);\n",
-                    -(emax - smin), c, c, c);
+                    -park, c, c, c);
     /* ordered, not overlapping: a_i -> a_{i-1} and e_{i-1} < s_i */
     if (!fzn_is_first(md, c - 1))
       util_buf_printf(b, "constraint bool_clause([a%d],[a%d]);\n", c - 1, c);
@@ -223,6 +225,20 @@ void fzn_layout_free(fzn_layout *l) {
   l->nlns = 0;
 }
 
+static void fzn_lns_vars(util_buf *b, const fzn_layout *l) {
+  for (int k = 0; k < l->nlns; k++)
+    util_buf_printf(b, k ? ",%c%d" : "%c%d", l->kind[k] == 'a' ? 'x' : l->kind[k],
+                    l->copy[k]);
+}
+
+static void fzn_lns_values(util_buf *b, const fzn_layout *l,
+                           const model_sol *x) {
+  int *vals = util_malloc((size_t)l->nlns * sizeof *vals);
+  fzn_layout_values(l, x, vals);
+  for (int k = 0; k < l->nlns; k++) util_buf_printf(b, k ? ",%d" : "%d", vals[k]);
+  free(vals);
+}
+
 static void fzn_solve(const model *md, const fzn_params *p, util_buf *b,
                       const fzn_layout *l) {
   util_buf_puts(b, "solve :: seq_search([int_search(");
@@ -238,22 +254,22 @@ static void fzn_solve(const model *md, const fzn_params *p, util_buf *b,
   util_buf_puts(b, "],input_order,indomain_min,complete),int_search(");
   fzn_list(b, md, 'e');
   util_buf_puts(b, ",input_order,indomain_min,complete)])");
-  if (l->nlns) {
+  if (l->nlns && !p->external) {
     util_buf_puts(b, " :: relax_and_reconstruct([");
-    for (int k = 0; k < l->nlns; k++)
-      util_buf_printf(b, k ? ",%c%d" : "%c%d",
-                      l->kind[k] == 'a' ? 'x' : l->kind[k], l->copy[k]);
+    fzn_lns_vars(b, l);
     util_buf_printf(b, "],%d", p->lns_percent);
     if (p->initial) {
-      int *vals = util_malloc((size_t)l->nlns * sizeof *vals);
-      fzn_layout_values(l, p->initial, vals);
       util_buf_puts(b, ",[");
-      for (int k = 0; k < l->nlns; k++)
-        util_buf_printf(b, k ? ",%d" : "%d", vals[k]);
+      fzn_lns_values(b, l, p->initial);
       util_buf_putc(b, ']');
-      free(vals);
     }
     util_buf_putc(b, ')');
+  } else if (l->nlns && p->initial) {
+    util_buf_puts(b, " :: warm_start([");
+    fzn_lns_vars(b, l);
+    util_buf_puts(b, "],[");
+    fzn_lns_values(b, l, p->initial);
+    util_buf_puts(b, "])");
   }
   if (p->restart_scale > 0)
     util_buf_printf(b, " :: restart_luby(%d)", p->restart_scale);

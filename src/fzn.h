@@ -24,6 +24,9 @@ typedef struct fzn_params {
   const model_sol *initial; /* warm start for relax_and_reconstruct, or NULL */
   int lns_percent;          /* fallback LNS: % of variables kept (default 80) */
   int restart_scale;        /* restart_luby scale (default 100); 0: none */
+  int external;             /* for an external solver: no relax_and_reconstruct
+                               (Gecode's own LNS never completes a search);
+                               the warm start goes into warm_start(...) */
 } fzn_params;
 
 void fzn_params_init(fzn_params *p);

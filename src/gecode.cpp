@@ -27,23 +27,78 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The FlatZinc space with a caller-controlled slave().  Clones share the
-// (read-only) parameters through a plain pointer.
+// Stops on the wall-clock deadline or when *flag becomes nonzero.  May be
+// called from several search threads at once; it only reads.
+class GzStop : public Search::Stop {
+  bool timed;
+  Clock::time_point deadline;
+  volatile int *flag;
+
+public:
+  GzStop(bool timed0, Clock::time_point d, volatile int *f)
+      : timed(timed0), deadline(d), flag(f) {}
+  bool due(void) const {
+    if (flag != nullptr && *flag != 0) return true;
+    return timed && Clock::now() >= deadline;
+  }
+  bool stop(const Search::Statistics &, const Search::Options &) override {
+    return due();
+  }
+};
+
+// State shared by the root space and all its clones.  Only slave() writes
+// to it, and RBS calls slave() on the thread that runs gz_solve.
+struct Shared {
+  const gz_params *params;
+  const GzStop *stop;
+  long long searches = 0;        // slave() calls so far
+  bool aborted = false;          // slave() ended the search (stop due)
+  long long first = -1;          // index of the current RBS engine's first
+  bool first_incomplete = false; // search, and whether it was incomplete
+};
+
+// The FlatZinc space with a caller-controlled slave().
 class GzSpace : public FZ::FlatZincSpace {
 public:
-  const gz_params *params;
+  Shared *shared;
 
-  GzSpace(Rnd &rnd, const gz_params *p) : FlatZincSpace(rnd), params(p) {}
-  GzSpace(GzSpace &s) : FlatZincSpace(s), params(s.params) {}
+  GzSpace(Rnd &rnd, Shared *sh) : FlatZincSpace(rnd), shared(sh) {}
+  GzSpace(GzSpace &s) : FlatZincSpace(s), shared(s.shared) {}
   Space *copy(void) override { return new GzSpace(*this); }
 
   // Whether the model has a relax_and_reconstruct annotation.
   bool hasLns(void) const { return _lns > 0 || iv_lns.size() > 0; }
 
-  // Called by RBS on a fresh clone of the master before each restart's
-  // search, including restart 0 (from the RBS constructor, whose return
-  // value RBS ignores).  Returns whether this search is complete.
+  // Called by RBS on a fresh clone of the master before each search: from
+  // the RBS constructor (RBS ignores that return value), after every
+  // solution and after every cutoff or exhausted incomplete search.
+  // Returns whether this search is complete.  mi.restart() is not a
+  // search index: it only counts cutoffs and solutions, and it is
+  // incremented only after the slave() call that follows a solution, so we
+  // number the searches ourselves.
+  //
+  // A parallel engine consults the stop object only while it has nodes to
+  // explore, so restarts whose neighbourhood fails at once would go on
+  // forever; hence the stop check here.  To end RBS we hand it a failed
+  // space and claim completeness, and remember that this is no proof.  Not
+  // for the first search (made by the RBS constructor; see runRbs).
   bool slave(const MetaInfo &mi) override {
+    if (shared->searches != shared->first && shared->stop->due()) {
+      shared->aborted = true;
+      fail();
+      return true;
+    }
+    const long long index = shared->searches++;
+    const bool complete = neighbourhood(mi, index);
+    if (index == shared->first) shared->first_incomplete = !complete;
+    return complete;
+  }
+
+private:
+  // Set up search number index as the caller's callback says; returns
+  // whether that search is complete.
+  bool neighbourhood(const MetaInfo &mi, long long index) {
+    const gz_params *params = shared->params;
     if (params->neighbourhood == nullptr || mi.type() != MetaInfo::RESTART)
       return FlatZincSpace::slave(mi);
     const int n = iv_lns.size();
@@ -64,18 +119,14 @@ public:
     const int *values = vals.empty() ? nullptr : vals.data();
     std::vector<unsigned char> fix(static_cast<size_t>(n) + 1, 0);
     int answer = params->neighbourhood(
-        params->nbh_ctx, static_cast<long long>(mi.restart()), n, values,
-        have_solution, fix.data());
-    switch (answer) {
-    case GZ_NBH_FIX:
+        params->nbh_ctx, index, n, values, have_solution, fix.data());
+    if (answer == GZ_NBH_FIX) {
       for (int i = 0; values != nullptr && i < n; i++)
         if (fix[i]) rel(*this, iv_lns[i], IRT_EQ, values[i]);
       return false;
-    case GZ_NBH_COMPLETE:
-      return true;
-    default:
-      return FlatZincSpace::slave(mi);
     }
+    if (answer == GZ_NBH_COMPLETE) return true;
+    return FlatZincSpace::slave(mi);
   }
 };
 
@@ -86,52 +137,6 @@ public:
     _seed.value(static_cast<int>(seed));
   }
 };
-
-// Stops on the wall-clock deadline or when *flag becomes nonzero.  May be
-// called from several search threads at once; it only reads.
-class GzStop : public Search::Stop {
-  bool timed;
-  Clock::time_point deadline;
-  volatile int *flag;
-
-public:
-  GzStop(bool timed0, Clock::time_point d, volatile int *f)
-      : timed(timed0), deadline(d), flag(f) {}
-  bool stop(const Search::Statistics &, const Search::Options &) override {
-    if (flag != nullptr && *flag != 0) return true;
-    return timed && Clock::now() >= deadline;
-  }
-};
-
-// Outcome of the search loop.
-struct Outcome {
-  long long solutions = 0;
-  bool stopped = false;      // engine stopped (time/flag) before the end
-  bool cb_stopped = false;   // solution callback asked to stop
-  Search::Statistics stat;
-};
-
-// Run engine E over root (which stays owned by the caller: o.clone is
-// true) and report every solution.  Satisfaction stops at the first one.
-template <class E>
-Outcome runEngine(GzSpace *root, const Search::Options &o,
-                  const FZ::Printer &printer, const gz_params &p, bool sat) {
-  Outcome out;
-  E engine(root, o);
-  while (GzSpace *raw = engine.next()) {
-    std::unique_ptr<GzSpace> sol(raw);
-    out.solutions++;
-    std::ostringstream text;
-    sol->print(text, printer);
-    if (p.on_solution != nullptr && p.on_solution(p.ctx, text.str().c_str()))
-      out.cb_stopped = true;
-    if (sat || out.cb_stopped) break;
-  }
-  if (!out.cb_stopped && !(sat && out.solutions > 0))
-    out.stopped = engine.stopped();
-  out.stat = engine.statistics();
-  return out;
-}
 
 // Cutoff sequence for restart mode m (a Gecode::RestartMode), as
 // FlatZincSpace::runMeta builds it: a 0-failure cutoff first, then the
@@ -145,6 +150,65 @@ Search::Cutoff *makeCutoff(int m, unsigned scale, double base) {
   default: c = Search::Cutoff::luby(scale); break;
   }
   return Search::Cutoff::append(Search::Cutoff::constant(0), 1, c);
+}
+
+// Outcome of the search loop(s).
+struct Outcome {
+  long long solutions = 0;
+  bool stopped = false;      // engine stopped (time/flag) before the end
+  bool cb_stopped = false;   // solution callback asked to stop
+  Search::Statistics stat;
+};
+
+// Run engine E over root (which stays owned by the caller: o.clone is
+// true), report every solution and add to out.  Satisfaction stops at the
+// first solution.
+template <class E>
+void runEngine(GzSpace *root, const Search::Options &o,
+               const FZ::Printer &printer, const gz_params &p, bool sat,
+               Outcome &out) {
+  E engine(root, o);
+  while (GzSpace *raw = engine.next()) {
+    std::unique_ptr<GzSpace> sol(raw);
+    out.solutions++;
+    std::ostringstream text;
+    sol->print(text, printer);
+    if (p.on_solution != nullptr && p.on_solution(p.ctx, text.str().c_str()))
+      out.cb_stopped = true;
+    if (sat || out.cb_stopped) break;
+  }
+  if (!out.cb_stopped && !(sat && out.solutions > 0))
+    out.stopped = engine.stopped() || root->shared->aborted;
+  out.stat += engine.statistics();
+}
+
+// Restart-based search.  RBS ignores the value slave() returns for the
+// first search (made in its constructor) and takes that search as
+// complete.  A sequential engine still cannot end it by exhaustion (its
+// cutoff is 0 failures and the stop object is consulted after each
+// failure), but a parallel one can (a failed root or a last failure is
+// never checked against the cutoff), which would claim a proof after an
+// incomplete (fixed) first search.  Then we restart with a new RBS
+// engine, as RBS would have done (its engine then need not have looked at
+// the stop object, so we do).
+template <template <class> class E>
+void runRbs(GzSpace *root, Search::Options o, int mode, unsigned scale,
+            double base, const FZ::Printer &printer, const gz_params &p,
+            bool sat, Outcome &out) {
+  Shared &sh = *root->shared;
+  while (true) {
+    o.cutoff = makeCutoff(mode, scale, base);  // owned by the RBS engine
+    sh.first = sh.searches;
+    const long long before = out.solutions;
+    runEngine<RBS<GzSpace, E>>(root, o, printer, p, sat, out);
+    if (out.stopped || out.cb_stopped || out.solutions > before ||
+        sh.searches != sh.first + 1 || !sh.first_incomplete)
+      return;
+    if (sh.stop->due()) {
+      out.stopped = true;
+      return;
+    }
+  }
 }
 
 void setError(char *err, size_t errlen, const std::string &msg) {
@@ -161,7 +225,11 @@ gz_status solve(const char *fzn, size_t len, const gz_params &p,
   // Parse into our own space so that copy() and slave() are ours.
   Rnd rnd(p.seed);
   FZ::Printer printer;
-  std::unique_ptr<GzSpace> root(new GzSpace(rnd, &p));
+  GzStop stop(p.time_limit > 0, t0 + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(p.time_limit)),
+              p.stop);
+  Shared shared{&p, &stop};
+  std::unique_ptr<GzSpace> root(new GzSpace(rnd, &shared));
   std::istringstream in(std::string(fzn, len));
   std::ostringstream errs;
   if (FZ::parse(in, printer, errs, root.get(), rnd) == nullptr) {
@@ -193,9 +261,6 @@ gz_status solve(const char *fzn, size_t len, const gz_params &p,
   const bool failed = root->status(sstat) == SS_FAILED;
   const bool sat = root->method() == FZ::FlatZincSpace::SAT;
 
-  GzStop stop(p.time_limit > 0, t0 + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(p.time_limit)),
-              p.stop);
   Search::Options o;
   o.stop = &stop;
   o.threads = p.threads;  // Gecode maps 0 to the number of cores
@@ -204,15 +269,14 @@ gz_status solve(const char *fzn, size_t len, const gz_params &p,
   // A failed root goes to the plain engine: RBS would leak its stop and
   // cutoff objects on a failed root.
   if (mode != RM_NONE && !failed) {
-    o.cutoff = makeCutoff(mode, scale, base);  // owned by the RBS engine
     if (sat)
-      r = runEngine<RBS<GzSpace, DFS>>(root.get(), o, printer, p, true);
+      runRbs<DFS>(root.get(), o, mode, scale, base, printer, p, true, r);
     else
-      r = runEngine<RBS<GzSpace, BAB>>(root.get(), o, printer, p, false);
+      runRbs<BAB>(root.get(), o, mode, scale, base, printer, p, false, r);
   } else if (sat) {
-    r = runEngine<DFS<GzSpace>>(root.get(), o, printer, p, true);
+    runEngine<DFS<GzSpace>>(root.get(), o, printer, p, true, r);
   } else {
-    r = runEngine<BAB<GzSpace>>(root.get(), o, printer, p, false);
+    runEngine<BAB<GzSpace>>(root.get(), o, printer, p, false, r);
   }
 
   st.nodes = static_cast<long long>(r.stat.node);
@@ -221,6 +285,7 @@ gz_status solve(const char *fzn, size_t len, const gz_params &p,
   st.propagations = static_cast<long long>(sstat.propagate + r.stat.propagate);
   st.solutions = r.solutions;
   st.depth = static_cast<int>(r.stat.depth);
+  st.searches = shared.searches;
 
   if (sat && r.solutions > 0) return GZ_OPTIMAL;
   if (r.cb_stopped || r.stopped) return r.solutions > 0 ? GZ_SATISFIED : GZ_UNKNOWN;

@@ -29,11 +29,18 @@ typedef enum gz_status {
 
 /* Search statistics (Gecode's Search::Statistics of the whole search). */
 typedef struct gz_stats {
-  long long nodes, fails, restarts;
+  long long nodes, fails;
+  long long restarts;     /* Gecode's count: cutoffs reached + solutions
+                             found; a restart after an incomplete search
+                             that ran out of nodes is not counted, and with
+                             threads > 1 it is inflated (every worker's
+                             cutoff check counts); see searches */
   long long propagations; /* includes the propagation at the root */
   long long solutions;    /* solutions reported (callback calls) */
   int depth;              /* peak depth of the search stack */
   double seconds;         /* wall time of gz_solve, parsing included */
+  long long searches;     /* searches started by restart-based search, i.e.
+                             every restart + 1 (0 without restarts) */
 } gz_stats;
 
 /* Called for every solution (each one improves on the previous for
@@ -50,30 +57,46 @@ enum {
 };
 
 /* Neighbourhood decision, called before every restart's search, including
- * the first one (restart == 0).
+ * the first one.
+ *   restart index of this search: 0 for the first, then 1, 2, ... (this is
+ *           gz_stats.searches - 1, not Gecode's restart count);
  *   n       number of LNS variables: the int variables of the model's
  *           relax_and_reconstruct annotation, in order (0 without one);
  *   values  the LNS variables' values in the last solution found
  *           (have_solution = 1), or else the annotation's initial values
  *           (have_solution = 0), or NULL if there are neither;
  *   fix     n zeroed flags; set fix[i] = 1 to fix variable i to values[i].
- * Return GZ_NBH_FIX to fix as marked (that search is incomplete),
- * GZ_NBH_COMPLETE to fix nothing and search completely (if that search
- * ends without reaching its restart cutoff, the whole search is complete:
- * optimality or unsatisfiability is proven) or GZ_NBH_DEFAULT.
- * Notes: the search of restart 0 has a cutoff of 0 failures (as in
- * fzn-gecode), so it ends at its first failure or first solution; after
- * every solution the search restarts (restart numbers count these too);
- * the callback runs on the thread that called gz_solve. */
-enum { GZ_RESTART_FROM_MODEL = -1, GZ_RESTART_NONE = 0, GZ_RESTART_CONSTANT,
-       GZ_RESTART_LINEAR, GZ_RESTART_LUBY, GZ_RESTART_GEOMETRIC };
+ * Return GZ_NBH_FIX to fix as marked (that search is incomplete; with
+ * values == NULL nothing is fixed), GZ_NBH_COMPLETE to fix nothing and
+ * search completely (if that search ends without reaching its restart
+ * cutoff, the whole search is complete: optimality or unsatisfiability is
+ * proven) or GZ_NBH_DEFAULT (Gecode keeps a random ~70% of the LNS
+ * variables, but only once its own restart count is nonzero; before that
+ * and without relax_and_reconstruct it searches completely).
+ * Notes: a new search starts after every solution, after every search
+ * that reached its cutoff and after every incomplete search that ran out
+ * of nodes.  The cutoff sequence is, as in fzn-gecode, 0 failures first
+ * and then the restart sequence; Gecode's append makes the first two
+ * cutoffs 0, so the first two cutoff periods end at their first failure
+ * (a search that follows a solution keeps the current cutoff).  The
+ * callback runs on the thread that called gz_solve, also with threads > 1,
+ * and is not called any more once the time limit or stop flag is due. */
 typedef int (*gz_neighbourhood_fn)(void *ctx, long long restart, int n,
                                    const int *values, int have_solution,
                                    unsigned char *fix);
 
+/* Restart modes (gz_params.restart); the cutoff sequences count failures:
+ * constant: scale, scale, ...; linear: scale, 2 scale, ...; luby: scale
+ * times the Luby sequence; geometric: scale * base^i. */
+enum { GZ_RESTART_FROM_MODEL = -1, GZ_RESTART_NONE = 0, GZ_RESTART_CONSTANT,
+       GZ_RESTART_LINEAR, GZ_RESTART_LUBY, GZ_RESTART_GEOMETRIC };
+
 typedef struct gz_params {
-  double time_limit;      /* wall-clock seconds, <= 0: none */
-  int threads;            /* search threads, 0 = all cores (default 1) */
+  double time_limit;      /* wall-clock seconds from the call of gz_solve
+                             (parsing included), <= 0: none */
+  int threads;            /* search threads, 0 = all cores (default 1).
+                             Restarts are slow with threads > 1 (a few
+                             ms each, ~1 us with 1 thread): use 1 for LNS */
   unsigned seed;          /* random seed (branching and Gecode's LNS) */
   int restart;            /* GZ_RESTART_*; FROM_MODEL (default) uses the
                              restart_* solve annotations */
@@ -90,14 +113,21 @@ typedef struct gz_params {
  * base 1.5, scale 250, no stop flag, no callbacks. */
 void gz_params_init(gz_params *p);
 
-/* Parse the FlatZinc text fzn[0..len) and solve it.  Restart-based search
- * is used when the restart mode (from p->restart or the model) is not none,
- * or when p->neighbourhood is set or the model has a relax_and_reconstruct
+/* Parse the FlatZinc text fzn[0..len) and solve it: branching as in
+ * fzn-gecode (search annotations honoured), BAB for minimize/maximize, DFS
+ * for satisfy.  Restart-based search (RBS) is used when the restart mode
+ * (p->restart, or the model's restart_* annotation) is not none, or when
+ * p->neighbourhood is set or the model has a relax_and_reconstruct
  * annotation (then Luby restarts with p->restart_scale unless a mode is
- * given).  p may be NULL (defaults), stats may be NULL.  On GZ_ERROR a
- * message is written to err (if err and errlen are nonzero).  Never throws,
- * never exits, never writes to stdout (Gecode may warn on stderr about
- * unsupported search annotations). */
+ * given).  The time limit and stop flag are checked during search and at
+ * every restart, not while parsing.  p may be NULL (defaults), stats may be
+ * NULL.  On GZ_ERROR a message (parser or Gecode error) is written to err
+ * if err and errlen are nonzero.  Never throws, never exits, never writes
+ * to stdout (Gecode may warn on stderr about unsupported search
+ * annotations).  No global state of its own: concurrent calls from
+ * several threads work, but let one call finish first, since Gecode's
+ * kernel initialises a global mutex lazily without synchronisation
+ * (ThreadSanitizer reports a race in Kernel::SharedMemory::m() otherwise). */
 gz_status gz_solve(const char *fzn, size_t len, const gz_params *p,
                    gz_stats *stats, char *err, size_t errlen);
 

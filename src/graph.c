@@ -65,6 +65,7 @@ void remat_graph_free(remat_graph *g) {
   free(g->succ);
   free(g->name);
   free(g->path);
+  free(g->backward);
   if (g->index) {
     idmap_free(g->index);
     free(g->index);

@@ -1,12 +1,362 @@
-/* heur.c -- constructive heuristics (placeholder until the greedy lands). */
+/* heur.c -- constructive heuristics on the stage axis (see sched.h).
+ *
+ * greedy:  while the peak exceeds M, take the peak step and the values live
+ *          across it that are not read there; for each, the move "drop it
+ *          after its last use before the peak and recompute it just before
+ *          its next reader" (recomputing, recursively, inputs that would
+ *          otherwise have to stay live across the peak); apply the move that
+ *          removes the most memory excess per unit of added duration.
+ * prune:   drop recomputations that are not needed, most expensive first.
+ * lns:     ruin and recreate: remove a few recomputations, repair with the
+ *          greedy, prune, keep the result when it is not worse. */
 #include "heur.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-void heur_params_init(heur_params *p) { memset(p, 0, sizeof *p); }
+#include "graph.h"
+#include "local.h"
+#include "model.h"
+#include "sched.h"
+#include "util.h"
+
+void heur_params_init(heur_params *p) {
+  memset(p, 0, sizeof *p);
+  p->time_limit = 1.0;
+  p->seed = 1;
+}
+
+typedef struct heur {
+  const remat_graph *g;
+  const heur_params *p;
+  int n;
+  int64_t M;
+  sev E;
+  uint64_t rng;
+  double deadline;
+} heur;
+
+static uint64_t heur_rand(heur *H) {
+  uint64_t x = H->rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return H->rng = x;
+}
+
+static int heur_out_of_time(const heur *H) {
+  return util_now() > H->deadline || (H->p->stop && *H->p->stop);
+}
+
+static int heur_copies_ok(const heur *H, int v, int extra) {
+  const int *c = H->p->copies;
+  return !c || !c[v] || H->E.ncopy[v] + extra <= c[v];
+}
+
+/* ---------------------------------------------------------------- greedy */
+
+#define HEUR_MAXMOVE 16
+
+typedef struct move {
+  int nkey;
+  int key[HEUR_MAXMOVE];
+} move;
+
+static int move_has(const move *mv, int key) {
+  for (int i = 0; i < mv->nkey; i++)
+    if (mv->key[i] == key) return 1;
+  return 0;
+}
+
+/* Add the recomputation of u at event ev to mv, and recursively those of
+ * inputs whose live copy does not reach ev and was computed before the
+ * peak step jp (keeping them would hold memory across the peak). */
+static int heur_close(heur *H, const sch *s, move *mv, int u, int ev, int jp,
+                      int depth) {
+  if (mv->nkey >= HEUR_MAXMOVE || sch_has(s, ev) || move_has(mv, ev)) return -1;
+  if (!heur_copies_ok(H, u, 1)) return -1;
+  mv->key[mv->nkey++] = ev;
+  const remat_graph *g = H->g;
+  const int *seq = H->E.seq, *lastuse = H->E.lastuse;
+  int pos = sch_find(s, ev); /* the new step would sit before pos */
+  int stage = model_stage(ev);
+  for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
+    int p = g->pred[k];
+    int pev = model_event(stage, p + 1);
+    if (move_has(mv, pev)) continue;
+    int a = pos - 1;
+    while (a >= 0 && seq[a] != p) a--;
+    if (a < 0) return -1; /* cannot happen for a valid schedule */
+    if (lastuse[a] >= pos) continue; /* still live there */
+    if (a > jp || depth >= 3 || pev <= s->key[jp]) continue; /* extend */
+    /* if p cannot be recomputed its copy stays live; the evaluation
+     * decides whether the move is still worth it */
+    (void)heur_close(H, s, mv, p, pev, jp, depth + 1);
+  }
+  return 0;
+}
+
+/* Moves that free a value across step jp. */
+static int heur_moves(heur *H, const sch *s, int jp, move *out, int max) {
+  const remat_graph *g = H->g;
+  const int *seq = H->E.seq, *lastuse = H->E.lastuse;
+  int z = seq[jp], nm = 0;
+  for (int a = 0; a < jp && nm < max; a++) {
+    if (lastuse[a] <= jp) continue;
+    int u = seq[a];
+    /* first reader after jp (no newer copy of u can sit before it) */
+    int r = jp + 1;
+    while (r <= lastuse[a] && !sev_is_pred(g, u, seq[r])) r++;
+    if (r > lastuse[a]) continue;
+    if (sev_is_pred(g, u, z)) {
+      /* is this the copy read at jp itself? then it cannot go */
+      int b = a + 1;
+      while (b < jp && seq[b] != u) b++;
+      if (b == jp) continue;
+    }
+    int ev = model_event(model_stage(s->key[r]), u + 1);
+    if (ev <= s->key[jp]) continue;
+    move mv = {0};
+    if (heur_close(H, s, &mv, u, ev, jp, 0)) continue;
+    out[nm++] = mv;
+  }
+  return nm;
+}
+
+/* Apply the best move at the peak; returns 0 if none lowers the excess. */
+static int heur_step(heur *H, sch *s, move *moves, int maxmoves, int randomise) {
+  sev_run(&H->E, s);
+  int64_t excess0 = H->E.excess, dur0 = H->E.duration;
+  int jp = H->E.peak_step;
+  int nm = heur_moves(H, s, jp, moves, maxmoves);
+  int best = -1;
+  double best_score = 0;
+  int64_t unit = 1 + remat_graph_base_duration(H->g) / H->g->n / 50;
+  for (int i = 0; i < nm; i++) {
+    for (int k = 0; k < moves[i].nkey; k++) sch_insert(s, moves[i].key[k]);
+    sev_run(&H->E, s);
+    for (int k = 0; k < moves[i].nkey; k++) sch_erase(s, moves[i].key[k]);
+    int64_t gain = excess0 - H->E.excess;
+    if (gain <= 0) continue;
+    double score = (double)gain / (double)(H->E.duration - dur0 + unit);
+    if (randomise) score *= 0.5 + (double)(heur_rand(H) % 1000) / 1000.0;
+    if (best < 0 || score > best_score) {
+      best = i;
+      best_score = score;
+    }
+  }
+  if (best < 0) return 0;
+  for (int k = 0; k < moves[best].nkey; k++) sch_insert(s, moves[best].key[k]);
+  return 1;
+}
+
+/* Repair s until it fits M; returns 1 if it does. */
+static int heur_greedy(heur *H, sch *s, int randomise) {
+  move *moves = util_malloc((size_t)H->n * sizeof *moves);
+  int ok = 0;
+  for (;;) {
+    sev_run(&H->E, s);
+    if (H->E.peak <= H->M) {
+      ok = 1;
+      break;
+    }
+    if (heur_out_of_time(H) || !heur_step(H, s, moves, H->n, randomise)) break;
+  }
+  free(moves);
+  return ok;
+}
+
+/* ----------------------------------------------------------- improvement */
+
+/* Remove recomputations that are not needed, most expensive first. */
+static void heur_prune(heur *H, sch *s) {
+  int *rec = util_malloc((size_t)(s->len ? s->len : 1) * sizeof *rec);
+  int nr = 0;
+  for (int i = 0; i < s->len; i++)
+    if (!sch_is_first(s->key[i])) rec[nr++] = s->key[i];
+  for (int i = 1; i < nr; i++) { /* by duration, descending */
+    int k = rec[i], j = i;
+    while (j > 0 && H->g->w[sch_node(rec[j - 1])] < H->g->w[sch_node(k)]) {
+      rec[j] = rec[j - 1];
+      j--;
+    }
+    rec[j] = k;
+  }
+  for (int i = 0; i < nr; i++) {
+    sch_erase(s, rec[i]);
+    sev_run(&H->E, s);
+    if (H->E.peak > H->M) sch_insert(s, rec[i]);
+  }
+  free(rec);
+}
+
+/* Exchange: remove one recomputation and clear the overload it leaves
+ * with recomputations that cost less in all (a depth-limited,
+ * cost-bounded search over the greedy's moves at the first overloaded
+ * step). */
+#define HEUR_XDEPTH 3
+#define HEUR_XWIDTH 24
+
+static int64_t heur_move_cost(const heur *H, const move *mv) {
+  int64_t c = 0;
+  for (int k = 0; k < mv->nkey; k++) c += H->g->w[sch_node(mv->key[k])];
+  return c;
+}
+
+static int heur_first_over(const heur *H) {
+  for (int j = 0; j < H->E.len; j++)
+    if (H->E.mem[j] > H->M) return j;
+  return -1;
+}
+
+static int heur_repair(heur *H, sch *s, int64_t max_dur, int depth,
+                       move *buf) {
+  sev_run(&H->E, s);
+  if (H->E.duration > max_dur) return 0;
+  if (H->E.peak <= H->M) return 1;
+  if (depth == HEUR_XDEPTH || heur_out_of_time(H)) return 0;
+  int64_t dur = H->E.duration;
+  int j = heur_first_over(H);
+  move *mv = buf + (size_t)depth * (size_t)H->n;
+  int nm = heur_moves(H, s, j, mv, H->n);
+  /* cheapest first, within the cost bound */
+  int64_t cost[HEUR_XWIDTH];
+  int order[HEUR_XWIDTH], k = 0;
+  for (int i = 0; i < nm; i++) {
+    int64_t c = heur_move_cost(H, &mv[i]);
+    if (dur + c > max_dur) continue;
+    int p = k < HEUR_XWIDTH ? k++ : HEUR_XWIDTH - 1;
+    if (p == HEUR_XWIDTH - 1 && k == HEUR_XWIDTH && c >= cost[p]) continue;
+    while (p > 0 && cost[p - 1] > c) {
+      cost[p] = cost[p - 1];
+      order[p] = order[p - 1];
+      p--;
+    }
+    cost[p] = c;
+    order[p] = i;
+  }
+  for (int i = 0; i < k; i++) {
+    const move *m = &mv[order[i]];
+    for (int q = 0; q < m->nkey; q++) sch_insert(s, m->key[q]);
+    if (heur_repair(H, s, max_dur, depth + 1, buf)) return 1;
+    for (int q = 0; q < m->nkey; q++) sch_erase(s, m->key[q]);
+  }
+  return 0;
+}
+
+/* One pass over the recomputations, most expensive first; returns the
+ * number of successful exchanges. */
+static int heur_exchange(heur *H, sch *s) {
+  int *rec = util_malloc((size_t)(s->len ? s->len : 1) * sizeof *rec);
+  int nr = 0;
+  for (int i = 0; i < s->len; i++)
+    if (!sch_is_first(s->key[i])) rec[nr++] = s->key[i];
+  for (int i = 1; i < nr; i++) { /* by duration, descending */
+    int key = rec[i], j = i;
+    while (j > 0 && H->g->w[sch_node(rec[j - 1])] < H->g->w[sch_node(key)]) {
+      rec[j] = rec[j - 1];
+      j--;
+    }
+    rec[j] = key;
+  }
+  move *buf = util_malloc((size_t)HEUR_XDEPTH * (size_t)H->n * sizeof *buf);
+  int wins = 0;
+  for (int i = 0; i < nr && !heur_out_of_time(H); i++) {
+    if (!sch_has(s, rec[i])) continue;
+    sev_run(&H->E, s);
+    int64_t before = H->E.duration;
+    sch_erase(s, rec[i]);
+    if (heur_repair(H, s, before - 1, 0, buf))
+      wins++;
+    else
+      sch_insert(s, rec[i]);
+  }
+  free(buf);
+  free(rec);
+  return wins;
+}
+
+typedef struct heur_out {
+  heur_fn fn;
+  void *ctx;
+  int found;
+  int stop;
+} heur_out;
+
+static void heur_emit(heur *H, const sch *s, heur_out *o, const char *name) {
+  sev_run(&H->E, s);
+  o->found++;
+  if (o->fn && o->fn(o->ctx, H->E.seq, s->len, name)) o->stop = 1;
+}
+
+/* Ruin and recreate until the deadline or a long stall. */
+static void heur_lns(heur *H, sch *best, heur_out *o) {
+  sch cur = {0}, trial = {0};
+  sch_copy(&cur, best);
+  sev_run(&H->E, &cur);
+  int64_t cur_dur = H->E.duration, best_dur = H->E.duration;
+  int *rec = NULL, rec_cap = 0;
+  long long since = 0, stale = 0;
+  while (!heur_out_of_time(H) && !o->stop && stale < 20000) {
+    stale++;
+    sch_copy(&trial, &cur);
+    if (rec_cap < trial.len) {
+      rec_cap = 2 * trial.len;
+      rec = util_realloc(rec, (size_t)rec_cap * sizeof *rec);
+    }
+    int nr = 0;
+    for (int i = 0; i < trial.len; i++)
+      if (!sch_is_first(trial.key[i])) rec[nr++] = trial.key[i];
+    if (!nr) break;
+    int k = 1 + (int)(heur_rand(H) % (uint64_t)(nr < 4 ? nr : 4));
+    for (int i = 0; i < k; i++) sch_erase(&trial, rec[heur_rand(H) % (uint64_t)nr]);
+    if (!heur_greedy(H, &trial, 1)) continue;
+    heur_prune(H, &trial);
+    sev_run(&H->E, &trial);
+    if (H->E.peak > H->M || H->E.duration > cur_dur) continue;
+    sch_copy(&cur, &trial);
+    cur_dur = H->E.duration;
+    if (cur_dur < best_dur) {
+      best_dur = cur_dur;
+      sch_copy(best, &cur);
+      heur_emit(H, best, o, "heuristic");
+      since = stale = 0;
+    }
+    if (++since > 2000) { /* back to the best */
+      sch_copy(&cur, best);
+      cur_dur = best_dur;
+      since = 0;
+    }
+  }
+  free(rec);
+  sch_free(&cur);
+  sch_free(&trial);
+}
 
 int heur_run(const remat_graph *g, const heur_params *p) {
-  (void)g;
-  (void)p;
-  return 0;
+  if (g->n > 60000) return 0;
+  heur H;
+  memset(&H, 0, sizeof H);
+  H.g = g;
+  H.p = p;
+  H.n = g->n;
+  H.M = p->budget;
+  H.rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->seed << 1);
+  H.deadline = util_now() + p->time_limit;
+  sev_init(&H.E, g, p->budget);
+  sch s = {0};
+  sch_init_topo(&s, g->n);
+  heur_out o = {p->found, p->ctx, 0, 0};
+  if (heur_greedy(&H, &s, 0)) {
+    heur_prune(&H, &s);
+    heur_emit(&H, &s, &o, "greedy");
+    while (!o.stop && !heur_out_of_time(&H) && heur_exchange(&H, &s) > 0)
+      heur_emit(&H, &s, &o, "exchange");
+    if (!o.stop) heur_lns(&H, &s, &o);
+  } else {
+    heur_emit(&H, &s, &o, "greedy"); /* the lowest peak it reached */
+  }
+  sch_free(&s);
+  sev_free(&H.E);
+  return o.found;
 }

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #define LNS_COMPLETE_EVERY 16
+#define LNS_SMALL 64 /* models with at most this many copies: no LNS */
 
 static uint64_t lns_next(lns *L) {
   uint64_t x = L->rng;
@@ -41,7 +42,7 @@ void lns_init(lns *L, const model *md, const fzn_layout *layout, int mode,
     int *dst = layout->kind[k] == 'a' ? L->var_a : layout->kind[k] == 's' ? L->var_s : L->var_e;
     dst[c] = k;
   }
-  L->nodes = util_malloc((size_t)md->n * sizeof *L->nodes);
+  L->nodes = util_malloc((size_t)(md->ncopy > md->n ? md->ncopy : md->n) * sizeof *L->nodes);
   L->mark = util_calloc((size_t)md->n, 1);
   L->profile = util_malloc(((size_t)md->horizon + 2) * sizeof *L->profile);
 }
@@ -88,13 +89,16 @@ static void lns_random(lns *L, int k) {
   lns_pick(L, L->nodes, n, k);
 }
 
-static void lns_window(lns *L, int k) {
+/* Consecutive positions [a, a + k) around position c. */
+static void lns_window(lns *L, int c, int k) {
   int n = L->md->n;
-  int a = lns_below(L, n - k + 1);
+  int a = c - k / 2 - lns_below(L, k / 2 + 1);
+  if (a < 0) a = 0;
+  if (a + k > n) a = n - k;
   for (int v = a; v < a + k && v < n; v++) L->mark[v] = 1;
 }
 
-/* Memory profile (scaled) over events; returns the peak event. */
+/* Memory profile (scaled) over events; returns a peak event. */
 static int lns_profile(lns *L, const int *values, int64_t *peak) {
   const model *md = L->md;
   memset(L->profile, 0, ((size_t)md->horizon + 2) * sizeof *L->profile);
@@ -122,7 +126,7 @@ static int lns_profile(lns *L, const int *values, int64_t *peak) {
   return arg;
 }
 
-/* Nodes with a copy live at event t. */
+/* Nodes with a copy live at event t (into L->nodes). */
 static int lns_live_at(lns *L, const int *values, int t) {
   const model *md = L->md;
   int cnt = 0;
@@ -134,37 +138,58 @@ static int lns_live_at(lns *L, const int *values, int t) {
   return cnt;
 }
 
+/* Nodes with a copy live somewhere in [t0, t1] (into L->nodes). */
+static int lns_live_in(lns *L, const int *values, int t0, int t1) {
+  const model *md = L->md;
+  int cnt = 0;
+  for (int c = 0; c < md->ncopy; c++) {
+    int s, e, a;
+    lns_copy(L, values, c, &s, &e, &a);
+    if (a && s <= t1 && t0 <= e) L->nodes[cnt++] = md->node[c];
+  }
+  return cnt;
+}
+
 static void lns_peak(lns *L, const int *values, int k) {
   int64_t peak;
   int t = lns_profile(L, values, &peak);
-  /* another high point now and then: an event within 2% of the peak */
-  const model *md = L->md;
-  for (int tries = 0; tries < 8 && lns_below(L, 2); tries++) {
-    int u = 1 + lns_below(L, md->horizon);
-    if (L->profile[u] * 50 >= peak * 49) {
-      t = u;
-      break;
-    }
-  }
   int cnt = lns_live_at(L, values, t);
   lns_pick(L, L->nodes, cnt, k);
 }
 
-static void lns_recomp(lns *L, const int *values, int k) {
+/* A random active recomputation, or -1. */
+static int lns_anchor(lns *L, const int *values) {
   const model *md = L->md;
-  int cnt = 0;
+  int pick = -1, seen = 0;
   for (int c = 0; c < md->ncopy; c++)
-    if (L->var_a[c] >= 0 && values[L->var_a[c]]) L->nodes[cnt++] = c;
-  if (!cnt) {
-    lns_peak(L, values, k);
-    return;
-  }
-  int c = L->nodes[lns_below(L, cnt)];
-  int s, e, a;
+    if (L->var_a[c] >= 0 && values[L->var_a[c]] && lns_below(L, ++seen) == 0)
+      pick = c;
+  return pick;
+}
+
+/* Relax k nodes around recomputation c of node u. */
+static void lns_around(lns *L, const int *values, int c, int kind, int k) {
+  const model *md = L->md;
+  int u = md->node[c];
+  int s, e, a, ps, pe, pa;
   lns_copy(L, values, c, &s, &e, &a);
-  L->mark[md->node[c]] = 1;
-  int live = lns_live_at(L, values, s);
-  lns_pick(L, L->nodes, live, k - 1);
+  lns_copy(L, values, c - 1, &ps, &pe, &pa);
+  L->mark[u] = 1;
+  switch (kind) {
+  case LNS_GAP: {
+    int cnt = lns_live_in(L, values, pe, s);
+    lns_pick(L, L->nodes, cnt, k - 1);
+    break;
+  }
+  case LNS_WINDOW:
+    lns_window(L, model_stage(s) - 1, k - 1);
+    break;
+  case LNS_PEAK:
+    lns_peak(L, values, k - 1);
+    break;
+  default:
+    lns_random(L, k - 1);
+  }
 }
 
 /* Free the marked nodes: their copies, and their predecessors' ends. */
@@ -209,7 +234,8 @@ int lns_neighbourhood(void *ctx, long long restart, int n, const int *values,
     return GZ_NBH_FIX;
   }
   if (!values || L->mode == REMAT_LNS_NONE) return GZ_NBH_COMPLETE;
-  if (restart % LNS_COMPLETE_EVERY == 0) return GZ_NBH_COMPLETE;
+  if (L->md->ncopy <= LNS_SMALL) return GZ_NBH_COMPLETE; /* just prove it */
+  if (restart % LNS_COMPLETE_EVERY == 1) return GZ_NBH_COMPLETE;
   int k = (int)(L->size * L->md->n + 0.5);
   if (k < 2) k = 2;
   if (k > L->md->n) k = L->md->n;
@@ -224,12 +250,17 @@ int lns_neighbourhood(void *ctx, long long restart, int n, const int *values,
     double r = (double)(lns_next(L) % 1000000) / 1e6 * tot;
     for (kind = 0; kind < LNS_KINDS - 1 && r >= w[kind]; kind++) r -= w[kind];
   }
-  switch (kind) {
-  case LNS_WINDOW: lns_window(L, k); break;
-  case LNS_PEAK: lns_peak(L, values, k); break;
-  case LNS_RECOMP: lns_recomp(L, values, k); break;
-  default: lns_random(L, k);
-  }
+  int anchor = L->md->phase == 2 ? lns_anchor(L, values) : -1;
+  if (L->md->phase == 2 && anchor < 0) return GZ_NBH_COMPLETE; /* nothing to free */
+  if (anchor >= 0)
+    lns_around(L, values, anchor, kind, k);
+  else if (kind == LNS_WINDOW || kind == LNS_GAP) {
+    int64_t peak;
+    lns_window(L, model_stage(lns_profile(L, values, &peak)) - 1, k);
+  } else if (kind == LNS_PEAK)
+    lns_peak(L, values, k);
+  else
+    lns_random(L, k);
   L->tries[kind]++;
   L->last_kind = kind;
   lns_apply(L, fix, n);

@@ -1,10 +1,20 @@
 /* lns.h -- large-neighbourhood search for the in-process Gecode backend:
- * which model variables to fix at each restart.  Neighbourhoods relax a set
- * of nodes (all variables of their copies, and the ends of their
- * predecessors' copies): a random set, a window of consecutive positions,
- * the nodes live at the memory peak, or the nodes around a recomputation.
- * The size adapts to the success rate; every few restarts the search runs
- * complete, so small models are proven optimal. */
+ * which model variables to fix at each restart.
+ *
+ * A neighbourhood relaxes a set of nodes: every variable of their copies,
+ * and the ends of their predecessors' copies.  In phase 2 (minimise the
+ * duration) a neighbourhood can only improve if it frees a recomputation,
+ * so each one is anchored on a random active recomputation c of a node u:
+ * u itself, plus nodes picked from
+ *   GAP     values live between u's previous copy's end and c (the memory
+ *           that removing c would have to find),
+ *   WINDOW  consecutive positions around the stage of c,
+ *   PEAK    values live at the memory peak,
+ *   RANDOM  anywhere.
+ * In phase 1 (minimise the peak) the anchor is the peak event.  The size
+ * adapts to the success rate, kinds are drawn by their success, and every
+ * few restarts the search runs complete, so small models are proven
+ * optimal. */
 #ifndef REMAT_LNS_H
 #define REMAT_LNS_H
 
@@ -13,7 +23,7 @@
 #include "fzn.h"
 #include "model.h"
 
-enum { LNS_RANDOM, LNS_WINDOW, LNS_PEAK, LNS_RECOMP, LNS_KINDS };
+enum { LNS_GAP, LNS_WINDOW, LNS_PEAK, LNS_RANDOM, LNS_KINDS };
 
 typedef struct lns {
   const model *md;

@@ -56,9 +56,9 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
                 size_t errlen) {
   memset(md, 0, sizeof *md);
   int n = g->n;
-  if (n > 65535)
+  if (n > 60000)
     return util_err(err, errlen, REMAT_EUSAGE,
-                    "%d nodes: the stage model supports at most 65535 (its "
+                    "%d nodes: the stage model supports at most 60000 (its "
                     "events must fit in 32 bits)",
                     n);
   md->g = g;
@@ -149,7 +149,7 @@ int model_encode(const model *md, const int *seq, int len, model_sol *x) {
     for (int c = md->first[v]; c < md->first[v + 1]; c++) {
       int first = c == md->first[v];
       x->a[c] = first;
-      x->s[c] = first ? model_first_start(v) : model_later_max(md, v);
+      x->s[c] = first ? model_first_start(v) : model_park(md, c);
       x->e[c] = x->s[c];
     }
   int *used = util_calloc((size_t)n, sizeof *used);
@@ -243,6 +243,11 @@ int model_check(const model *md, const model_sol *x, int cap, char *err,
       int i = c - md->first[v];
       if (i == 0 && (!x->a[c] || x->s[c] != model_first_start(v)))
         return util_err(err, errlen, -1, "node %d: first copy misplaced", v);
+      if (!x->a[c]) {
+        if (x->s[c] != model_park(md, c) || x->e[c] != x->s[c])
+          return util_err(err, errlen, -1, "copy %d: inactive, not parked", c);
+        continue;
+      }
       if (x->s[c] > x->e[c] || x->e[c] > md->horizon)
         return util_err(err, errlen, -1, "copy %d: bad interval", c);
       if (i > 0 && x->a[c]) {

@@ -32,7 +32,7 @@ typedef struct model {
   int cap;        /* scaled budget floor(M / mem_q) */
   int lb_peak;    /* scaled lower bound on any peak */
   int ub_peak;    /* scaled upper bound for phase 1's capacity variable */
-  int horizon;    /* last event: n(n+1)/2 */
+  int horizon;    /* last event: n(n+1)/2 (parking slots follow) */
 } model;
 
 /* Build the model.  copies[v] (or default_copies where copies is NULL or
@@ -49,11 +49,16 @@ static inline int model_event(int k, int p) { return k * (k - 1) / 2 + p; }
 int model_stage(int event);
 /* Fixed start of node v's first copy. */
 static inline int model_first_start(int v) { return model_event(v + 1, v + 1); }
-/* Start range of a later copy of v (inactive copies rest at the max). */
+/* Start range of a later copy of v when active. */
 static inline int model_later_min(int v) { return model_event(v + 2, v + 1); }
 static inline int model_later_max(const model *md, int v) {
   return model_event(md->n, v + 1);
 }
+/* Where an inactive copy c rests: s = e = its own slot past the horizon.
+ * (Gecode's cumulative charges a zero-length task at its start, so an
+ * inactive copy cannot simply have length 0; parked alone, length 1, it
+ * never meets another task.) */
+static inline int model_park(const model *md, int c) { return md->horizon + 1 + c; }
 
 /* A solution of the model: per copy, start, end, active. */
 typedef struct model_sol {

@@ -244,6 +244,19 @@ static int reader_order(graph_raw *r, const json_t *order, const idmap *ix,
   return rc;
 }
 
+/* Checkmate graphs flag each node "backward": keep the flags (by node
+ * index) when every node has a boolean one. */
+static void reader_backward(remat_graph *g, const json_t *nodes) {
+  for (int i = 0; i < g->n; i++)
+    if (!json_is_boolean(json_object_get(
+            json_array_get(nodes, (size_t)g->file_index[i]), "backward")))
+      return;
+  g->backward = util_malloc((size_t)(g->n ? g->n : 1));
+  for (int i = 0; i < g->n; i++)
+    g->backward[i] = json_is_true(json_object_get(
+        json_array_get(nodes, (size_t)g->file_index[i]), "backward"));
+}
+
 static remat_graph *reader_doc(const json_t *root, const char *path,
                                char *err, size_t errlen) {
   if (!json_is_object(root)) {
@@ -284,6 +297,7 @@ static remat_graph *reader_doc(const json_t *root, const char *path,
     name = json_object_get(graph, "name");
   if (json_is_string(name)) r.name = util_strdup(json_string_value(name));
   g = graph_build(&r, path, err, errlen);
+  if (g && g->n) reader_backward(g, nodes);
 done:
   idmap_free(&ix);
   graph_raw_free(&r);

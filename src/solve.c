@@ -19,6 +19,7 @@
 #include "graph.h"
 #include "heur.h"
 #include "lns.h"
+#include "local.h"
 #include "model.h"
 #include "progress.h"
 #include "remat.h"
@@ -174,6 +175,7 @@ static gz_status solve_phase(solve_ctx *S, int phase, const model_sol *initial) 
   fzn_params fp;
   fzn_params_init(&fp);
   fp.initial = initial;
+  fp.external = S->p->fzn_solver != NULL;
   util_buf text = {0};
   fzn_write(md, &fp, &text, &S->layout);
   if (S->p->keep_fzn) {
@@ -210,7 +212,7 @@ static gz_status solve_phase(solve_ctx *S, int phase, const model_sol *initial) 
   prog_done(&S->pr);
   if (status == GZ_ERROR && !S->internal) {
     S->internal = 1;
-    snprintf(S->errmsg, sizeof S->errmsg, "solver error in phase %d: %s",
+    snprintf(S->errmsg, sizeof S->errmsg, "solver error in phase %d: %.400s",
              phase, err);
   }
   remat_result *r = S->r;
@@ -222,10 +224,10 @@ static gz_status solve_phase(solve_ctx *S, int phase, const model_sol *initial) 
   if (S->p->verbose > 1)
     prog_line(&S->pr,
               "phase %d: %s, %lld solutions, %lld nodes, %lld fails, %lld "
-              "restarts, %.2fs",
+              "searches, %.2fs",
               phase,
               status == GZ_OPTIMAL ? "complete" : status == GZ_UNSAT ? "unsatisfiable" : "stopped",
-              st.solutions, st.nodes, st.fails, st.restarts, st.seconds);
+              st.solutions, st.nodes, st.fails, st.searches, st.seconds);
   lns_free(&S->lns);
   fzn_layout_free(&S->layout);
   util_buf_free(&text);
@@ -325,11 +327,26 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p,
     hp.budget = p->budget;
     hp.copies = r->copies;
     hp.time_limit = p->time_limit * 0.05;
+    if (getenv("REMAT_HEUR_SHARE")) hp.time_limit = p->time_limit * atof(getenv("REMAT_HEUR_SHARE"));
     hp.stop = p->stop;
     hp.seed = p->seed;
     hp.found = solve_heur_found;
     hp.ctx = &S;
     heur_run(g, &hp);
+    if (getenv("REMAT_LS")) {
+      ls_params lp;
+      ls_params_init(&lp);
+      lp.budget = p->budget;
+      lp.copies = r->copies;
+      lp.time_limit = p->time_limit * atof(getenv("REMAT_LS"));
+      lp.stop = p->stop;
+      lp.seed = p->seed;
+      lp.start = r->seq;
+      lp.start_len = r->len;
+      lp.found = solve_heur_found;
+      lp.ctx = &S;
+      ls_run(g, &lp);
+    }
   }
   r->t_phase[0] = util_now() - th;
   if (S.internal) goto done;

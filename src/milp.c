@@ -1,0 +1,799 @@
+/* milp.c -- Checkmate's MILP: building the model in memory, solving it with
+ * CBC (or its relaxation with Clp), decoding and checking the schedule. */
+#include "milp.h"
+
+#include <Cbc_C_Interface.h>
+#include <Clp_C_Interface.h>
+#include <fcntl.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "heur.h"
+#include "progress.h"
+#include "util.h"
+
+/* ------------------------------------------------------------------ */
+/* Building                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Two passes over the same generator: the first counts the entries of
+ * every column, the second writes them (rows are generated in increasing
+ * order, so each column's entries come out sorted). */
+typedef struct milp_bld {
+  milp_model *md;
+  int fill;   /* 0: counting, 1: writing */
+  int row;    /* rows so far */
+  int *cur;   /* counting: entries per column; writing: next slot */
+  int *fidx;  /* FREE column of each predecessor slot in this stage, -1 */
+  int fcol;   /* next FREE column */
+} milp_bld;
+
+static int milp_row(milp_bld *b, double lb, double ub) {
+  if (b->fill) {
+    b->md->rowlb[b->row] = lb;
+    b->md->rowub[b->row] = ub;
+  }
+  return b->row++;
+}
+
+static void milp_put(milp_bld *b, int row, int col, double v) {
+  if (v == 0) return;
+  if (!b->fill) {
+    b->cur[col]++;
+    return;
+  }
+  int p = b->cur[col]++;
+  b->md->index[p] = row;
+  b->md->value[p] = v;
+}
+
+static void milp_col(milp_bld *b, int col, double lb, double ub, double obj) {
+  if (!b->fill) return;
+  b->md->collb[col] = lb;
+  b->md->colub[col] = ub;
+  b->md->obj[col] = obj;
+}
+
+/* Is there an edge i -> j?  (successors are sorted) */
+static int milp_edge(const remat_graph *g, int i, int j) {
+  int lo = g->succ_off[i], hi = g->succ_off[i + 1];
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (g->succ[mid] == j) return 1;
+    if (g->succ[mid] < j) lo = mid + 1; else hi = mid;
+  }
+  return 0;
+}
+
+/* FREE[t,(i,k)] has no column when it is 0 (t is a later user of i) or
+ * useless (k = t: the stage ends there, no later U reads it). */
+static int milp_free_fixed(const remat_graph *g, int t, int i, int k) {
+  return k == t || milp_edge(g, i, t);
+}
+
+static double milp_mem(const milp_model *md, int v) {
+  return (double)(md->g->m[v] / md->mem_q);
+}
+
+/* (1b) R[t,v] <= R[t,u] + S[t,u] and (1c) S[t+1,i] <= S[t,i] + R[t,i]. */
+static void milp_stage_logic(milp_bld *b, int t) {
+  const milp_model *md = b->md;
+  const remat_graph *g = md->g;
+  for (int v = 0; v <= t; v++)
+    for (int p = g->pred_off[v]; p < g->pred_off[v + 1]; p++) {
+      int u = g->pred[p], row;
+      if (v == t) {
+        row = milp_row(b, 1, DBL_MAX);
+      } else {
+        row = milp_row(b, -DBL_MAX, 0);
+        milp_put(b, row, milp_col_r(t, v), 1);
+      }
+      milp_put(b, row, milp_col_r(t, u), v == t ? 1 : -1);
+      milp_put(b, row, milp_col_s(md, t, u), v == t ? 1 : -1);
+    }
+  if (t >= 1 && t + 1 < md->n)
+    for (int i = 0; i < t; i++) {
+      int row = milp_row(b, -DBL_MAX, 0);
+      milp_put(b, row, milp_col_s(md, t, i), -1);
+      milp_put(b, row, milp_col_r(t, i), -1);
+      milp_put(b, row, milp_col_s(md, t + 1, i), 1);
+    }
+}
+
+/* FREE columns of stage t and their upper bounds. */
+static void milp_stage_free(milp_bld *b, int t) {
+  const milp_model *md = b->md;
+  const remat_graph *g = md->g;
+  for (int k = 0; k <= t; k++)
+    for (int p = g->pred_off[k]; p < g->pred_off[k + 1]; p++) {
+      int i = g->pred[p];
+      b->fidx[p] = -1;
+      if (milp_free_fixed(g, t, i, k)) continue;
+      int f = b->fidx[p] = b->fcol++;
+      milp_col(b, f, 0, 1, 0);
+      int row = milp_row(b, -DBL_MAX, 0); /* k < t */
+      milp_put(b, row, milp_col_r(t, k), -1);
+      milp_put(b, row, f, 1);
+      if (t + 1 < md->n) {
+        row = milp_row(b, -DBL_MAX, 1);
+        milp_put(b, row, f, 1);
+        milp_put(b, row, milp_col_s(md, t + 1, i), 1);
+      }
+      for (int q = g->succ_off[i]; q < g->succ_off[i + 1]; q++) {
+        int j = g->succ[q];
+        if (j <= k) continue;
+        if (j >= t) break;
+        row = milp_row(b, -DBL_MAX, 1);
+        milp_put(b, row, milp_col_r(t, j), 1);
+        milp_put(b, row, f, 1);
+      }
+    }
+}
+
+/* The memory recurrence of stage t. */
+static void milp_stage_memory(milp_bld *b, int t) {
+  const milp_model *md = b->md;
+  const remat_graph *g = md->g;
+  double m0 = milp_mem(md, 0);
+  int row = milp_row(b, t == 0 ? m0 : 0, t == 0 ? m0 : 0);
+  for (int i = 0; i < t; i++)
+    milp_put(b, row, milp_col_s(md, t, i), -milp_mem(md, i));
+  if (t >= 1) milp_put(b, row, milp_col_r(t, 0), -m0);
+  milp_put(b, row, milp_col_u(md, t, 0), 1);
+  for (int k = 1; k <= t; k++) {
+    double mk = milp_mem(md, k);
+    row = milp_row(b, k == t ? mk : 0, k == t ? mk : 0);
+    for (int p = g->pred_off[k - 1]; p < g->pred_off[k]; p++)
+      if (b->fidx[p] >= 0) milp_put(b, row, b->fidx[p], milp_mem(md, g->pred[p]));
+    if (k < t) milp_put(b, row, milp_col_r(t, k), -mk);
+    milp_put(b, row, milp_col_u(md, t, k - 1), -1);
+    milp_put(b, row, milp_col_u(md, t, k), 1);
+  }
+}
+
+/* Bounds and objective of R, S and U. */
+static void milp_columns(milp_bld *b) {
+  const milp_model *md = b->md;
+  const remat_graph *g = md->g;
+  for (int t = 1; t < md->n; t++)
+    for (int i = 0; i < t; i++) {
+      double ub = g->succ_off[i] == g->succ_off[i + 1] ? 0 : 1; /* sink */
+      milp_col(b, milp_col_r(t, i), 0, ub, (double)(g->w[i] / md->dur_q));
+      milp_col(b, milp_col_s(md, t, i), 0, ub, 0);
+    }
+  for (int t = 0; t < md->n; t++)
+    for (int k = 0; k <= t; k++) milp_col(b, milp_col_u(md, t, k), 0, md->cap, 0);
+}
+
+static void milp_generate(milp_bld *b) {
+  b->row = 0;
+  b->fcol = b->md->f_base;
+  milp_columns(b);
+  for (int t = 0; t < b->md->n; t++) {
+    milp_stage_logic(b, t);
+    milp_stage_free(b, t);
+    milp_stage_memory(b, t);
+  }
+}
+
+static long long milp_count_free(const remat_graph *g) {
+  long long nf = 0;
+  for (int t = 0; t < g->n; t++)
+    for (int k = 0; k <= t; k++)
+      for (int p = g->pred_off[k]; p < g->pred_off[k + 1]; p++)
+        nf += !milp_free_fixed(g, t, g->pred[p], k);
+  return nf;
+}
+
+static void milp_scale(milp_model *md) {
+  const remat_graph *g = md->g;
+  int64_t gm = 0, gw = 0;
+  for (int v = 0; v < g->n; v++) {
+    gm = util_gcd(gm, g->m[v]);
+    gw = util_gcd(gw, g->w[v]);
+  }
+  md->mem_q = gm ? gm : 1;
+  md->dur_q = gw ? gw : 1;
+  md->cap = (double)(md->budget / md->mem_q);
+}
+
+int milp_build(milp_model *md, const remat_graph *g, int64_t budget,
+               int integral, char *err, size_t errlen) {
+  memset(md, 0, sizeof *md);
+  md->g = g;
+  md->n = g->n;
+  md->integral = integral;
+  md->budget = budget;
+  milp_scale(md);
+  long long n = g->n, ntri = n * (n - 1) / 2, nf = n > 20000 ? 0 : milp_count_free(g);
+  long long ncols = 2 * ntri + n * (n + 1) / 2 + nf;
+  if (n > 20000 || ncols > INT_MAX / 2 || nf > MILP_MAX_NONZEROS)
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "the MILP for %lld nodes is too large (%lld columns)", n,
+                    ncols);
+  md->ncols = (int)ncols;
+  md->s_base = (int)ntri;
+  md->u_base = (int)(2 * ntri);
+  md->f_base = (int)(2 * ntri + n * (n + 1) / 2);
+  md->nint = integral ? (int)(2 * ntri) : 0;
+  milp_bld b = {md, 0, 0, NULL, NULL, 0};
+  b.cur = util_calloc((size_t)md->ncols + 1, sizeof *b.cur);
+  b.fidx = util_malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *b.fidx);
+  milp_generate(&b);
+  long long nnz = 0;
+  for (int j = 0; j < md->ncols; j++) nnz += b.cur[j];
+  if (nnz > MILP_MAX_NONZEROS) {
+    free(b.cur);
+    free(b.fidx);
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "the MILP for %lld nodes is too large: %lld columns, %d "
+                    "rows, %lld nonzeros (limit %lld)",
+                    n, ncols, b.row, nnz, MILP_MAX_NONZEROS);
+  }
+  md->nrows = b.row;
+  md->nnz = nnz;
+  md->start = util_malloc(((size_t)md->ncols + 1) * sizeof *md->start);
+  md->start[0] = 0;
+  for (int j = 0; j < md->ncols; j++) {
+    md->start[j + 1] = md->start[j] + b.cur[j];
+    b.cur[j] = md->start[j];
+  }
+  md->index = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *md->index);
+  md->value = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *md->value);
+  md->collb = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof(double));
+  md->colub = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof(double));
+  md->obj = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof(double));
+  md->rowlb = util_malloc((size_t)(md->nrows ? md->nrows : 1) * sizeof(double));
+  md->rowub = util_malloc((size_t)(md->nrows ? md->nrows : 1) * sizeof(double));
+  b.fill = 1;
+  milp_generate(&b);
+  free(b.cur);
+  free(b.fidx);
+  return 0;
+}
+
+void milp_free(milp_model *md) {
+  free(md->start);
+  free(md->index);
+  free(md->value);
+  free(md->collb);
+  free(md->colub);
+  free(md->obj);
+  free(md->rowlb);
+  free(md->rowub);
+  memset(md, 0, sizeof *md);
+}
+
+void milp_decode_r(const milp_model *md, const double *x, stage_mat *R) {
+  stage_mat_clear(R);
+  for (int t = 0; t < md->n; t++) {
+    stage_set(R, t, t, 1);
+    for (int i = 0; i < t; i++)
+      if (x[milp_col_r(t, i)] > 0.5) stage_set(R, t, i, 1);
+  }
+}
+
+static void milp_decode_s(const milp_model *md, const double *x, stage_mat *S) {
+  stage_mat_clear(S);
+  for (int t = 1; t < md->n; t++)
+    for (int i = 0; i < t; i++)
+      if (x[milp_col_s(md, t, i)] > 0.5) stage_set(S, t, i, 1);
+}
+
+void milp_s_values(const milp_model *md, const double *x, double *s) {
+  int n = md->n;
+  for (int t = 0; t < n; t++)
+    for (int i = 0; i < n; i++)
+      s[(size_t)t * n + i] = i < t ? x[milp_col_s(md, t, i)] : 0;
+}
+
+double milp_duration(const milp_model *md, double objective) {
+  return (double)remat_graph_base_duration(md->g) + objective * (double)md->dur_q;
+}
+
+/* ------------------------------------------------------------------ */
+/* The LP relaxation with Clp                                          */
+/* ------------------------------------------------------------------ */
+
+int milp_solve_lp(const milp_model *md, double time_limit, double *x,
+                  double *objective) {
+  Clp_Simplex *lp = Clp_newModel();
+  Clp_setLogLevel(lp, 0);
+  Clp_loadProblem(lp, md->ncols, md->nrows, md->start, md->index, md->value,
+                  md->collb, md->colub, md->obj, md->rowlb, md->rowub);
+  Clp_setMaximumSeconds(lp, time_limit > 0 ? time_limit : 1e-3);
+  Clp_initialSolve(lp);
+  int st = Clp_status(lp), rc;
+  if (st == 0) {
+    memcpy(x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof *x);
+    *objective = Clp_getObjValue(lp);
+    rc = 0;
+  } else {
+    rc = st == 1 ? 1 : st == 3 ? 2 : -1;
+  }
+  Clp_deleteModel(lp);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Solving with CBC                                                    */
+/* ------------------------------------------------------------------ */
+
+void milp_params_init(milp_params *p) {
+  memset(p, 0, sizeof *p);
+  p->time_limit = 60;
+  p->verbose = 1;
+  p->warm_start = 1;
+  p->heuristics = 1;
+}
+
+typedef struct milp_run {
+  const remat_graph *g;
+  const milp_params *p;
+  remat_result *r;
+  milp_stats *st;
+  milp_model md;
+  prog pr;
+  double t0;
+  atomic_flag lock;  /* CBC may call back from several threads */
+  double incumbent;  /* objective units, INFINITY: none logged yet */
+  double bound;      /* objective units, -INFINITY: none logged yet */
+  int stopped;       /* a callback saw the stop flag */
+  Cbc_Model *cbc;    /* while CBC runs */
+  int internal;
+  char errmsg[480];
+} milp_run;
+
+static void milp_lock(milp_run *M) {
+  while (atomic_flag_test_and_set(&M->lock)) {
+  }
+}
+
+static void milp_unlock(milp_run *M) { atomic_flag_clear(&M->lock); }
+
+/* CBC's message callback has no user pointer. */
+static milp_run *milp_active;
+
+static double milp_elapsed(const milp_run *M) { return util_now() - M->t0; }
+
+static double milp_tdi(const milp_run *M, double obj) {
+  double base = (double)M->r->base_duration;
+  return base > 0 ? 100.0 * obj * (double)M->md.dur_q / base : 0;
+}
+
+static int milp_stop_requested(const milp_run *M) {
+  return M->p->stop && *M->p->stop;
+}
+
+static void milp_progress(milp_run *M, double inc, double bnd, int nodes) {
+  int new_inc = inc < 1e40 && inc < M->incumbent - 1e-9 * fabs(inc) - 1e-9;
+  if (inc < M->incumbent) M->incumbent = inc;
+  if (bnd > M->bound && bnd < 1e40) M->bound = bnd;
+  char b[48] = "none";
+  if (M->bound > -1e40) snprintf(b, sizeof b, "%.3f%%", milp_tdi(M, M->bound));
+  if (new_inc)
+    prog_line(&M->pr, "[%7.2fs] CBC incumbent TDI %.3f%%  bound TDI %s",
+              milp_elapsed(M), milp_tdi(M, M->incumbent), b);
+  else if (M->incumbent < 1e40)
+    prog_status(&M->pr, "[%7.2fs] CBC  incumbent TDI %.3f%%  bound TDI %s  nodes %d",
+                milp_elapsed(M), milp_tdi(M, M->incumbent), b, nodes);
+  else
+    prog_status(&M->pr, "[%7.2fs] CBC  no incumbent  bound TDI %s  nodes %d",
+                milp_elapsed(M), b, nodes);
+}
+
+static void milp_on_message(Cbc_Model *model, int msgno, int nd,
+                            const double *d, int ni, const int *iv, int nc,
+                            char **cv) {
+  (void)model, (void)nc, (void)cv;
+  milp_run *M = milp_active;
+  if (!M) return;
+  double inc = INFINITY, bnd = -INFINITY;
+  int nodes = -1;
+  switch (msgno) {
+  case 4: case 12: case 16: case 24: case 33: /* new integer solutions */
+    if (nd >= 1) inc = d[0];
+    break;
+  case 10: /* After %d nodes, %d on tree, %g best solution, best possible %g */
+    if (nd >= 2) inc = d[0], bnd = d[1];
+    if (ni >= 1) nodes = iv[0];
+    break;
+  case 5: /* Partial search - best objective %g (best possible %g) */
+    if (nd >= 2) inc = d[0], bnd = d[1];
+    break;
+  case 13: /* At root node, %d cuts changed objective from %g to %g */
+    if (nd >= 2) bnd = d[1];
+    break;
+  default:
+    return;
+  }
+  milp_lock(M);
+  if (milp_stop_requested(M)) M->stopped = 1;
+  if (!M->stopped) milp_progress(M, inc, bnd, nodes < 0 ? 0 : nodes);
+  milp_unlock(M);
+}
+
+/* The interrupt: once the stop flag is set, every node CBC asks for cuts
+ * gets an infeasible one (x_0 >= ub + 1), so the search closes quickly
+ * and CBC returns its incumbent. */
+static void milp_on_cuts(void *osi, void *cuts, void *appdata) {
+  milp_run *M = appdata;
+  if (!milp_stop_requested(M)) {
+    /* CBC's heuristics lower the shared message handler's level to 0 in
+     * their sub-searches (through the solver they clone) and do not
+     * always restore it: put it back, or the progress goes silent. */
+    milp_lock(M);
+    if (Cbc_getLogLevel(M->cbc) < 1) Cbc_setLogLevel(M->cbc, 1);
+    milp_unlock(M);
+    return;
+  }
+  milp_lock(M);
+  M->stopped = 1;
+  milp_unlock(M);
+  if (Osi_getNumCols(osi) < 1) return;
+  int col = 0;
+  double one = 1;
+  OsiCuts_addRowCut(cuts, 1, &col, &one, 'G', Osi_getColUpper(osi)[0] + 1);
+}
+
+static void milp_setp(Cbc_Model *m, const char *name, const char *fmt, double v) {
+  char buf[64];
+  snprintf(buf, sizeof buf, fmt, v);
+  Cbc_setParameter(m, name, buf);
+}
+
+static Cbc_Model *milp_cbc_model(milp_run *M) {
+  const milp_model *md = &M->md;
+  Cbc_Model *m = Cbc_newModel();
+  Cbc_loadProblem(m, md->ncols, md->nrows, md->start, md->index, md->value,
+                  md->collb, md->colub, md->obj, md->rowlb, md->rowub);
+  for (int j = 0; j < md->nint; j++) Cbc_setInteger(m, j);
+  int threads = M->p->threads > 0 ? M->p->threads : util_ncpus();
+  double left = M->p->time_limit - milp_elapsed(M);
+  milp_setp(m, "log", "%.0f", 1);
+  Cbc_setParameter(m, "timeMode", "elapsed");
+  milp_setp(m, "sec", "%.3f", left > 0.01 ? left : 0.01);
+  if (threads > 1) milp_setp(m, "threads", "%.0f", threads);
+  milp_setp(m, "ratioGap", "%.12g", M->p->rel_gap);
+  milp_setp(m, "allowableGap", "%.12g", 1e-9);
+  Cbc_registerCallBack(m, milp_on_message);
+  Cbc_addCutCallback(m, milp_on_cuts, "remat-stop", M);
+  return m;
+}
+
+/* The best schedule so far as CBC's MIP start: pruned R, canonical S. */
+static int milp_mipstart(milp_run *M, Cbc_Model *m) {
+  const remat_result *r = M->r;
+  const remat_graph *g = M->g;
+  if (!r->seq || r->peak > r->budget) return 0;
+  int n = g->n, ok = 0;
+  stage_mat R, S;
+  stage_mat_init(&R, n);
+  stage_mat_init(&S, n);
+  if (!stage_from_sequence(r->seq, r->len, &R)) {
+    stage_prune(g, &R);
+    stage_canonical_s(g, &R, &S);
+    ok = stage_checkmate_peak(g, &R, &S, NULL) <= r->budget;
+  }
+  if (ok) {
+    int cnt = M->md.nint ? M->md.nint : 1;
+    int *idx = util_malloc((size_t)cnt * sizeof *idx);
+    double *val = util_malloc((size_t)cnt * sizeof *val);
+    int k = 0;
+    for (int t = 1; t < n; t++)
+      for (int i = 0; i < t; i++) {
+        idx[k] = milp_col_r(t, i), val[k++] = stage_get(&R, t, i);
+        idx[k] = milp_col_s(&M->md, t, i), val[k++] = stage_get(&S, t, i);
+      }
+    Cbc_setMIPStartI(m, k, idx, val);
+    free(idx);
+    free(val);
+  }
+  stage_mat_free(&R);
+  stage_mat_free(&S);
+  return ok;
+}
+
+static void milp_internal(milp_run *M, const char *msg) {
+  if (M->internal) return;
+  M->internal = 1;
+  snprintf(M->errmsg, sizeof M->errmsg, "%s", msg);
+}
+
+/* Decode CBC's solution, check it against the model, offer it (and its
+ * pruned form). */
+static void milp_take(milp_run *M, const double *x, double obj) {
+  const remat_graph *g = M->g;
+  int n = g->n;
+  stage_mat R, S;
+  stage_mat_init(&R, n);
+  stage_mat_init(&S, n);
+  milp_decode_r(&M->md, x, &R);
+  milp_decode_s(&M->md, x, &S);
+  int *seq, len = stage_sequence(&R, &seq);
+  remat_sim sim;
+  char msg[480];
+  if (remat_simulate(g, seq, len, &sim, NULL)) {
+    snprintf(msg, sizeof msg, "the MILP's schedule is invalid: %s", sim.error);
+    milp_internal(M, msg);
+  } else {
+    int64_t cm = stage_checkmate_peak(g, &R, &S, NULL);
+    double claimed = milp_duration(&M->md, obj);
+    if (sim.peak > cm) {
+      snprintf(msg, sizeof msg, "the MILP's memory (%lld) is below the "
+               "simulated peak (%lld)", (long long)cm, (long long)sim.peak);
+      milp_internal(M, msg);
+    } else if (fabs((double)sim.duration - claimed) >
+               1e-6 * claimed + 0.5 * (double)M->md.dur_q) {
+      snprintf(msg, sizeof msg, "the MILP's objective (%.0f) differs from "
+               "the simulated duration (%lld)", claimed, (long long)sim.duration);
+      milp_internal(M, msg);
+    }
+    remat_result_offer(M->r, g, seq, len, 2, milp_elapsed(M));
+    if (stage_prune(g, &R)) {
+      free(seq);
+      len = stage_sequence(&R, &seq);
+      remat_result_offer(M->r, g, seq, len, 2, milp_elapsed(M));
+    }
+  }
+  free(seq);
+  stage_mat_free(&R);
+  stage_mat_free(&S);
+}
+
+/* Run CBC with stdout (where CBC prints its log) sent to /dev/null, or to
+ * stderr when verbose > 1. */
+static void milp_run_cbc(milp_run *M, Cbc_Model *m) {
+  fflush(stdout);
+  int saved = dup(1);
+  int to = M->p->verbose > 1 ? dup(2) : open("/dev/null", O_WRONLY);
+  if (saved >= 0 && to >= 0) dup2(to, 1);
+  if (to >= 0) close(to);
+  milp_active = M;
+  M->cbc = m;
+  Cbc_solve(m);
+  M->cbc = NULL;
+  milp_active = NULL;
+  fflush(stdout);
+  if (saved >= 0) {
+    dup2(saved, 1);
+    close(saved);
+  }
+}
+
+static void milp_report(milp_run *M, const char *what) {
+  const remat_result *r = M->r;
+  prog_line(&M->pr, "[%7.2fs] %-11s peak %lld (%.1f%% of budget)  TDI %.3f%%",
+            milp_elapsed(M), what, (long long)r->peak,
+            100.0 * (double)r->peak / (double)r->budget, r->tdi);
+}
+
+static void milp_offer(milp_run *M, const int *seq, int len, const char *what) {
+  if (remat_result_offer(M->r, M->g, seq, len, 0, milp_elapsed(M)) > 0)
+    milp_report(M, what);
+}
+
+static int milp_heur_found(void *ctx, const int *seq, int len,
+                           const char *name) {
+  milp_run *M = ctx;
+  int rc = remat_result_offer(M->r, M->g, seq, len, 0, milp_elapsed(M));
+  if (rc < 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "heuristic %s produced an invalid schedule", name);
+    milp_internal(M, msg);
+    return 1;
+  }
+  if (rc > 0) milp_report(M, name);
+  return milp_stop_requested(M);
+}
+
+/* Phase 0: the input order, the baselines and the C heuristics. */
+static int milp_seed(milp_run *M) {
+  int *topo = util_malloc((size_t)(M->g->n ? M->g->n : 1) * sizeof *topo);
+  for (int v = 0; v < M->g->n; v++) topo[v] = v;
+  milp_offer(M, topo, M->g->n, "input order");
+  free(topo);
+  if (M->r->peak <= M->r->budget || !M->p->warm_start) return 0;
+  int ntrace = M->r->ntrace;
+  int rc = base_best(M->g, M->p->budget, M->t0, M->p->stop, M->r);
+  if (M->r->ntrace > ntrace) milp_report(M, "baselines");
+  if (rc) milp_internal(M, "a baseline schedule failed re-simulation");
+  if (M->p->heuristics && !rc) {
+    heur_params hp;
+    heur_params_init(&hp);
+    hp.budget = M->p->budget;
+    hp.time_limit = M->p->time_limit * 0.05;
+    hp.stop = M->p->stop;
+    hp.found = milp_heur_found;
+    hp.ctx = M;
+    heur_run(M->g, &hp);
+  }
+  return rc;
+}
+
+static void milp_infeasible_budget(milp_run *M) {
+  const remat_graph *g = M->g;
+  int arg = 0;
+  for (int v = 0; v < g->n; v++) {
+    int64_t s = g->m[v];
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) s += g->m[g->pred[j]];
+    if (s == M->r->min_peak) {
+      arg = v;
+      break;
+    }
+  }
+  M->r->status = REMAT_STATUS_INFEASIBLE;
+  snprintf(M->r->message, sizeof M->r->message,
+           "infeasible: budget %lld is below %lld, the memory node %s needs "
+           "with its inputs (max over v of m_v + sum of its predecessors' m_u)",
+           (long long)M->p->budget, (long long)M->r->min_peak, g->id[arg]);
+}
+
+/* Status, bound and message once CBC is done. */
+static int milp_conclude(milp_run *M, int cbc_optimal, int cbc_infeasible,
+                         double cbc_obj, int have_sol) {
+  remat_result *r = M->r;
+  int fits = r->seq && r->peak <= r->budget, stopped = M->stopped;
+  double opt = have_sol ? milp_duration(&M->md, cbc_obj) : INFINITY;
+  if (fits && cbc_infeasible && !stopped)
+    milp_internal(M, "CBC reports the MILP infeasible, but a schedule fits");
+  if (fits) {
+    int proven = cbc_optimal && !stopped && have_sol &&
+                 (double)r->duration <= opt + 1e-6 * opt + 0.5;
+    r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
+    if (proven) {
+      r->has_bound = 1;
+      r->bound = (double)r->duration;
+    } else if (M->bound > -1e40) {
+      r->has_bound = 1;
+      r->bound = milp_duration(&M->md, M->bound);
+      if (r->bound > (double)r->duration) r->bound = (double)r->duration;
+    }
+    return REMAT_OK;
+  }
+  if (cbc_infeasible && !stopped) {
+    r->status = REMAT_STATUS_INFEASIBLE;
+    snprintf(r->message, sizeof r->message,
+             "proven infeasible: no stage-structured schedule on the input "
+             "order fits %lld; best peak %lld (%.1f%% of budget)",
+             (long long)r->budget, (long long)r->peak,
+             100.0 * (double)r->peak / (double)r->budget);
+  } else {
+    r->status = REMAT_STATUS_OVER_BUDGET;
+    snprintf(r->message, sizeof r->message,
+             "%s: no schedule within %lld found; best peak %lld (%.1f%% of "
+             "budget)",
+             stopped ? "interrupted" : "out of time", (long long)r->budget,
+             (long long)r->peak, 100.0 * (double)r->peak / (double)r->budget);
+  }
+  return REMAT_ENOFIT;
+}
+
+/* What one CBC run ended with. */
+typedef struct milp_end {
+  int optimal, infeasible, have_sol;
+  double obj;
+} milp_end;
+
+/* One CBC run.  first_only: stop at the first solution (the model has no
+ * fitting MIP start).  CBC 2.10.8 (Cgl 0.60.3) dereferences NULL when its
+ * preprocessing proves the problem infeasible while keeping column names,
+ * which the cut callback turns on (`cbc -PrepNames on` crashes the same
+ * way); with a feasible MIP start preprocessing cannot prove infeasibility,
+ * without one it is switched off. */
+static milp_end milp_cbc_run(milp_run *M, int first_only) {
+  Cbc_Model *m = milp_cbc_model(M);
+  int warm = M->p->warm_start && milp_mipstart(M, m);
+  if (!warm) Cbc_setParameter(m, "preprocess", "off");
+  if (first_only) Cbc_setParameter(m, "maxSolutions", "1");
+  if (M->st) M->st->warm_start |= warm;
+  prog_line(&M->pr, "[%7.2fs] CBC on %d columns (%d integer), %d rows, %lld "
+            "nonzeros%s", milp_elapsed(M), M->md.ncols, M->md.nint,
+            M->md.nrows, M->md.nnz,
+            warm ? "; warm start"
+                 : first_only ? "; no preprocessing until a first solution" : "");
+  milp_run_cbc(M, m);
+  prog_done(&M->pr);
+  milp_end e;
+  const double *x = Cbc_bestSolution(m);
+  e.optimal = Cbc_isProvenOptimal(m) && !(first_only && Cbc_secondaryStatus(m) == 6);
+  e.infeasible = Cbc_isProvenInfeasible(m);
+  e.have_sol = x != NULL;
+  e.obj = x ? Cbc_getObjValue(m) : INFINITY;
+  if (!M->stopped && milp_stop_requested(M)) M->stopped = 1;
+  if (!M->stopped) { /* CBC's final bound (after an interrupt, the last
+                        one it logged: its own closes on the incumbent) */
+    double bp = Cbc_getBestPossibleObjValue(m);
+    if (bp > -1e40 && bp < 1e40 && (!first_only || bp > M->bound)) M->bound = bp;
+  }
+  M->r->nodes += Cbc_getNodeCount(m);
+  if (M->st) {
+    M->st->cbc_status = Cbc_status(m);
+    M->st->cbc_secondary = Cbc_secondaryStatus(m);
+  }
+  if (x) milp_take(M, x, e.obj);
+  Cbc_deleteModel(m);
+  return e;
+}
+
+static int milp_cbc(milp_run *M) {
+  double tb = util_now();
+  int fits = M->r->seq && M->r->peak <= M->r->budget;
+  milp_end e = milp_cbc_run(M, M->p->warm_start && !fits);
+  fits = M->r->seq && M->r->peak <= M->r->budget;
+  if (!fits || e.optimal || M->stopped || M->internal ||
+      milp_elapsed(M) >= M->p->time_limit - 0.01 || !M->p->warm_start)
+    ; /* done */
+  else /* found a first schedule: again, warm and with preprocessing */
+    e = milp_cbc_run(M, 0);
+  M->r->t_phase[2] = util_now() - tb;
+  return milp_conclude(M, e.optimal, e.infeasible, e.obj, e.have_sol);
+}
+
+int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
+               milp_stats *st) {
+  milp_run M;
+  memset(&M, 0, sizeof M);
+  M.g = g;
+  M.p = p;
+  M.r = r;
+  M.st = st;
+  M.t0 = util_now();
+  M.incumbent = INFINITY;
+  M.bound = -INFINITY;
+  atomic_flag_clear(&M.lock);
+  prog_init(&M.pr, p->verbose);
+  if (st) memset(st, 0, sizeof *st);
+  int rc = REMAT_OK;
+  if (p->budget <= 0) {
+    snprintf(r->message, sizeof r->message, "the budget must be positive");
+    rc = REMAT_EUSAGE;
+  } else if (p->budget < r->min_peak) {
+    milp_infeasible_budget(&M);
+    rc = REMAT_ENOFIT;
+  } else {
+    double th = util_now();
+    milp_seed(&M);
+    r->t_phase[0] = util_now() - th;
+    char err[256];
+    if (M.internal) {
+      rc = REMAT_EINTERNAL;
+    } else if (r->peak <= r->budget && r->recomputations == 0) {
+      r->status = REMAT_STATUS_OPTIMAL; /* no recomputation needed */
+      r->has_bound = 1;
+      r->bound = (double)r->base_duration;
+    } else if (milp_stop_requested(&M) || milp_elapsed(&M) >= p->time_limit) {
+      M.stopped = milp_stop_requested(&M);
+      rc = milp_conclude(&M, 0, 0, INFINITY, 0); /* no time left for CBC */
+    } else if (milp_build(&M.md, g, p->budget, 1, err, sizeof err)) {
+      snprintf(r->message, sizeof r->message, "%s", err);
+      rc = REMAT_EUSAGE;
+    } else {
+      if (st) {
+        st->columns = M.md.ncols;
+        st->rows = M.md.nrows;
+        st->integer_columns = M.md.nint;
+        st->nonzeros = M.md.nnz;
+      }
+      r->mem_quantum = M.md.mem_q;
+      r->dur_quantum = M.md.dur_q;
+      rc = milp_cbc(&M);
+      milp_free(&M.md);
+    }
+  }
+  r->t_total = milp_elapsed(&M);
+  r->interrupted = M.stopped || milp_stop_requested(&M);
+  if (M.internal) {
+    snprintf(r->message, sizeof r->message, "internal error: %s", M.errmsg);
+    rc = REMAT_EINTERNAL;
+  }
+  prog_done(&M.pr);
+  return rc;
+}

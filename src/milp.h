@@ -1,0 +1,143 @@
+/* milp.h -- Checkmate's MILP (Jain et al., MLSys 2020, problem (9)) with
+ * T = n frontier-advancing stages on the input order, built in memory and
+ * solved with CBC (or, relaxed, with Clp).
+ *
+ * Variables (0-based stages t and nodes i, k):
+ *   R[t,i] (i < t)   binary: node i is recomputed in stage t (R[t,t] = 1 is
+ *                    a constant, not a column);
+ *   S[t,i] (i < t)   binary: node i is resident at the start of stage t;
+ *   U[t,k] (k <= t)  continuous in [0, cap]: memory while k runs in stage t;
+ *   FREE[t,(i,k)]    continuous in [0, 1], for each edge i -> k with k <= t
+ *                    (omitted when t itself is a later user of i: then it is
+ *                    0): i is freed right after k in stage t.
+ * Constraints:
+ *   (1b) R[t,v] <= R[t,u] + S[t,u] for every edge u -> v, v <= t;
+ *   (1c) S[t+1,i] <= S[t,i] + R[t,i];
+ *   U[t,0] = sum_i m_i S[t,i] + m_0 R[t,0];
+ *   U[t,k] = U[t,k-1] - sum_{i in DEPS[k-1]} m_i FREE[t,(i,k-1)] + m_k R[t,k];
+ *   FREE[t,(i,k)] <= R[t,k], <= 1 - S[t+1,i] (t < n-1) and <= 1 - R[t,j]
+ *   for every user j of i with k < j <= t: the product form of Checkmate's
+ *   (5) as its tight linear upper bounds.  FREE has no lower bound: freeing
+ *   less only overstates the memory, and an optimal solution frees where
+ *   it helps.
+ * Objective: sum of w_i R[t,i] over i < t (the recomputations; the input
+ * order's duration is a constant added back when reporting).
+ *
+ * Memory accounting versus the simulator: U[t,k] includes k's inputs and
+ * output, a value is freed right after its last use in the stage unless it
+ * is kept, and a checkpoint counts from the start of its stage.  A node is
+ * never freed after its own step (the paper's FREE[t,k,k] = 0): a
+ * recomputation nobody reads stays allocated to the stage's end, where the
+ * simulator frees it at once.  So for any integral solution the MILP's
+ * memory is never below the simulated memory of the decoded schedule, and
+ * for a schedule without unread recomputations and with its canonical S
+ * (stage.h) the two agree exactly: the MILP optimum equals the best
+ * stage-structured schedule (brute force, or CP with enough copies).
+ *
+ * Scaling: sizes are divided by their GCD (budget floor(M / g)), durations
+ * by theirs.  Models above MILP_MAX_NONZEROS matrix entries are refused
+ * (random_layered_n1000 would need about 40 million). */
+#ifndef REMAT_MILP_H
+#define REMAT_MILP_H
+
+#include <stdint.h>
+
+#include "remat.h"
+#include "stage.h"
+
+#define MILP_MAX_NONZEROS 15000000LL
+
+typedef struct milp_model {
+  const remat_graph *g;
+  int n;
+  int integral;        /* R and S are integer columns */
+  int64_t budget;      /* M in bytes */
+  int64_t mem_q;       /* GCD of the sizes */
+  int64_t dur_q;       /* GCD of the durations */
+  double cap;          /* floor(M / mem_q) */
+  int ncols, nrows, nint;
+  long long nnz;
+  int s_base, u_base, f_base; /* first S, U, FREE column */
+  /* the problem in compressed sparse columns (Cbc/Clp_loadProblem) */
+  int *start, *index;
+  double *value, *collb, *colub, *obj, *rowlb, *rowub;
+} milp_model;
+
+/* Column of R[t,i] (i < t) and S[t,i] (i < t), U[t,k] (k <= t). */
+static inline int milp_col_r(int t, int i) { return t * (t - 1) / 2 + i; }
+static inline int milp_col_s(const milp_model *md, int t, int i) {
+  return md->s_base + t * (t - 1) / 2 + i;
+}
+static inline int milp_col_u(const milp_model *md, int t, int k) {
+  return md->u_base + t * (t + 1) / 2 + k;
+}
+
+/* Build the model for budget M (integral: MILP, else its LP relaxation).
+ * Returns 0, or REMAT_EUSAGE with a message when it is too large. */
+int milp_build(milp_model *md, const remat_graph *g, int64_t budget,
+               int integral, char *err, size_t errlen);
+void milp_free(milp_model *md);
+
+/* R of a solution vector (R[t,i] = x > 0.5; R[t,t] = 1). */
+void milp_decode_r(const milp_model *md, const double *x, stage_mat *R);
+
+/* The S part of a solution vector as a matrix of values in [0, 1]:
+ * s[t * n + i] for i < t (others 0).  For the LP rounding. */
+void milp_s_values(const milp_model *md, const double *x, double *s);
+
+/* Objective value of (R) in duration units: base + sum of recomputed w. */
+double milp_duration(const milp_model *md, double objective);
+
+/* ------------------------------------------------------------------ */
+/* Solving                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct milp_params {
+  int64_t budget;        /* M in bytes (required) */
+  double time_limit;     /* seconds (60) */
+  int threads;           /* CBC threads, 0 = all cores (0) */
+  int verbose;           /* 0 quiet, 1 progress lines, 2 also CBC's log */
+  volatile int *stop;    /* stop (keeping the best) when nonzero */
+  int warm_start;        /* seed CBC with the best schedule of the
+                            baselines (and heuristics) that fits (1) */
+  int heuristics;        /* also run the C heuristics (heur.h) for 5% of
+                            the time limit (1) */
+  double rel_gap;        /* stop when (incumbent - bound) / incumbent is at
+                            most this (0: prove optimality) */
+} milp_params;
+
+void milp_params_init(milp_params *p);
+
+/* Facts about a solve, for the JSON output. */
+typedef struct milp_stats {
+  int columns, rows, integer_columns;
+  long long nonzeros;
+  int warm_start;        /* CBC got a MIP start */
+  int cbc_status;        /* Cbc_status(): 0 finished, 1 stopped, ... */
+  int cbc_secondary;     /* Cbc_secondaryStatus() */
+} milp_stats;
+
+/* Solve the MILP with CBC and fill r (initialised with remat_result_init,
+ * method "milp"): the decoded schedule, re-simulated; CBC's best bound
+ * (r->has_bound, r->bound in duration units); status optimal (proven by
+ * CBC), feasible, over-budget or infeasible (proven by CBC).  The input
+ * order is returned at once when it fits.  Returns REMAT_OK, REMAT_ENOFIT,
+ * REMAT_EUSAGE (bad parameters, model too large) or REMAT_EINTERNAL (a
+ * decoded schedule disagrees with the model, a solver failure).  st may
+ * be NULL.
+ *
+ * Interruption: when *stop becomes nonzero, a cut callback makes every
+ * remaining node infeasible, so CBC closes its tree quickly and returns
+ * its incumbent; the bound reported is the last one CBC logged.  CBC's
+ * message callback has no user pointer, so only one milp_solve may run at
+ * a time in a process. */
+int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
+               milp_stats *st);
+
+/* Solve the LP relaxation (a model built with integral = 0) with Clp.
+ * x receives md->ncols values.  Returns 0 (optimal, *objective set), 1
+ * (infeasible), 2 (stopped by the time limit) or -1 (solver error). */
+int milp_solve_lp(const milp_model *md, double time_limit, double *x,
+                  double *objective);
+
+#endif

@@ -1,0 +1,786 @@
+/* plot.c -- the pictures of `remat plot`: retention intervals, memory per
+ * step, solve progress.  Layout constants are pixels. */
+#include "plot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "svg.h"
+#include "util.h"
+
+#define PLOT_PAD 20.0      /* outer margin */
+#define PLOT_TITLE_H 44.0  /* title and subtitle lines */
+#define PLOT_LEGEND_H 18.0 /* one legend row */
+#define PLOT_XAXIS_H 48.0  /* tick labels and axis title below a plot */
+#define PLOT_LABEL_MAX 24  /* longest node label shown, in characters */
+
+/* Colours of the intervals picture. */
+#define PLOT_FIRST_BAR "#9cc3e6"
+#define PLOT_FIRST_MARK "#0062a0"
+#define PLOT_RE_BAR "#f5a25d"
+#define PLOT_RE_MARK "#c04a00"
+#define PLOT_BUDGET "#c00000"
+
+static const char plot_css[] =
+    ".budget { stroke: #c00000; stroke-width: 1.5; stroke-dasharray: 6 4; }\n"
+    ".budget-label { fill: #c00000; }\n"
+    ".over-budget-zone { fill: #fdf0ee; }\n"
+    ".peak-line { stroke: #777; stroke-width: 1; stroke-dasharray: 3 3; }\n"
+    ".peak-label { font-size: 10px; fill: #555; }\n"
+    ".over-budget { opacity: 0.6; }\n"
+    ".memory { stroke-width: 1.4; stroke-linejoin: round; }\n"
+    ".progress { stroke-width: 2; stroke-linejoin: round; }\n"
+    ".row-grid { stroke: #eeeeee; stroke-width: 1; }\n";
+
+void plot_opts_init(plot_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->budget = -1;
+  o->x_axis = PLOT_X_AUTO;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static double plot_clamp(double v, double lo, double hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* "114.7 KiB (117472 B)", or "3 B" when small. */
+static void plot_size_long(int64_t v, char *buf, size_t len) {
+  char s[40];
+  remat_format_size(v, s, sizeof s);
+  if (v >= 1024 || v <= -1024)
+    snprintf(buf, len, "%s (%lld B)", s, (long long)v);
+  else
+    snprintf(buf, len, "%s", s);
+}
+
+/* At most max code points of text, with an ellipsis when cut. */
+static void plot_shorten(const char *text, int max, char *buf, size_t len) {
+  size_t i = 0;
+  int chars = 0;
+  while (text[i]) {
+    if (((unsigned char)text[i] & 0xc0) != 0x80 && chars++ == max - 1) break;
+    i++;
+  }
+  if (!text[i] || len < 4) {
+    snprintf(buf, len, "%s", text);
+    return;
+  }
+  if (i > len - 4) i = len - 4;
+  while (i > 0 && ((unsigned char)text[i] & 0xc0) == 0x80) i--;
+  snprintf(buf, len, "%.*s\xe2\x80\xa6", (int)i, text);
+}
+
+static void plot_heading(svg *s, const char *title, const char *subtitle) {
+  svg_text(s, PLOT_PAD, PLOT_PAD + 12, "start", "title", 0, title);
+  if (subtitle && *subtitle)
+    svg_text(s, PLOT_PAD, PLOT_PAD + 30, "start", "subtitle", 0, subtitle);
+}
+
+static double plot_heading_width(const char *title, const char *subtitle) {
+  double w = svg_text_width(title, SVG_FONT_TITLE) * 1.08;
+  double ws = subtitle ? svg_text_width(subtitle, SVG_FONT) : 0;
+  return 2 * PLOT_PAD + (w > ws ? w : ws);
+}
+
+/* The plot area's frame, with its data range for programs reading it. */
+static void plot_area(svg *s, const svg_axis *x, const svg_axis *y) {
+  double left = fmin(x->p0, x->p1), top = fmin(y->p0, y->p1);
+  svg_rect_open(s, left, top, fabs(x->p1 - x->p0), fabs(y->p1 - y->p0),
+                "plot-area", NULL);
+  svg_attr_num(s, "data-xmin", x->lo);
+  svg_attr_num(s, "data-xmax", x->hi);
+  svg_attr_num(s, "data-ymin", y->lo);
+  svg_attr_num(s, "data-ymax", y->hi);
+  svg_close(s);
+}
+
+static double plot_tdi(int64_t duration, int64_t base) {
+  return base ? 100.0 * (double)(duration - base) / (double)base : 0.0;
+}
+
+static int plot_finish(svg *s, char *err, size_t errlen) {
+  if (svg_end(s))
+    return util_err(err, errlen, REMAT_EINTERNAL, "cannot write the SVG");
+  return 0;
+}
+
+/* ----------------------------------------------------------- intervals */
+
+typedef struct plot_iv {
+  const remat_graph *g;
+  const int *seq;
+  int len;
+  int *lastuse;  /* lastuse[j]: last reader of step j's copy */
+  int *copy;     /* copy[j]: 0 first computation, k k-th recomputation */
+  remat_sim sim;
+  double cw, rh; /* cell width, row height */
+  double left, top, pw, ph;
+  int krow;      /* label every krow-th row */
+  double label_w;
+} plot_iv;
+
+static void plot_iv_copies(plot_iv *p) {
+  int *seen = util_calloc((size_t)p->g->n + 1, sizeof *seen);
+  for (int j = 0; j < p->len; j++) p->copy[j] = seen[p->seq[j]]++;
+  free(seen);
+}
+
+static void plot_iv_layout(plot_iv *p) {
+  int n = p->g->n > 0 ? p->g->n : 1, len = p->len > 0 ? p->len : 1;
+  p->cw = plot_clamp(1400.0 / len, 1, 36);
+  p->rh = plot_clamp(1000.0 / n, 1.5, 22);
+  p->krow = (int)svg_nice_step(13.0 / p->rh);
+  if (p->krow < 1) p->krow = 1;
+  p->label_w = 0;
+  for (int v = 0; v < p->g->n; v += p->krow) {
+    char buf[128];
+    plot_shorten(p->g->id[v], PLOT_LABEL_MAX, buf, sizeof buf);
+    p->label_w = fmax(p->label_w, svg_text_width(buf, 10));
+  }
+  p->left = PLOT_PAD + 18 + p->label_w + 10;
+  p->top = PLOT_PAD + PLOT_TITLE_H + PLOT_LEGEND_H + 14;
+  p->pw = len * p->cw;
+  p->ph = n * p->rh;
+}
+
+static double plot_iv_bar_h(const plot_iv *p) {
+  return p->rh >= 4 ? p->rh * 0.72 : p->rh;
+}
+
+static double plot_iv_row_y(const plot_iv *p, int v) {
+  return p->top + v * p->rh + (p->rh - plot_iv_bar_h(p)) / 2;
+}
+
+static void plot_iv_bar(svg *s, const plot_iv *p, int j) {
+  int v = p->seq[j];
+  double x = p->left + j * p->cw;
+  double w = (p->lastuse[j] - j + 1) * p->cw;
+  svg_rect_open(s, x, plot_iv_row_y(p, v), w, plot_iv_bar_h(p), "interval",
+                p->copy[j] ? PLOT_RE_BAR : PLOT_FIRST_BAR);
+  svg_attr(s, "data-node", p->g->id[v]);
+  svg_attr_int(s, "data-index", v);
+  svg_attr_int(s, "data-copy", p->copy[j]);
+  svg_attr_int(s, "data-start", j);
+  svg_attr_int(s, "data-end", p->lastuse[j]);
+  svg_close(s);
+}
+
+static void plot_iv_mark(svg *s, const plot_iv *p, int j) {
+  int v = p->seq[j];
+  const char *cls = p->copy[j] ? "recompute" : "compute";
+  const char *col = p->copy[j] ? PLOT_RE_MARK : PLOT_FIRST_MARK;
+  double x = p->left + j * p->cw, y = plot_iv_row_y(p, v);
+  double h = plot_iv_bar_h(p);
+  if (p->cw >= 5 && p->rh >= 5) {
+    svg_open(s, "circle");
+    svg_attr_num(s, "cx", x + p->cw / 2);
+    svg_attr_num(s, "cy", y + h / 2);
+    svg_attr_num(s, "r", 0.34 * fmin(p->cw, h));
+  } else { /* at least 3 x 3 pixels, so that every compute shows */
+    double mw = fmax(p->cw, 3), mh = fmax(h, 3);
+    svg_rect_open(s, x + (p->cw - mw) / 2, y + (h - mh) / 2, mw, mh, NULL,
+                  NULL);
+  }
+  svg_attr(s, "class", cls);
+  svg_attr(s, "fill", col);
+  svg_attr_int(s, "data-step", j);
+  svg_close(s);
+}
+
+/* Node ids left of every krow-th row, with faint guide lines. */
+static void plot_iv_rows(svg *s, const plot_iv *p) {
+  svg_group_begin(s, "axis y-axis");
+  for (int v = 0; v < p->g->n; v += p->krow) {
+    double y = p->top + (v + 0.5) * p->rh;
+    char buf[128];
+    plot_shorten(p->g->id[v], PLOT_LABEL_MAX, buf, sizeof buf);
+    svg_line(s, p->left, y, p->left + p->pw, y, "row-grid", NULL);
+    svg_line(s, p->left - 4, y, p->left, y, "tick", NULL);
+    svg_text(s, p->left - 7, y + 3.5, "end", "tick-label", 0, buf);
+  }
+  svg_line(s, p->left, p->top, p->left, p->top + p->ph, "axis-line", NULL);
+  svg_text(s, p->left - 7 - p->label_w - 10, p->top + p->ph / 2, "middle",
+           "axis-title", -90, "node (input order)");
+  svg_group_end(s);
+}
+
+static void plot_iv_peak(svg *s, const plot_iv *p) {
+  if (p->len <= 0) return;
+  double x = p->left + (p->sim.peak_step + 0.5) * p->cw;
+  svg_line(s, x, p->top - 4, x, p->top + p->ph, "peak-line", NULL);
+  svg_text(s, x, p->top - 7, "middle", "peak-label", 0, "peak");
+}
+
+typedef struct plot_key {
+  const char *color, *cls, *text;
+} plot_key;
+
+static const plot_key plot_iv_keys[] = {
+    {PLOT_FIRST_MARK, "compute", "first computation"},
+    {PLOT_RE_MARK, "recompute", "recomputation"},
+    {PLOT_FIRST_BAR, NULL, "output held (first copy)"},
+    {PLOT_RE_BAR, NULL, "output held (recomputed copy)"},
+};
+#define PLOT_IV_NKEYS ((int)(sizeof plot_iv_keys / sizeof *plot_iv_keys))
+
+/* Draws the legend in one row if s is not NULL; returns its width. */
+static double plot_iv_legend(svg *s, double x, double y) {
+  double x0 = x;
+  for (int i = 0; i < PLOT_IV_NKEYS; i++) {
+    const plot_key *k = &plot_iv_keys[i];
+    if (s)
+      svg_legend_entry(s, x, y, k->color, 0, k->cls ? "legend-swatch" : NULL,
+                       k->text);
+    x += 26 + svg_text_width(k->text, SVG_FONT) + 14;
+  }
+  return x - x0 - 14;
+}
+
+static void plot_iv_texts(const plot_iv *p, const plot_opts *o, char *title,
+                          size_t tlen, char *sub, size_t slen) {
+  if (o->title)
+    snprintf(title, tlen, "%s", o->title);
+  else
+    snprintf(title, tlen, "%s: retention intervals", p->g->name);
+  char peak[40], budget[160] = "";
+  remat_format_size(p->sim.peak, peak, sizeof peak);
+  if (o->budget >= 0) {
+    char b[128];
+    plot_size_long(o->budget, b, sizeof b);
+    snprintf(budget, sizeof budget, "budget %s, ", b);
+  }
+  snprintf(sub, slen,
+           "%s%d nodes, %d steps, %d recomputation%s, peak %s, TDI %.2f%%",
+           budget, p->g->n, p->len, p->sim.recomputations,
+           p->sim.recomputations == 1 ? "" : "s", peak,
+           plot_tdi(p->sim.duration, remat_graph_base_duration(p->g)));
+}
+
+static void plot_iv_draw(svg *s, const plot_iv *p, const char *title,
+                         const char *sub) {
+  plot_heading(s, title, sub);
+  plot_iv_legend(s, PLOT_PAD, PLOT_PAD + PLOT_TITLE_H + 10);
+  svg_axis xa = svg_axis_make(-0.5, p->len - 0.5, p->left, p->left + p->pw, 0,
+                              SVG_UNIT_NUMBER);
+  xa.integer = 1;
+  char widest[32];
+  snprintf(widest, sizeof widest, "%d", p->len);
+  svg_axis_nice(&xa, svg_text_width(widest, 10) + 16, 0);
+  svg_axis_x(s, &xa, p->top + p->ph, p->top, "step of the schedule");
+  plot_iv_rows(s, p);
+  svg_group_begin(s, "intervals");
+  for (int j = 0; j < p->len; j++) plot_iv_bar(s, p, j);
+  svg_group_end(s);
+  svg_group_begin(s, "computes");
+  for (int j = 0; j < p->len; j++) plot_iv_mark(s, p, j);
+  svg_group_end(s);
+  plot_iv_peak(s, p);
+  svg_rect(s, p->left, p->top, p->pw, p->ph, "plot-area", NULL);
+}
+
+int plot_intervals(FILE *f, const remat_graph *g, const int *seq, int len,
+                   const plot_opts *o, char *err, size_t errlen) {
+  plot_iv p;
+  memset(&p, 0, sizeof p);
+  p.g = g;
+  p.seq = seq;
+  p.len = len;
+  p.lastuse = util_malloc((size_t)(len > 0 ? len : 1) * sizeof *p.lastuse);
+  p.copy = util_malloc((size_t)(len > 0 ? len : 1) * sizeof *p.copy);
+  remat_sim tmp;
+  int rc = remat_simulate(g, seq, len, &p.sim, NULL);
+  if (rc) {
+    rc = util_err(err, errlen, REMAT_EUSAGE, "invalid schedule: %s",
+                  p.sim.error);
+  } else {
+    sim_lastuse(g, seq, len, p.lastuse, &tmp);
+    plot_iv_copies(&p);
+    plot_iv_layout(&p);
+    char title[512], sub[512];
+    plot_iv_texts(&p, o, title, sizeof title, sub, sizeof sub);
+    double legend_w = plot_iv_legend(NULL, 0, 0);
+    double w = fmax(p.left + p.pw, PLOT_PAD + legend_w) + PLOT_PAD;
+    w = fmax(w, plot_heading_width(title, sub));
+    double h = p.top + p.ph + PLOT_XAXIS_H + PLOT_PAD / 2;
+    svg s;
+    svg_begin(&s, f, ceil(w), ceil(h), title, plot_css);
+    plot_iv_draw(&s, &p, title, sub);
+    rc = plot_finish(&s, err, errlen);
+  }
+  free(p.lastuse);
+  free(p.copy);
+  return rc;
+}
+
+/* -------------------------------------------------------------- memory */
+
+#define PLOT_W 960.0    /* plot area of the memory and progress pictures */
+#define PLOT_H 400.0
+#define PLOT_RIGHT 70.0 /* right margin (the budget line's label) */
+
+typedef struct plot_mem {
+  const remat_graph *g;
+  const plot_schedule *s;
+  int ns;
+  int64_t **mem;   /* mem[i][j]: memory of schedule i at step j */
+  remat_sim *sim;
+  int64_t budget;  /* < 0: none */
+  int progress;    /* x axis 0..100% of each schedule */
+  svg_axis x, y;
+  double left, top;
+  char **legend;   /* legend text per schedule */
+} plot_mem;
+
+static int plot_mem_simulate(plot_mem *p, char *err, size_t errlen) {
+  for (int i = 0; i < p->ns; i++) {
+    const plot_schedule *sc = &p->s[i];
+    p->mem[i] = util_malloc((size_t)(sc->len > 0 ? sc->len : 1) *
+                            sizeof *p->mem[i]);
+    if (remat_simulate(p->g, sc->seq, sc->len, &p->sim[i], p->mem[i]))
+      return util_err(err, errlen, REMAT_EUSAGE, "%s: invalid schedule: %s",
+                      sc->label ? sc->label : "schedule", p->sim[i].error);
+  }
+  return 0;
+}
+
+static int plot_mem_progress_mode(const plot_mem *p, int x_axis) {
+  if (x_axis != PLOT_X_AUTO) return x_axis == PLOT_X_PROGRESS;
+  for (int i = 1; i < p->ns; i++)
+    if (p->s[i].len != p->s[0].len) return 1;
+  return 0;
+}
+
+static void plot_mem_legend_text(plot_mem *p, int i) {
+  char peak[64], rel[64] = "", buf[1024];
+  const remat_sim *sm = &p->sim[i];
+  remat_format_size(sm->peak, peak, sizeof peak);
+  if (p->budget > 0)
+    snprintf(rel, sizeof rel, " (%.1f%% of budget)",
+             100.0 * (double)sm->peak / (double)p->budget);
+  snprintf(buf, sizeof buf,
+           "%s: peak %s%s, TDI %.2f%%, %d steps, %d recomputation%s",
+           p->s[i].label ? p->s[i].label : "schedule", peak, rel,
+           plot_tdi(sm->duration, remat_graph_base_duration(p->g)),
+           p->s[i].len, sm->recomputations, sm->recomputations == 1 ? "" : "s");
+  p->legend[i] = util_strdup(buf);
+}
+
+static void plot_mem_axes(plot_mem *p) {
+  int64_t top = p->budget > 0 ? p->budget : 0;
+  int maxlen = 1;
+  for (int i = 0; i < p->ns; i++) {
+    if (p->sim[i].peak > top) top = p->sim[i].peak;
+    if (p->s[i].len > maxlen) maxlen = p->s[i].len;
+  }
+  p->y = svg_axis_make(0, top > 0 ? (double)top * 1.04 : 1, 0, -PLOT_H, 0,
+                       SVG_UNIT_BYTES);
+  svg_axis_nice(&p->y, 36, 1);
+  p->left = PLOT_PAD + 22 + svg_axis_label_width(&p->y) + 12;
+  p->top = PLOT_PAD + PLOT_TITLE_H + 8;
+  p->y.p0 = p->top + PLOT_H;
+  p->y.p1 = p->top;
+  if (p->progress)
+    p->x = svg_axis_make(0, 100, p->left, p->left + PLOT_W, 0,
+                         SVG_UNIT_PERCENT);
+  else
+    p->x = svg_axis_make(0, maxlen, p->left, p->left + PLOT_W, 0,
+                         SVG_UNIT_NUMBER);
+  p->x.integer = !p->progress;
+  svg_axis_nice(&p->x, 64, 0);
+}
+
+/* x of the left edge of step j of schedule i. */
+static double plot_mem_x(const plot_mem *p, int i, int j) {
+  if (!p->progress) return svg_map(&p->x, j);
+  int len = p->s[i].len > 0 ? p->s[i].len : 1;
+  return svg_map(&p->x, 100.0 * j / len);
+}
+
+static void plot_mem_curve(svg *s, const plot_mem *p, int i) {
+  const plot_schedule *sc = &p->s[i];
+  svg_poly_begin(s, "memory", svg_color(i));
+  svg_attr(s, "data-label", sc->label ? sc->label : "");
+  svg_attr_int(s, "data-peak", p->sim[i].peak);
+  svg_attr_int(s, "data-steps", sc->len);
+  for (int j = 0; j < sc->len; j++) {
+    double y = svg_map(&p->y, (double)p->mem[i][j]);
+    svg_poly_point(s, plot_mem_x(p, i, j), y);
+    svg_poly_point(s, plot_mem_x(p, i, j + 1), y);
+  }
+  svg_poly_end(s);
+}
+
+static void plot_mem_peak(svg *s, const plot_mem *p, int i) {
+  if (p->s[i].len <= 0) return;
+  int j = p->sim[i].peak_step;
+  double x = (plot_mem_x(p, i, j) + plot_mem_x(p, i, j + 1)) / 2;
+  svg_open(s, "circle");
+  svg_attr(s, "class", "peak");
+  svg_attr_num(s, "cx", x);
+  svg_attr_num(s, "cy", svg_map(&p->y, (double)p->sim[i].peak));
+  svg_attr_num(s, "r", 3.5);
+  svg_attr(s, "fill", "#ffffff");
+  svg_attr(s, "stroke", svg_color(i));
+  svg_attr_num(s, "stroke-width", 1.5);
+  svg_close(s);
+}
+
+static void plot_mem_budget(svg *s, const plot_mem *p) {
+  if (p->budget < 0) return;
+  double y = svg_map(&p->y, (double)p->budget);
+  char b[64];
+  remat_format_size(p->budget, b, sizeof b);
+  svg_open(s, "line");
+  svg_attr(s, "class", "budget");
+  svg_attr_num(s, "x1", p->x.p0);
+  svg_attr_num(s, "y1", y);
+  svg_attr_num(s, "x2", p->x.p1);
+  svg_attr_num(s, "y2", y);
+  svg_attr_int(s, "data-budget", p->budget);
+  svg_close(s);
+  svg_text(s, p->x.p1 + 6, y - 2, "start", "budget-label", 0, "budget");
+  svg_text(s, p->x.p1 + 6, y + 11, "start", "budget-label", 0, b);
+}
+
+static void plot_mem_zone(svg *s, const plot_mem *p) {
+  if (p->budget < 0 || (double)p->budget >= p->y.hi) return;
+  double y = svg_map(&p->y, (double)p->budget);
+  svg_rect(s, p->x.p0, p->y.p1, PLOT_W, y - p->y.p1, "over-budget-zone", NULL);
+}
+
+static double plot_mem_legend_y(const plot_mem *p) {
+  return p->top + PLOT_H + PLOT_XAXIS_H + 12;
+}
+
+static void plot_mem_draw(svg *s, const plot_mem *p, const char *title,
+                          const char *sub) {
+  plot_heading(s, title, sub);
+  plot_mem_zone(s, p);
+  svg_axis_x(s, &p->x, p->y.p0, p->y.p1,
+             p->progress ? "progress through the schedule (% of its steps)"
+                         : "step of the schedule");
+  svg_axis_y(s, &p->y, p->x.p0, p->x.p1, "memory in use");
+  svg_group_begin(s, "curves");
+  for (int i = 0; i < p->ns; i++) plot_mem_curve(s, p, i);
+  for (int i = 0; i < p->ns; i++) plot_mem_peak(s, p, i);
+  svg_group_end(s);
+  plot_mem_budget(s, p);
+  plot_area(s, &p->x, &p->y);
+  svg_group_begin(s, "legend");
+  double y = plot_mem_legend_y(p);
+  for (int i = 0; i < p->ns; i++, y += PLOT_LEGEND_H)
+    svg_legend_entry(s, p->left, y, svg_color(i), 1, NULL, p->legend[i]);
+  svg_group_end(s);
+}
+
+static void plot_mem_texts(const plot_mem *p, const plot_opts *o, char *title,
+                           size_t tlen, char *sub, size_t slen) {
+  if (o->title)
+    snprintf(title, tlen, "%s", o->title);
+  else
+    snprintf(title, tlen, "%s: memory in use per step", p->g->name);
+  char b[160] = "no budget given";
+  if (p->budget >= 0) {
+    char v[128];
+    plot_size_long(p->budget, v, sizeof v);
+    snprintf(b, sizeof b, "budget %s", v);
+  }
+  snprintf(sub, slen, "%s%s", b,
+           p->progress ? "; schedules of different lengths drawn against "
+                         "their progress (0-100%)"
+                       : "");
+}
+
+static int plot_mem_write(FILE *f, plot_mem *p, const plot_opts *o,
+                          char *err, size_t errlen) {
+  plot_mem_axes(p);
+  double w = p->left + PLOT_W + PLOT_RIGHT;
+  for (int i = 0; i < p->ns; i++) {
+    plot_mem_legend_text(p, i);
+    double lw = svg_text_width(p->legend[i], SVG_FONT);
+    w = fmax(w, p->left + 26 + lw + PLOT_PAD);
+  }
+  char title[512], sub[512];
+  plot_mem_texts(p, o, title, sizeof title, sub, sizeof sub);
+  w = fmax(w, plot_heading_width(title, sub));
+  double h = plot_mem_legend_y(p) + (p->ns - 1) * PLOT_LEGEND_H + PLOT_PAD;
+  svg s;
+  svg_begin(&s, f, ceil(w), ceil(h), title, plot_css);
+  plot_mem_draw(&s, p, title, sub);
+  return plot_finish(&s, err, errlen);
+}
+
+int plot_memory(FILE *f, const remat_graph *g, const plot_schedule *s,
+                int ns, const plot_opts *o, char *err, size_t errlen) {
+  plot_mem p;
+  memset(&p, 0, sizeof p);
+  p.g = g;
+  p.s = s;
+  p.ns = ns;
+  p.budget = o->budget;
+  p.mem = util_calloc((size_t)ns + 1, sizeof *p.mem);
+  p.sim = util_calloc((size_t)ns + 1, sizeof *p.sim);
+  p.legend = util_calloc((size_t)ns + 1, sizeof *p.legend);
+  int rc = plot_mem_simulate(&p, err, errlen);
+  if (!rc) {
+    p.progress = plot_mem_progress_mode(&p, o->x_axis);
+    rc = plot_mem_write(f, &p, o, err, errlen);
+  }
+  for (int i = 0; i < ns; i++) {
+    free(p.mem[i]);
+    free(p.legend[i]);
+  }
+  free(p.mem);
+  free(p.sim);
+  free(p.legend);
+  return rc;
+}
+
+/* ------------------------------------------------------------ progress */
+
+#define PLOT_TMIN 0.001 /* earlier times are drawn at 1 ms */
+
+typedef struct plot_prog {
+  const plot_run *runs;
+  int nr;
+  int same_graph, same_budget;
+  int any_over;   /* some trace point is over budget */
+  int clamped;    /* some trace point is earlier than PLOT_TMIN */
+  svg_axis x, y;
+  double left, top;
+  char **legend;
+} plot_prog;
+
+/* "< 1 ms", "0.042 s", "3.14 s", "1234 s" */
+static void plot_secs(double t, char *buf, size_t len) {
+  if (t < PLOT_TMIN)
+    snprintf(buf, len, "< 1 ms");
+  else if (t < 1)
+    snprintf(buf, len, "%.3f s", t);
+  else if (t < 100)
+    snprintf(buf, len, "%.2f s", t);
+  else
+    snprintf(buf, len, "%.0f s", t);
+}
+
+static double plot_point_tdi(const remat_result *r, const remat_trace *t) {
+  return plot_tdi(t->duration, r->base_duration);
+}
+
+static int plot_fits(const remat_result *r, const remat_trace *t) {
+  return t->peak <= r->budget;
+}
+
+static double plot_run_end(const remat_result *r) {
+  double end = r->t_total;
+  for (int k = 0; k < r->ntrace; k++)
+    if (r->trace[k].seconds > end) end = r->trace[k].seconds;
+  return end;
+}
+
+static void plot_prog_common(plot_prog *p) {
+  p->same_graph = p->same_budget = 1;
+  for (int i = 0; i < p->nr; i++) {
+    const plot_run *a = &p->runs[i], *b = &p->runs[0];
+    if (strcmp(a->graph ? a->graph : "", b->graph ? b->graph : ""))
+      p->same_graph = 0;
+    if (a->result->budget != b->result->budget) p->same_budget = 0;
+    for (int k = 0; k < a->result->ntrace; k++)
+      if (!plot_fits(a->result, &a->result->trace[k])) p->any_over = 1;
+  }
+}
+
+static void plot_prog_axes(plot_prog *p) {
+  double tmin = INFINITY, tmax = 0, ymax = 0, ymin = 0;
+  for (int i = 0; i < p->nr; i++) {
+    const remat_result *r = p->runs[i].result;
+    for (int k = 0; k < r->ntrace; k++) {
+      tmin = fmin(tmin, r->trace[k].seconds);
+      if (r->trace[k].seconds < PLOT_TMIN) p->clamped = 1;
+      ymax = fmax(ymax, plot_point_tdi(r, &r->trace[k]));
+      ymin = fmin(ymin, plot_point_tdi(r, &r->trace[k]));
+    }
+    tmax = fmax(tmax, plot_run_end(r));
+  }
+  if (!(tmin >= PLOT_TMIN)) tmin = PLOT_TMIN;
+  if (!(tmax > tmin)) tmax = tmin * 10;
+  p->y = svg_axis_make(ymin, ymax > ymin ? ymax * 1.05 : ymin + 1, 0, -PLOT_H,
+                       0, SVG_UNIT_PERCENT);
+  svg_axis_nice(&p->y, 36, 1);
+  p->left = PLOT_PAD + 22 + svg_axis_label_width(&p->y) + 12;
+  p->top = PLOT_PAD + PLOT_TITLE_H + 8;
+  p->y.p0 = p->top + PLOT_H;
+  p->y.p1 = p->top;
+  p->x = svg_axis_make(tmin, tmax, p->left, p->left + PLOT_W, 1,
+                       SVG_UNIT_SECONDS);
+  svg_axis_nice(&p->x, 40, 1);
+}
+
+/* The best within-budget TDI so far as a step curve. */
+static void plot_prog_curve(svg *s, const plot_prog *p, int i) {
+  const remat_result *r = p->runs[i].result;
+  svg_poly_begin(s, "progress", svg_color(i));
+  svg_attr(s, "data-method", r->method);
+  svg_attr_int(s, "data-budget", r->budget);
+  double best = INFINITY;
+  for (int k = 0; k < r->ntrace; k++) {
+    const remat_trace *t = &r->trace[k];
+    double tdi = plot_point_tdi(r, t);
+    if (!plot_fits(r, t) || tdi >= best) continue;
+    double x = svg_map(&p->x, t->seconds);
+    if (best < INFINITY) svg_poly_point(s, x, svg_map(&p->y, best));
+    svg_poly_point(s, x, svg_map(&p->y, tdi));
+    best = tdi;
+  }
+  if (best < INFINITY)
+    svg_poly_point(s, svg_map(&p->x, plot_run_end(r)), svg_map(&p->y, best));
+  svg_poly_end(s);
+}
+
+static void plot_marker(svg *s, double x, double y, double r, const char *cls,
+                        const char *color, int hollow) {
+  svg_open(s, "circle");
+  svg_attr(s, "class", cls);
+  svg_attr_num(s, "cx", x);
+  svg_attr_num(s, "cy", y);
+  svg_attr_num(s, "r", r);
+  svg_attr(s, "fill", hollow ? "#ffffff" : color);
+  if (hollow) {
+    svg_attr(s, "stroke", color);
+    svg_attr_num(s, "stroke-width", 1.2);
+  }
+  svg_close(s);
+}
+
+static void plot_prog_points(svg *s, const plot_prog *p, int i) {
+  const remat_result *r = p->runs[i].result;
+  double best = INFINITY;
+  for (int k = 0; k < r->ntrace; k++) {
+    const remat_trace *t = &r->trace[k];
+    double tdi = plot_point_tdi(r, t);
+    double x = svg_map(&p->x, t->seconds), y = svg_map(&p->y, tdi);
+    if (!plot_fits(r, t)) {
+      plot_marker(s, x, y, 2.6, "over-budget", svg_color(i), 1);
+    } else if (tdi < best) {
+      plot_marker(s, x, y, 3.2, "improvement", svg_color(i), 0);
+      best = tdi;
+    } else {
+      plot_marker(s, x, y, 2, "within-budget", svg_color(i), 0);
+    }
+  }
+}
+
+static void plot_prog_legend_text(plot_prog *p, int i) {
+  const plot_run *run = &p->runs[i];
+  const remat_result *r = run->result;
+  char label[512], buf[1024];
+  if (run->label) {
+    snprintf(label, sizeof label, "%s", run->label);
+  } else {
+    char b[64] = "";
+    if (!p->same_budget) remat_format_size(r->budget, b, sizeof b);
+    snprintf(label, sizeof label, "%s%s%s%s%s", r->method,
+             !p->same_graph && run->graph ? ", " : "",
+             !p->same_graph && run->graph ? run->graph : "",
+             p->same_budget ? "" : ", budget ", b);
+  }
+  double best = INFINITY, when = 0;
+  for (int k = 0; k < r->ntrace; k++) {
+    double tdi = plot_point_tdi(r, &r->trace[k]);
+    if (plot_fits(r, &r->trace[k]) && tdi < best) {
+      best = tdi;
+      when = r->trace[k].seconds;
+    }
+  }
+  char at[32], end[32];
+  plot_secs(when, at, sizeof at);
+  plot_secs(plot_run_end(r), end, sizeof end);
+  if (best < INFINITY)
+    snprintf(buf, sizeof buf, "%s: best TDI %.2f%% at %s (of %s)", label,
+             best, at, end);
+  else
+    snprintf(buf, sizeof buf, "%s: nothing within budget in %s", label, end);
+  p->legend[i] = util_strdup(buf);
+}
+
+static const char plot_over_text[] =
+    "over budget (best peak so far while nothing fits)";
+
+static double plot_prog_legend_y(const plot_prog *p) {
+  return p->top + PLOT_H + PLOT_XAXIS_H + 12;
+}
+
+static void plot_prog_legend(svg *s, const plot_prog *p) {
+  svg_group_begin(s, "legend");
+  double y = plot_prog_legend_y(p);
+  for (int i = 0; i < p->nr; i++, y += PLOT_LEGEND_H)
+    svg_legend_entry(s, p->left, y, svg_color(i), 1, NULL, p->legend[i]);
+  if (p->any_over) {
+    plot_marker(s, p->left + 10, y - 4, 3, "legend-swatch", "#555555", 1);
+    svg_text(s, p->left + 26, y, "start", "legend", 0, plot_over_text);
+  }
+  svg_group_end(s);
+}
+
+static void plot_prog_texts(const plot_prog *p, const plot_opts *o,
+                            char *title, size_t tlen, char *sub,
+                            size_t slen) {
+  snprintf(title, tlen, "%s",
+           o->title ? o->title : "Solve progress: TDI against solve time");
+  char b[160] = "";
+  if (p->nr && p->same_budget) {
+    char v[128];
+    plot_size_long(p->runs[0].result->budget, v, sizeof v);
+    snprintf(b, sizeof b, "budget %s", v);
+  }
+  const char *gname = p->nr && p->same_graph ? p->runs[0].graph : NULL;
+  snprintf(sub, slen, "%s%s%s%scurves: best within-budget TDI so far%s",
+           gname ? gname : "", gname && *b ? ", " : "", b,
+           gname || *b ? "; " : "",
+           p->clamped ? "; times under 1 ms drawn at 1 ms" : "");
+}
+
+static void plot_prog_draw(svg *s, const plot_prog *p, const char *title,
+                           const char *sub) {
+  plot_heading(s, title, sub);
+  svg_axis_x(s, &p->x, p->y.p0, p->y.p1, "solve time (s, log scale)");
+  svg_axis_y(s, &p->y, p->x.p0, p->x.p1,
+             "TDI: total duration increase (%)");
+  svg_group_begin(s, "curves");
+  for (int i = 0; i < p->nr; i++) plot_prog_curve(s, p, i);
+  for (int i = 0; i < p->nr; i++) plot_prog_points(s, p, i);
+  svg_group_end(s);
+  plot_area(s, &p->x, &p->y);
+  plot_prog_legend(s, p);
+}
+
+int plot_progress(FILE *f, const plot_run *runs, int nr, const plot_opts *o,
+                  char *err, size_t errlen) {
+  plot_prog p;
+  memset(&p, 0, sizeof p);
+  p.runs = runs;
+  p.nr = nr;
+  p.legend = util_calloc((size_t)nr + 1, sizeof *p.legend);
+  plot_prog_common(&p);
+  plot_prog_axes(&p);
+  double w = p.left + PLOT_W + 1.5 * PLOT_PAD; /* room for the last tick */
+  for (int i = 0; i < nr; i++) {
+    plot_prog_legend_text(&p, i);
+    w = fmax(w, p.left + 26 + svg_text_width(p.legend[i], SVG_FONT) + PLOT_PAD);
+  }
+  char title[512], sub[1024];
+  plot_prog_texts(&p, o, title, sizeof title, sub, sizeof sub);
+  w = fmax(w, plot_heading_width(title, sub));
+  double h = plot_prog_legend_y(&p) + (nr - 1 + p.any_over) * PLOT_LEGEND_H +
+             PLOT_PAD;
+  svg s;
+  svg_begin(&s, f, ceil(w), ceil(h), title, plot_css);
+  plot_prog_draw(&s, &p, title, sub);
+  int rc = plot_finish(&s, err, errlen);
+  for (int i = 0; i < nr; i++) free(p.legend[i]);
+  free(p.legend);
+  return rc;
+}

@@ -1,0 +1,257 @@
+/* rounding.c -- the LP relaxation of Checkmate's MILP and its two-phase
+ * deterministic rounding. */
+#include "rounding.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "milp.h"
+#include "progress.h"
+#include "stage.h"
+#include "util.h"
+
+static const double round_default_thresholds[] = {0.1, 0.2, 0.3, 0.4, 0.5,
+                                                  0.6, 0.7, 0.8, 0.9};
+
+void round_params_init(round_params *p) {
+  memset(p, 0, sizeof *p);
+  p->eps = 0.1;
+  p->time_limit = 60;
+  p->verbose = 1;
+}
+
+static void round_s(const remat_graph *g, const double *s, double theta,
+                    stage_mat *S) {
+  int n = g->n;
+  stage_mat_clear(S);
+  for (int t = 1; t < n; t++)
+    for (int i = 0; i < t; i++)
+      if (s[(size_t)t * n + i] >= theta) stage_set(S, t, i, 1);
+}
+
+int round_schedule(const remat_graph *g, const double *s, double theta,
+                   int **seq) {
+  stage_mat S, R;
+  stage_mat_init(&S, g->n);
+  stage_mat_init(&R, g->n);
+  round_s(g, s, theta, &S);
+  stage_r_opt(g, &S, &R);
+  int len = stage_sequence(&R, seq);
+  stage_mat_free(&S);
+  stage_mat_free(&R);
+  return len;
+}
+
+typedef struct round_run {
+  const remat_graph *g;
+  const round_params *p;
+  remat_result *r;
+  round_stats *st;
+  prog pr;
+  double t0;
+  int internal;
+  char errmsg[256];
+} round_run;
+
+static double round_elapsed(const round_run *X) { return util_now() - X->t0; }
+
+static int round_stopped(const round_run *X) {
+  return X->p->stop && *X->p->stop;
+}
+
+static void round_report(round_run *X, const char *what) {
+  const remat_result *r = X->r;
+  prog_line(&X->pr, "[%7.2fs] %-14s peak %lld (%.1f%% of budget)  TDI %.3f%%",
+            round_elapsed(X), what, (long long)r->peak,
+            100.0 * (double)r->peak / (double)r->budget, r->tdi);
+}
+
+/* Offer a schedule; returns 1 if it became the best. */
+static int round_offer(round_run *X, const int *seq, int len, int phase,
+                       const char *what) {
+  int rc = remat_result_offer(X->r, X->g, seq, len, phase, round_elapsed(X));
+  if (rc < 0 && !X->internal) {
+    X->internal = 1;
+    snprintf(X->errmsg, sizeof X->errmsg, "%s produced an invalid schedule",
+             what);
+  }
+  if (rc > 0) round_report(X, what);
+  return rc > 0;
+}
+
+/* Round one LP solution at every threshold. */
+static void round_sweep(round_run *X, const double *s, int from_eps) {
+  const round_params *p = X->p;
+  const double *th = p->thresholds ? p->thresholds : round_default_thresholds;
+  int nth = p->thresholds ? p->nthresholds : 9;
+  stage_mat S, R;
+  stage_mat_init(&S, X->g->n);
+  stage_mat_init(&R, X->g->n);
+  for (int k = 0; k < nth && !round_stopped(X); k++) {
+    char what[48];
+    snprintf(what, sizeof what, "%s %.2f", from_eps ? "eps-LP" : "LP", th[k]);
+    round_s(X->g, s, th[k], &S);
+    stage_r_opt(X->g, &S, &R);
+    for (int pass = 0; pass < 2; pass++) { /* as rounded, then pruned */
+      if (pass && !stage_prune(X->g, &R)) break;
+      int *seq, len = stage_sequence(&R, &seq);
+      if (X->st) X->st->schedules++;
+      if (round_offer(X, seq, len, 2, what) && X->st) {
+        X->st->threshold = th[k];
+        X->st->from_eps_lp = from_eps;
+      }
+      free(seq);
+    }
+  }
+  stage_mat_free(&S);
+  stage_mat_free(&R);
+}
+
+/* Build and solve the LP at `budget`; round it.  Returns the LP status
+ * (milp_solve_lp) or -2 when the model could not be built. */
+static int round_lp(round_run *X, int64_t budget, int from_eps,
+                    double *duration) {
+  milp_model md;
+  char err[256];
+  if (milp_build(&md, X->g, budget, 0, err, sizeof err)) {
+    snprintf(X->r->message, sizeof X->r->message, "%s", err);
+    return -2;
+  }
+  if (X->st) {
+    X->st->columns = md.ncols;
+    X->st->rows = md.nrows;
+    X->st->nonzeros = md.nnz;
+  }
+  double left = X->p->time_limit - round_elapsed(X), obj = 0;
+  double *x = util_malloc((size_t)md.ncols * sizeof *x);
+  int st = milp_solve_lp(&md, left, x, &obj);
+  if (st == 0) {
+    *duration = milp_duration(&md, obj);
+    double base = (double)X->r->base_duration;
+    prog_line(&X->pr, "[%7.2fs] LP at %lld: duration >= %.0f (TDI >= %.3f%%)",
+              round_elapsed(X), (long long)budget, *duration,
+              base > 0 ? 100.0 * (*duration - base) / base : 0.0);
+    int n = X->g->n;
+    double *s = util_malloc((size_t)n * (size_t)n * sizeof *s + 1);
+    milp_s_values(&md, x, s);
+    round_sweep(X, s, from_eps);
+    free(s);
+  } else {
+    prog_line(&X->pr, "[%7.2fs] LP at %lld: %s", round_elapsed(X),
+              (long long)budget,
+              st == 1 ? "infeasible" : st == 2 ? "out of time" : "solver error");
+  }
+  free(x);
+  milp_free(&md);
+  return st;
+}
+
+static int round_infeasible_budget(round_run *X) {
+  remat_result *r = X->r;
+  r->status = REMAT_STATUS_INFEASIBLE;
+  snprintf(r->message, sizeof r->message,
+           "infeasible: budget %lld is below %lld, the memory some node needs "
+           "with its inputs (max over v of m_v + sum of its predecessors' m_u)",
+           (long long)X->p->budget, (long long)r->min_peak);
+  return REMAT_ENOFIT;
+}
+
+/* Status and message once the roundings are done. */
+static int round_conclude(round_run *X, int lp_status) {
+  remat_result *r = X->r;
+  if (r->seq && r->peak <= r->budget) {
+    int proven = r->has_bound && (double)r->duration <= r->bound + 1e-9 * r->bound + 0.5;
+    r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
+    if (proven) r->bound = (double)r->duration;
+    return REMAT_OK;
+  }
+  if (lp_status == 1) {
+    r->status = REMAT_STATUS_INFEASIBLE;
+    snprintf(r->message, sizeof r->message,
+             "proven infeasible: the LP relaxation at %lld is infeasible, so "
+             "no stage-structured schedule on the input order fits; best "
+             "peak %lld",
+             (long long)r->budget, (long long)r->peak);
+  } else {
+    r->status = REMAT_STATUS_OVER_BUDGET;
+    snprintf(r->message, sizeof r->message,
+             "rounding found no schedule within %lld; best peak %lld (%.1f%% "
+             "of budget)",
+             (long long)r->budget, (long long)r->peak,
+             100.0 * (double)r->peak / (double)r->budget);
+  }
+  return REMAT_ENOFIT;
+}
+
+static int round_main(round_run *X) {
+  const round_params *p = X->p;
+  remat_result *r = X->r;
+  int *topo = util_malloc((size_t)(X->g->n ? X->g->n : 1) * sizeof *topo);
+  for (int v = 0; v < X->g->n; v++) topo[v] = v;
+  round_offer(X, topo, X->g->n, 0, "input order");
+  free(topo);
+  if (r->peak <= r->budget) { /* no recomputation needed */
+    r->status = REMAT_STATUS_OPTIMAL;
+    r->has_bound = 1;
+    r->bound = (double)r->base_duration;
+    return REMAT_OK;
+  }
+  double t2 = util_now(), lp = 0, lp_eps = 0;
+  int st = round_lp(X, p->budget, 0, &lp);
+  if (st == -2) return REMAT_EUSAGE;
+  if (X->st) X->st->lp_status = st, X->st->lp_duration = lp;
+  if (st == 0) {
+    r->has_bound = 1;
+    r->bound = lp;
+  }
+  int64_t mb = (int64_t)floor((1.0 - p->eps) * (double)p->budget);
+  if (X->st) X->st->rounding_budget = mb;
+  if (st != 1 && p->eps > 0 && mb > 0 && !round_stopped(X)) {
+    int se = round_lp(X, mb, 1, &lp_eps);
+    if (X->st) X->st->lp_eps_status = se, X->st->lp_eps_duration = lp_eps;
+  }
+  r->t_phase[2] = util_now() - t2;
+  if (st < 0 && !X->internal) {
+    X->internal = 1;
+    snprintf(X->errmsg, sizeof X->errmsg, "Clp failed on the LP relaxation");
+  }
+  return round_conclude(X, st);
+}
+
+int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
+                round_stats *st) {
+  round_run X;
+  memset(&X, 0, sizeof X);
+  X.g = g;
+  X.p = p;
+  X.r = r;
+  X.st = st;
+  X.t0 = util_now();
+  prog_init(&X.pr, p->verbose);
+  if (st) {
+    memset(st, 0, sizeof *st);
+    st->lp_status = st->lp_eps_status = -2;
+    st->threshold = -1;
+  }
+  int rc;
+  if (p->budget <= 0 || p->eps < 0 || p->eps >= 1) {
+    snprintf(r->message, sizeof r->message,
+             p->budget <= 0 ? "the budget must be positive"
+                            : "eps must be in [0, 1)");
+    rc = REMAT_EUSAGE;
+  } else if (p->budget < r->min_peak) {
+    rc = round_infeasible_budget(&X);
+  } else {
+    rc = round_main(&X);
+  }
+  r->t_total = round_elapsed(&X);
+  r->interrupted = round_stopped(&X);
+  if (X.internal) {
+    snprintf(r->message, sizeof r->message, "internal error: %s", X.errmsg);
+    rc = REMAT_EINTERNAL;
+  }
+  prog_done(&X.pr);
+  return rc;
+}

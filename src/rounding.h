@@ -1,0 +1,67 @@
+/* rounding.h -- Checkmate's LP relaxation and two-phase deterministic
+ * rounding (MLSys 2020, Section 5, Algorithm 2).
+ *
+ *   1. The LP relaxation of the MILP (milp.h) at the budget M, solved with
+ *      Clp: its value is a lower bound on the duration of every
+ *      stage-structured schedule on the input order.
+ *   2. The LP at floor((1 - eps) M) (rounding ignores memory, so it is
+ *      solved with slack; eps = 0.1 as in the paper).
+ *   3. For each threshold theta (0.1, 0.2, ..., 0.9 as in the reference
+ *      implementation): S = [S* >= theta], R = solve_r_opt(S)
+ *      (stage_r_opt), the sequence of R; it and its pruned form
+ *      (stage_prune) are re-simulated and offered to the result, which
+ *      keeps the cheapest within budget, else the lowest peak.  Both LPs'
+ *      solutions are rounded.
+ * The LPs are not interruptible (Clp's C interface has no hook for it);
+ * the stop flag is checked between the LPs and the roundings, and the time
+ * limit bounds each LP. */
+#ifndef REMAT_ROUNDING_H
+#define REMAT_ROUNDING_H
+
+#include <stdint.h>
+
+#include "remat.h"
+
+typedef struct round_params {
+  int64_t budget;          /* M in bytes (required) */
+  double eps;              /* the LP for rounding gets (1 - eps) M (0.1) */
+  const double *thresholds;/* NULL: 0.1, 0.2, ..., 0.9 */
+  int nthresholds;
+  double time_limit;       /* seconds for both LPs (60) */
+  int verbose;             /* progress on stderr: 0 none, 1 lines */
+  volatile int *stop;      /* stop (keeping the best) when nonzero */
+} round_params;
+
+void round_params_init(round_params *p);
+
+typedef struct round_stats {
+  int columns, rows;
+  long long nonzeros;
+  int lp_status;           /* LP at M: 0 optimal, 1 infeasible, 2 out of
+                              time, -1 error, -2 not solved */
+  double lp_duration;      /* its value in duration units (the bound) */
+  int lp_eps_status;       /* LP at (1 - eps) M, same codes */
+  double lp_eps_duration;
+  int64_t rounding_budget; /* floor((1 - eps) M) */
+  double threshold;        /* theta of the best schedule (-1: none) */
+  int from_eps_lp;         /* the best schedule rounds the (1 - eps) LP */
+  int schedules;           /* rounded schedules simulated */
+} round_stats;
+
+/* Solve and round; fills r (initialised with remat_result_init, method
+ * "lp-rounding"): status feasible (optimal only when a schedule meets the
+ * LP bound, or the input order fits), over-budget when no rounded schedule
+ * fits, infeasible when the LP at M is infeasible (then no stage-structured
+ * schedule fits) or M is below max_v (m_v + inputs).  r->bound is the LP
+ * value at M.  st may be NULL.  Returns REMAT_OK, REMAT_ENOFIT,
+ * REMAT_EUSAGE (bad parameters, model too large) or REMAT_EINTERNAL (an
+ * invalid rounded schedule, an LP failure). */
+int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
+                round_stats *st);
+
+/* One two-phase rounding: S[t,i] = (i < t && s[t * n + i] >= theta), R =
+ * stage_r_opt(S), *seq its sequence (allocated); returns the length. */
+int round_schedule(const remat_graph *g, const double *s, double theta,
+                   int **seq);
+
+#endif

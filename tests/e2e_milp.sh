@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# e2e_milp.sh -- remat milp, remat milp --relax and remat baseline on a small
+# training chain: exit codes, JSON fields, and `remat eval` agreeing on the
+# peak and the duration of every schedule written.
+# Usage: REMAT=build/remat bash tests/e2e_milp.sh
+set -euo pipefail
+
+: "${REMAT:?set REMAT to the remat binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "FAIL (e2e_milp): $*" >&2
+  exit 1
+}
+
+# A Checkmate-style training chain of L = 6 layers in native JSON: forward
+# nodes 0..5, the loss 6, grad(i) = 12 - i; edges i-1 -> i, grad(i) ->
+# grad(i-1), i -> grad(i-1), i -> grad(i), 5 -> loss -> grad(5).
+g=$tmp/train.json
+L=6
+n=$((2 * L + 1))
+{
+  printf '{"nodes": ['
+  for ((v = 0; v < n; v++)); do
+    if ((v < L)); then f=$v; d=$((10 + 3 * f)); bw=false
+    elif ((v == L)); then f=-1; d=0; bw=true
+    else f=$((2 * L - v)); d=$((2 * (10 + 3 * f))); bw=true; fi
+    if ((f < 0)); then m=1; else m=$((8 + (f * 5) % 7)); fi
+    ((v > 0)) && printf ', '
+    printf '{"id": %d, "duration": %d, "memory": %d, "backward": %s}' $v $d $m $bw
+  done
+  printf '],\n "edges": [[%d, %d], [%d, %d]' $((L - 1)) $L $L $((L + 1))
+  for ((i = 1; i < L; i++)); do printf ', [%d, %d]' $((i - 1)) $i; done
+  for ((i = L - 1; i >= 1; i--)); do
+    printf ', [%d, %d], [%d, %d]' $((2 * L - i)) $((2 * L - i + 1)) $i $((2 * L - i + 1))
+  done
+  for ((i = 0; i < L; i++)); do printf ', [%d, %d]' $i $((2 * L - i)); done
+  printf ']}\n'
+} >"$g"
+"$REMAT" info "$g" >"$tmp/info" || fail "remat info cannot read the test graph"
+grep -q "^nodes: 13$" "$tmp/info" || fail "the test graph does not have 13 nodes"
+
+# run CMD...: sets rc (no exit on failure)
+run() {
+  set +e
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  set -e
+}
+
+field() { jq -r "$2" "$1"; }
+
+# The schedule in $1 re-simulates (remat eval) to the JSON's peak, duration.
+check_eval() {
+  local json=$1 budget=$2
+  "$REMAT" eval "$g" "$json" --budget "$budget" >"$tmp/eval" ||
+    fail "remat eval rejects $(field "$json" .method)'s schedule: $(cat "$tmp/eval")"
+  grep -q "^valid: yes$" "$tmp/eval" || fail "invalid schedule from $(field "$json" .method)"
+  grep -q "^peak: $(field "$json" .peak)$" "$tmp/eval" ||
+    fail "$(field "$json" .method): eval peak differs: $(grep peak "$tmp/eval")"
+  grep -q "^duration: $(field "$json" .duration)$" "$tmp/eval" ||
+    fail "$(field "$json" .method): eval duration differs"
+}
+
+# --- remat milp: optimal within budget, with a bound -----------------------
+run "$REMAT" milp "$g" --budget 0.8 -o "$tmp/milp.json" -q
+[ "$rc" -eq 0 ] || fail "milp --budget 0.8 exited with $rc: $(cat "$tmp/err")"
+[ "$(field "$tmp/milp.json" .method)" = milp ] || fail "milp: method is not milp"
+[ "$(field "$tmp/milp.json" .status)" = optimal ] || fail "milp: not optimal"
+[ "$(field "$tmp/milp.json" .within_budget)" = true ] || fail "milp: not within budget"
+for f in peak duration tdi_percent sequence lower_bound gap_percent milp.columns \
+  milp.rows milp.nonzeros budget topo_peak; do
+  [ "$(jq ".$f != null" "$tmp/milp.json")" = true ] || fail "milp: no field $f"
+done
+(($(field "$tmp/milp.json" .recomputations) > 0)) || fail "milp: no recomputation at 0.8"
+check_eval "$tmp/milp.json" 0.8
+grep -q "^milp: budget" "$tmp/out" || fail "milp: no summary line on stdout"
+milp_dur=$(field "$tmp/milp.json" .duration)
+
+# progress on stderr unless --quiet
+run "$REMAT" milp "$g" --budget 0.8 --threads 1 -t 30
+[ "$rc" -eq 0 ] || fail "milp with progress exited with $rc"
+grep -q "^remat: " "$tmp/err" || fail "milp: no progress lines on stderr"
+
+# --- remat milp --relax: the LP bound, a rounded schedule ------------------
+run "$REMAT" milp --relax "$g" --budget 0.8 -o "$tmp/lp.json" -q
+[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || fail "milp --relax exited with $rc"
+[ "$(field "$tmp/lp.json" .method)" = lp-rounding ] || fail "--relax: method"
+[ "$(jq '.lp.duration != null and .lower_bound != null' "$tmp/lp.json")" = true ] ||
+  fail "--relax: no LP value"
+[ "$(jq '.lower_bound <= '"$milp_dur" "$tmp/lp.json")" = true ] ||
+  fail "--relax: the LP value exceeds the MILP optimum"
+if [ "$rc" -eq 0 ]; then
+  check_eval "$tmp/lp.json" 0.8
+  (($(field "$tmp/lp.json" .duration) >= milp_dur)) || fail "--relax beats the MILP optimum"
+else
+  grep -q "rounding found no schedule" "$tmp/err" || fail "--relax: no message for exit 3"
+fi
+
+# --- remat baseline: every method on both candidate sets -------------------
+for m in checkpoint-all chen-sqrtn chen-greedy; do
+  for c in ap linearized; do
+    run "$REMAT" baseline "$g" --budget 0.8 --method $m --candidates $c -o "$tmp/b.json"
+    [ "$(field "$tmp/b.json" .method)" = $m ] || fail "baseline $m: method field"
+    [ "$(jq '.baseline.checkpoints != null' "$tmp/b.json")" = true ] ||
+      fail "baseline $m: no checkpoints"
+    check_eval "$tmp/b.json" 1.0
+    if [ "$(field "$tmp/b.json" .within_budget)" = true ]; then
+      [ "$rc" -eq 0 ] || fail "baseline $m/$c fits but exited with $rc"
+      check_eval "$tmp/b.json" 0.8
+      (($(field "$tmp/b.json" .duration) >= milp_dur)) || fail "baseline $m beats the MILP"
+    else
+      [ "$rc" -eq 3 ] || fail "baseline $m/$c does not fit but exited with $rc"
+      grep -q "cannot reach the budget" "$tmp/err" || fail "baseline $m: no message"
+    fi
+  done
+done
+# Chen's schedules reach 0.8 on this graph; checkpoint-all needs the topo peak
+run "$REMAT" baseline "$g" --budget 0.8 --method chen-greedy --candidates ap -o "$tmp/b.json"
+[ "$rc" -eq 0 ] || fail "chen-greedy on articulation points does not reach 0.8 ($rc)"
+run "$REMAT" baseline "$g" --budget 1.0 --method checkpoint-all -o "$tmp/b.json"
+[ "$rc" -eq 0 ] || fail "checkpoint-all at the topo peak exited with $rc"
+[ "$(field "$tmp/b.json" .recomputations)" = 0 ] || fail "checkpoint-all recomputes"
+
+# --- budgets below max_v (m_v + inputs): exit 3 at once -------------------
+for cmd in "milp" "milp --relax"; do
+  run "$REMAT" $cmd "$g" --budget 40 -o "$tmp/x.json" -q
+  [ "$rc" -eq 3 ] || fail "$cmd --budget 40 exited with $rc, expected 3"
+  grep -q "infeasible: budget 40 is below" "$tmp/err" || fail "$cmd: no infeasibility message"
+  [ "$(field "$tmp/x.json" .status)" = infeasible ] || fail "$cmd: status not infeasible"
+done
+
+# --- usage errors: exit 2 with a message -----------------------------------
+for args in "baseline $g --budget 0.8" \
+  "baseline $g --budget 0.8 --method revolve" \
+  "baseline $g --budget 0.8 --method chen-sqrtn --candidates all" \
+  "milp $g --budget 0.8 --eps 0.2" \
+  "milp $g --relax --budget 0.8 --eps 1.5" \
+  "milp $g"; do
+  run "$REMAT" $args
+  [ "$rc" -eq 2 ] || fail "remat $args exited with $rc, expected 2"
+  [ -s "$tmp/err" ] || fail "remat $args: no message"
+done
+
+echo "e2e_milp: ok"

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# e2e_solve.sh -- remat solve / eval / emit / info from the command line:
+# the catalogue of malformed inputs (exit 2, one exact message each), exit
+# codes, the JSON result, eval agreeing with solve, the MiniZinc model
+# agreeing with our FlatZinc, the external backend, and Ctrl-C.
+# Usage: REMAT=build/remat bash tests/e2e_solve.sh
+set -euo pipefail
+
+: "${REMAT:?set REMAT to the remat binary}"
+REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+fail() {
+  echo "FAIL (e2e_solve): $*" >&2
+  exit 1
+}
+
+# run CMD...; sets $rc, $out, $err
+run() {
+  set +e
+  "$@" >out.txt 2>err.txt
+  rc=$?
+  set -e
+  out=$(cat out.txt)
+  err=$(cat err.txt)
+}
+
+# ------------------------------------------------ malformed input catalogue
+# file name | content | the exact message on stderr
+while IFS='|' read -r name content message; do
+  [ -z "$name" ] && continue
+  if [ "$content" != "-" ]; then printf '%s' "$content" >"$name"; fi
+  run "$REMAT" solve "$name" --budget 0.9 -q
+  [ "$rc" = 2 ] || fail "$name: exit $rc, expected 2 ($err)"
+  [ "$err" = "remat solve: $message" ] ||
+    fail "$name: got message '$err', expected 'remat solve: $message'"
+done <<'EOF'
+missing.json|-|cannot read missing.json: No such file or directory
+empty.json||empty.json:1:0: JSON syntax error: '[' or '{' expected near end of file
+comma.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2},]}|comma.json:1:50: JSON syntax error: unexpected token near ']'
+array.json|[1, 2]|array.json: expected a JSON object with "nodes"
+nonodes.json|{"edges": []}|nonodes.json: missing "nodes" array
+emptynodes.json|{"nodes": [], "edges": []}|emptynodes.json: the graph has no nodes
+nodenotobj.json|{"nodes": [7]}|nodenotobj.json: node 0 is not a JSON object
+noid.json|{"nodes": [{"duration": 1, "memory": 2}]}|noid.json: node 0 has no "id" field
+nodur.json|{"nodes": [{"id": 0, "memory": 2}]}|nodur.json: node 0 (id 0): missing "duration"
+real.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2.5}]}|real.json: node 0 (id 0): "memory" must be an integer, not 2.5
+string.json|{"nodes": [{"id": 0, "duration": 1, "memory": "big"}]}|string.json: node 0 (id 0): "memory" must be a non-negative integer
+negative.json|{"nodes": [{"id": 0, "duration": -4, "memory": 2}]}|negative.json: node 0 (id 0): "duration" is negative (-4)
+huge.json|{"nodes": [{"id": 0, "duration": 1, "memory": 18446744073709551616}]}|huge.json:1:66: integer does not fit in 64 bits (too big integer near '18446744073709551616')
+overflow.json|{"nodes": [{"id": 0, "duration": 9223372036854775807, "memory": 2}, {"id": 1, "duration": 1, "memory": 2}]}|overflow.json: node 1 (id 1): the total of durations or sizes exceeds 64 bits
+unknown.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2}, {"id": 1, "duration": 1, "memory": 2}], "edges": [[0, 1], [1, 9]]}|unknown.json: edge 1 refers to unknown node 9
+nxunknown.json|{"directed": true, "nodes": [{"id": 0, "cost_cpu": 1, "cost_ram": 2}], "links": [{"source": 0, "target": 3}]}|nxunknown.json: edge 0 refers to unknown node 3
+edgepair.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2}], "edges": [[0]]}|edgepair.json: edge 0 must be a [source, target] pair
+dup.json|{"nodes": [{"id": 1, "duration": 1, "memory": 2}, {"id": 1, "duration": 1, "memory": 2}]}|dup.json: duplicate node id 1
+selfloop.json|{"nodes": [{"id": 1, "duration": 1, "memory": 2}], "edges": [[1, 1]]}|selfloop.json: edge 0 is a self-loop on node 1
+cycle.json|{"nodes": [{"id": "a", "duration": 1, "memory": 2}, {"id": "b", "duration": 1, "memory": 2}, {"id": "c", "duration": 1, "memory": 2}], "edges": [["a", "b"], ["b", "c"], ["c", "a"]]}|cycle.json: the graph has a cycle: a -> b -> c -> a
+order.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2}, {"id": 1, "duration": 1, "memory": 2}], "edges": [[0, 1]], "order": [1, 0]}|order.json: the order is not a topological order: node 1 comes before its predecessor 0
+orderunk.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2}, {"id": 1, "duration": 1, "memory": 2}], "edges": [[0, 1]], "order": [0, 5]}|orderunk.json: the order names unknown node 5
+copies.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2, "copies": 0}]}|copies.json: node 0 (id 0): "copies" must be between 1 and 1000000
+EOF
+
+# a small graph: a diamond with a long-lived input
+cat >g.json <<'EOF'
+{"name": "diamond",
+ "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
+           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
+           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
+ "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
+           ["d", "out"], ["a", "out"]]}
+EOF
+
+# --------------------------------------------------------- usage errors
+run "$REMAT" solve g.json -q
+[ "$rc" = 2 ] && [ "$err" = "remat solve: --budget is required (e.g. --budget 0.9)" ] ||
+  fail "missing budget: exit $rc '$err'"
+run "$REMAT" solve g.json --budget abc -q
+[ "$rc" = 2 ] && [ "$err" = "remat solve: cannot parse budget 'abc' (use 0.9, 90%, 41687 or 12GiB)" ] ||
+  fail "bad budget: exit $rc '$err'"
+run "$REMAT" solve g.json --budget 0.9 --frobnicate
+[ "$rc" = 2 ] && [ "$err" = "remat solve: unknown option --frobnicate (see remat solve --help)" ] ||
+  fail "unknown option: exit $rc '$err'"
+run "$REMAT" solve g.json --budget 0.9 --time-limit soon
+[ "$rc" = 2 ] && [ "$err" = "remat solve: --time-limit needs a number, not 'soon'" ] ||
+  fail "bad time limit: exit $rc '$err'"
+run "$REMAT" frobnicate
+[ "$rc" = 2 ] || fail "unknown command: exit $rc"
+
+# ------------------------------------------------- infeasible at once
+# "d" needs in + c + d = 11
+run "$REMAT" solve g.json --budget 10 -q -o inf.json
+[ "$rc" = 3 ] || fail "budget below the bound: exit $rc"
+[ "$err" = "remat solve: infeasible: budget 10 is below 11, the memory node d needs with its inputs (max over v of m_v + sum of its predecessors' m_u)" ] ||
+  fail "budget below the bound: '$err'"
+grep -q '"status": "infeasible"' inf.json || fail "inf.json has no infeasible status"
+
+# ------------------------------------- solve: optimum, JSON, eval agrees
+run "$REMAT" info g.json
+echo "$out" | grep -qx "topo_peak: 16 (16 B)" || fail "info topo peak: $out"
+run "$REMAT" solve g.json --budget 13 --copies 6 -q -o s.json
+[ "$rc" = 0 ] || fail "solve at 13: exit $rc ($err)"
+echo "$out" | grep -q "peak 13  TDI 29.41%.*optimal" || fail "solve at 13: '$out'"
+for field in graph n edges budget topo_peak peak base_duration duration tdi_percent \
+  recomputations sequence copies status time_to_best_s phase_times_s trace solver_stats; do
+  grep -q "\"$field\":" s.json || fail "result JSON lacks \"$field\""
+done
+grep -q '"status": "optimal"' s.json || fail "status not optimal"
+run "$REMAT" eval g.json s.json --budget 13
+[ "$rc" = 0 ] || fail "eval: exit $rc ($err)"
+echo "$out" | grep -qx "peak: 13" || fail "eval peak: $out"
+echo "$out" | grep -qx "duration: 22" || fail "eval duration: $out"
+echo "$out" | grep -qx "within_budget: yes" || fail "eval within: $out"
+run "$REMAT" eval g.json s.json --budget 12
+[ "$rc" = 3 ] || fail "eval over budget: exit $rc"
+echo '{"sequence": ["in", "b", "a"]}' >short.json
+run "$REMAT" eval g.json short.json
+[ "$rc" = 2 ] && echo "$out" | grep -qx "error: 3 nodes are never computed (first: c)" ||
+  fail "eval incomplete: $rc '$out'"
+echo '["in", "c", "a", "b"]' >early.json
+run "$REMAT" eval g.json early.json
+[ "$rc" = 2 ] && echo "$out" | grep -qx "error: step 1: node c needs a, which was not computed before" ||
+  fail "eval invalid: $rc '$out'"
+echo '{"sequence": ["in", "zz"]}' >unk.json
+run "$REMAT" eval g.json unk.json
+[ "$rc" = 2 ] && [ "$err" = "remat eval: unk.json: sequence entry 1 is not a node of diamond" ] ||
+  fail "eval unknown id: $rc '$err'"
+
+# --------------------------- MiniZinc model == FlatZinc optimum (phase 2)
+for B in 13 14 16; do
+  "$REMAT" emit g.json --budget $B --phase 2 --copies 6 --dzn -o d.dzn
+  mzn=$(minizinc --solver gecode "$root/models/moccasin.mzn" d.dzn 2>/dev/null | sed -n 's/^OBJ = \(.*\);/\1/p')
+  "$REMAT" emit g.json --budget $B --phase 2 --copies 6 --fzn-solver fzn-gecode -o m.fzn
+  fzn=$(fzn-gecode m.fzn | sed -n 's/^OBJ = \(.*\);/\1/p' | tail -n 1)
+  [ -n "$mzn" ] && [ "$mzn" = "$fzn" ] || fail "budget $B: MiniZinc OBJ '$mzn', FlatZinc OBJ '$fzn'"
+done
+"$REMAT" emit g.json --budget 12 --phase 2 --copies 6 --dzn -o d.dzn
+minizinc --solver gecode "$root/models/moccasin.mzn" d.dzn 2>/dev/null | grep -q UNSATISFIABLE ||
+  fail "MiniZinc should find budget 12 infeasible"
+
+# ----------------------------------- the external backend agrees
+run "$REMAT" solve g.json --budget 14 --copies 6 -q --fzn-solver fzn-gecode -o ext.json
+[ "$rc" = 0 ] && echo "$out" | grep -q "TDI 11.76%.*optimal" || fail "fzn-gecode: $rc '$out' '$err'"
+run "$REMAT" solve g.json --budget 14 --copies 6 -q --fzn-solver /nonexistent/solver
+[ "$rc" = 4 ] && echo "$err" | grep -q "cannot run /nonexistent/solver" ||
+  fail "missing external solver: $rc '$err'"
+
+# ---------------------------- Ctrl-C keeps the best schedule so far
+set +e
+"$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --time-limit 60 -q -o int.json >int.out 2>int.err &
+pid=$!
+sleep 3
+kill -INT $pid
+start=$(date +%s)
+wait $pid
+rc=$?
+set -e
+[ $(($(date +%s) - start)) -le 5 ] || fail "Ctrl-C took more than 5 s"
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "Ctrl-C: exit $rc ($(cat int.err))"
+grep -q '"interrupted": true' int.json || fail "interrupted result not marked"
+grep -q '"sequence": \[' int.json || fail "interrupted result has no schedule"
+run "$REMAT" eval "$root/examples/layered_120.json" int.json
+[ "$rc" = 0 ] || fail "interrupted schedule does not re-simulate: $out"
+
+echo "e2e_solve: ok"

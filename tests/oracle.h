@@ -1,0 +1,74 @@
+/* oracle.h -- test helpers: small random DAGs and a brute-force optimum
+ * over all stage-structured schedules (for n <= 7). */
+#ifndef REMAT_TEST_ORACLE_H
+#define REMAT_TEST_ORACLE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "graph.h"
+#include "remat.h"
+
+static inline uint64_t oracle_rand(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* A random DAG on n nodes (edges u<v with probability pct%), every node
+ * but the first has a predecessor; durations 0..dmax, sizes 1..mmax. */
+static inline remat_graph *oracle_dag(int n, int pct, int dmax, int mmax,
+                                      uint64_t seed) {
+  int64_t *w = malloc((size_t)n * sizeof *w), *m = malloc((size_t)n * sizeof *m);
+  int *src = malloc((size_t)n * (size_t)n * sizeof *src);
+  int *dst = malloc((size_t)n * (size_t)n * sizeof *dst);
+  int ne = 0;
+  for (int v = 0; v < n; v++) {
+    w[v] = (int64_t)(oracle_rand(&seed) % (uint64_t)(dmax + 1));
+    m[v] = 1 + (int64_t)(oracle_rand(&seed) % (uint64_t)mmax);
+    int has = 0;
+    for (int u = 0; u < v; u++)
+      if ((int)(oracle_rand(&seed) % 100) < pct) {
+        src[ne] = u, dst[ne++] = v;
+        has = 1;
+      }
+    if (v && !has) {
+      src[ne] = (int)(oracle_rand(&seed) % (uint64_t)v);
+      dst[ne++] = v;
+    }
+  }
+  remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "oracle");
+  free(w);
+  free(m);
+  free(src);
+  free(dst);
+  return g;
+}
+
+/* Minimum duration over all stage-structured schedules with peak <= M
+ * (stage t recomputes any subset of 0..t-1, in order, then computes t);
+ * -1 if none fits.  Also the minimum peak over all of them. */
+static inline int64_t oracle_best(const remat_graph *g, int64_t M,
+                                  int64_t *min_peak) {
+  int n = g->n, bits = n * (n - 1) / 2;
+  int *seq = malloc((size_t)(bits + n) * sizeof *seq);
+  int64_t best = -1;
+  *min_peak = INT64_MAX;
+  for (uint64_t mask = 0; mask < (1ull << bits); mask++) {
+    int len = 0, b = 0;
+    for (int t = 0; t < n; t++) {
+      for (int u = 0; u < t; u++, b++)
+        if (mask >> b & 1) seq[len++] = u;
+      seq[len++] = t;
+    }
+    remat_sim s;
+    if (remat_simulate(g, seq, len, &s, NULL)) continue;
+    if (s.peak < *min_peak) *min_peak = s.peak;
+    if (s.peak <= M && (best < 0 || s.duration < best)) best = s.duration;
+  }
+  free(seq);
+  return best;
+}
+
+#endif

@@ -60,7 +60,7 @@ static void cmd_milp_bound(const remat_result *r) {
   double base = (double)r->base_duration;
   printf("lower bound: duration %.0f  TDI %.3f%%", r->bound,
          base > 0 ? 100.0 * (r->bound - base) / base : 0.0);
-  if (r->seq && r->duration > 0)
+  if (r->seq && r->peak <= r->budget && r->duration > 0)
     printf("  gap %.3f%%", 100.0 * ((double)r->duration - r->bound) / (double)r->duration);
   putchar('\n');
 }

@@ -196,7 +196,7 @@ static void fzn_objective(const model *md, util_buf *decl, util_buf *b) {
   util_buf_free(&vars);
 }
 
-static void fzn_build_layout(const model *md, fzn_layout *l) {
+void fzn_layout_build(const model *md, fzn_layout *l) {
   l->copy = util_malloc(3 * (size_t)md->ncopy * sizeof *l->copy);
   l->kind = util_malloc(3 * (size_t)md->ncopy);
   int k = 0;
@@ -312,7 +312,7 @@ void fzn_write(const model *md, const fzn_params *p, util_buf *b,
   if (cons.s) util_buf_puts(b, cons.s);
   fzn_memory(md, b);
   fzn_layout l = {0};
-  fzn_build_layout(md, &l);
+  fzn_layout_build(md, &l);
   fzn_solve(md, p, b, &l);
   if (layout)
     *layout = l;

@@ -4,9 +4,11 @@
  *   s<c>  start event (copy 0: the constant first event of v)
  *   e<c>  end event (last event at which the copy is retained)
  *   a<c>  active flag (bool; copy 0 always active), x<c> = bool2int(a<c>)
- *   d<c>  length in the memory cumulative: e - s + 1 if active, else 0
- * Inactive later copies rest at their latest start with e = s.
- * Output arrays S, E, A (per copy, in copy order) and OBJ. */
+ *   d<c>  length in the memory cumulative: e - s + 1
+ * Inactive later copies are parked: s = e = model_park(c).
+ * Output arrays S, E, A (per copy, in copy order) and PEAK (phase 1) or
+ * OBJ (phase 2: the duration of the active later copies, scaled).
+ */
 #ifndef REMAT_FZN_H
 #define REMAT_FZN_H
 
@@ -36,6 +38,9 @@ void fzn_params_init(fzn_params *p);
 void fzn_write(const model *md, const fzn_params *p, util_buf *out,
                fzn_layout *layout);
 void fzn_layout_free(fzn_layout *l);
+
+/* The layout of the model's LNS variables (as fzn_write gives it). */
+void fzn_layout_build(const model *md, fzn_layout *l);
 
 /* Fill values[] (layout order) from a model solution. */
 void fzn_layout_values(const fzn_layout *l, const model_sol *x, int *values);

@@ -11,6 +11,7 @@
  *          greedy, prune, keep the result when it is not worse. */
 #include "heur.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,9 @@ static int heur_step(heur *H, sch *s, move *moves, int maxmoves, int randomise) 
       best_score = score;
     }
   }
+  if (getenv("REMAT_DEBUG_GREEDY"))
+    fprintf(stderr, "greedy: peak %lld at step %d (node %d), %d moves, best %d\n",
+            (long long)H->E.peak, jp, H->E.seq[jp], nm, best);
   if (best < 0) return 0;
   for (int k = 0; k < moves[best].nkey; k++) sch_insert(s, moves[best].key[k]);
   return 1;

@@ -156,20 +156,30 @@ static void milp_stage_memory(milp_bld *b, int t) {
     milp_put(b, row, milp_col_u(md, t, k - 1), -1);
     milp_put(b, row, milp_col_u(md, t, k), 1);
   }
+  if (md->kind == MILP_ELASTIC) /* U[t,k] - Z <= cap */
+    for (int k = 0; k <= t; k++) {
+      row = milp_row(b, -DBL_MAX, md->cap);
+      milp_put(b, row, milp_col_u(md, t, k), 1);
+      milp_put(b, row, md->z_col, -1);
+    }
 }
 
-/* Bounds and objective of R, S and U. */
+/* Bounds and objective of R, S, U (and Z). */
 static void milp_columns(milp_bld *b) {
   const milp_model *md = b->md;
   const remat_graph *g = md->g;
+  int elastic = md->kind == MILP_ELASTIC;
   for (int t = 1; t < md->n; t++)
     for (int i = 0; i < t; i++) {
       double ub = g->succ_off[i] == g->succ_off[i + 1] ? 0 : 1; /* sink */
-      milp_col(b, milp_col_r(t, i), 0, ub, (double)(g->w[i] / md->dur_q));
+      double w = elastic ? 0 : (double)(g->w[i] / md->dur_q);
+      milp_col(b, milp_col_r(t, i), 0, ub, w);
       milp_col(b, milp_col_s(md, t, i), 0, ub, 0);
     }
   for (int t = 0; t < md->n; t++)
-    for (int k = 0; k <= t; k++) milp_col(b, milp_col_u(md, t, k), 0, md->cap, 0);
+    for (int k = 0; k <= t; k++)
+      milp_col(b, milp_col_u(md, t, k), 0, elastic ? DBL_MAX : md->cap, 0);
+  if (elastic) milp_col(b, md->z_col, 0, DBL_MAX, 1);
 }
 
 static void milp_generate(milp_bld *b) {
@@ -204,16 +214,17 @@ static void milp_scale(milp_model *md) {
   md->cap = (double)(md->budget / md->mem_q);
 }
 
-int milp_build(milp_model *md, const remat_graph *g, int64_t budget,
-               int integral, char *err, size_t errlen) {
+int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
+               char *err, size_t errlen) {
   memset(md, 0, sizeof *md);
   md->g = g;
   md->n = g->n;
-  md->integral = integral;
+  md->kind = kind;
+  md->z_col = -1;
   md->budget = budget;
   milp_scale(md);
   long long n = g->n, ntri = n * (n - 1) / 2, nf = n > 20000 ? 0 : milp_count_free(g);
-  long long ncols = 2 * ntri + n * (n + 1) / 2 + nf;
+  long long ncols = 2 * ntri + n * (n + 1) / 2 + nf + (kind == MILP_ELASTIC);
   if (n > 20000 || ncols > INT_MAX / 2 || nf > MILP_MAX_NONZEROS)
     return util_err(err, errlen, REMAT_EUSAGE,
                     "the MILP for %lld nodes is too large (%lld columns)", n,
@@ -222,7 +233,8 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget,
   md->s_base = (int)ntri;
   md->u_base = (int)(2 * ntri);
   md->f_base = (int)(2 * ntri + n * (n + 1) / 2);
-  md->nint = integral ? (int)(2 * ntri) : 0;
+  md->nint = kind != MILP_RELAXED ? (int)(2 * ntri) : 0;
+  if (kind == MILP_ELASTIC) md->z_col = md->ncols - 1;
   milp_bld b = {md, 0, 0, NULL, NULL, 0};
   b.cur = util_calloc((size_t)md->ncols + 1, sizeof *b.cur);
   b.fidx = util_malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *b.fidx);
@@ -339,12 +351,14 @@ typedef struct milp_run {
   const milp_params *p;
   remat_result *r;
   milp_stats *st;
-  milp_model md;
+  milp_model md;     /* the model of the current phase */
+  int phase;         /* 1: elastic (reach the budget), 2: the MILP */
   prog pr;
   double t0;
   atomic_flag lock;  /* CBC may call back from several threads */
   double incumbent;  /* objective units, INFINITY: none logged yet */
   double bound;      /* objective units, -INFINITY: none logged yet */
+  double dbound;     /* phase 2's bound on the duration, -INFINITY: none */
   int stopped;       /* a callback saw the stop flag */
   Cbc_Model *cbc;    /* while CBC runs */
   int internal;
@@ -363,30 +377,38 @@ static milp_run *milp_active;
 
 static double milp_elapsed(const milp_run *M) { return util_now() - M->t0; }
 
-static double milp_tdi(const milp_run *M, double obj) {
-  double base = (double)M->r->base_duration;
-  return base > 0 ? 100.0 * obj * (double)M->md.dur_q / base : 0;
-}
-
 static int milp_stop_requested(const milp_run *M) {
   return M->p->stop && *M->p->stop;
+}
+
+/* An objective value for people: TDI (phase 2) or the peak as a
+ * percentage of the budget (phase 1: cap + Z). */
+static void milp_value(const milp_run *M, double obj, char *buf, size_t len) {
+  if (obj > 1e40 || obj < -1e40) {
+    snprintf(buf, len, "none");
+  } else if (M->phase == 1) {
+    double peak = (M->md.cap + obj) * (double)M->md.mem_q;
+    snprintf(buf, len, "peak %.1f%%", 100.0 * peak / (double)M->md.budget);
+  } else {
+    double base = (double)M->r->base_duration;
+    snprintf(buf, len, "TDI %.3f%%",
+             base > 0 ? 100.0 * obj * (double)M->md.dur_q / base : 0.0);
+  }
 }
 
 static void milp_progress(milp_run *M, double inc, double bnd, int nodes) {
   int new_inc = inc < 1e40 && inc < M->incumbent - 1e-9 * fabs(inc) - 1e-9;
   if (inc < M->incumbent) M->incumbent = inc;
   if (bnd > M->bound && bnd < 1e40) M->bound = bnd;
-  char b[48] = "none";
-  if (M->bound > -1e40) snprintf(b, sizeof b, "%.3f%%", milp_tdi(M, M->bound));
+  char i[48], b[48];
+  milp_value(M, M->incumbent, i, sizeof i);
+  milp_value(M, M->bound, b, sizeof b);
   if (new_inc)
-    prog_line(&M->pr, "[%7.2fs] CBC incumbent TDI %.3f%%  bound TDI %s",
-              milp_elapsed(M), milp_tdi(M, M->incumbent), b);
-  else if (M->incumbent < 1e40)
-    prog_status(&M->pr, "[%7.2fs] CBC  incumbent TDI %.3f%%  bound TDI %s  nodes %d",
-                milp_elapsed(M), milp_tdi(M, M->incumbent), b, nodes);
+    prog_line(&M->pr, "[%7.2fs] CBC phase %d incumbent %s  bound %s",
+              milp_elapsed(M), M->phase, i, b);
   else
-    prog_status(&M->pr, "[%7.2fs] CBC  no incumbent  bound TDI %s  nodes %d",
-                milp_elapsed(M), b, nodes);
+    prog_status(&M->pr, "[%7.2fs] CBC phase %d  incumbent %s  bound %s  nodes %d",
+                milp_elapsed(M), M->phase, i, b, nodes);
 }
 
 static void milp_on_message(Cbc_Model *model, int msgno, int nd,
@@ -468,11 +490,12 @@ static Cbc_Model *milp_cbc_model(milp_run *M) {
   return m;
 }
 
-/* The best schedule so far as CBC's MIP start: pruned R, canonical S. */
+/* The best schedule so far as CBC's MIP start: pruned R, canonical S (in
+ * phase 2 only if it fits; Z is left to CBC). */
 static int milp_mipstart(milp_run *M, Cbc_Model *m) {
   const remat_result *r = M->r;
   const remat_graph *g = M->g;
-  if (!r->seq || r->peak > r->budget) return 0;
+  if (!r->seq || (M->phase == 2 && r->peak > r->budget)) return 0;
   int n = g->n, ok = 0;
   stage_mat R, S;
   stage_mat_init(&R, n);
@@ -480,7 +503,7 @@ static int milp_mipstart(milp_run *M, Cbc_Model *m) {
   if (!stage_from_sequence(r->seq, r->len, &R)) {
     stage_prune(g, &R);
     stage_canonical_s(g, &R, &S);
-    ok = stage_checkmate_peak(g, &R, &S, NULL) <= r->budget;
+    ok = M->phase == 1 || stage_checkmate_peak(g, &R, &S, NULL) <= r->budget;
   }
   if (ok) {
     int cnt = M->md.nint ? M->md.nint : 1;
@@ -530,17 +553,17 @@ static void milp_take(milp_run *M, const double *x, double obj) {
       snprintf(msg, sizeof msg, "the MILP's memory (%lld) is below the "
                "simulated peak (%lld)", (long long)cm, (long long)sim.peak);
       milp_internal(M, msg);
-    } else if (fabs((double)sim.duration - claimed) >
-               1e-6 * claimed + 0.5 * (double)M->md.dur_q) {
+    } else if (M->phase == 2 && fabs((double)sim.duration - claimed) >
+                                    1e-6 * claimed + 0.5 * (double)M->md.dur_q) {
       snprintf(msg, sizeof msg, "the MILP's objective (%.0f) differs from "
                "the simulated duration (%lld)", claimed, (long long)sim.duration);
       milp_internal(M, msg);
     }
-    remat_result_offer(M->r, g, seq, len, 2, milp_elapsed(M));
+    remat_result_offer(M->r, g, seq, len, M->phase, milp_elapsed(M));
     if (stage_prune(g, &R)) {
       free(seq);
       len = stage_sequence(&R, &seq);
-      remat_result_offer(M->r, g, seq, len, 2, milp_elapsed(M));
+      remat_result_offer(M->r, g, seq, len, M->phase, milp_elapsed(M));
     }
   }
   free(seq);
@@ -636,33 +659,36 @@ static void milp_infeasible_budget(milp_run *M) {
            (long long)M->p->budget, (long long)M->r->min_peak, g->id[arg]);
 }
 
+/* What one CBC run ended with. */
+typedef struct milp_end {
+  int optimal, infeasible, have_sol, ran;
+  double obj;
+} milp_end;
+
 /* Status, bound and message once CBC is done. */
-static int milp_conclude(milp_run *M, int cbc_optimal, int cbc_infeasible,
-                         double cbc_obj, int have_sol) {
+static int milp_conclude(milp_run *M, milp_end e) {
   remat_result *r = M->r;
   int fits = r->seq && r->peak <= r->budget, stopped = M->stopped;
-  double opt = have_sol ? milp_duration(&M->md, cbc_obj) : INFINITY;
-  if (fits && cbc_infeasible && !stopped)
-    milp_internal(M, "CBC reports the MILP infeasible, but a schedule fits");
   if (fits) {
-    int proven = cbc_optimal && !stopped && have_sol &&
-                 (double)r->duration <= opt + 1e-6 * opt + 0.5;
+    /* proven: phase 2 completed and its optimum is what we report */
+    int proven = M->phase == 2 && e.optimal && !stopped && e.have_sol &&
+                 (double)r->duration <= milp_duration(&M->md, e.obj) + 1e-6 *
+                 (double)r->duration + 0.5;
     r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
     if (proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
-    } else if (M->bound > -1e40) {
+    } else if (M->dbound > -1e40) {
       r->has_bound = 1;
-      r->bound = milp_duration(&M->md, M->bound);
-      if (r->bound > (double)r->duration) r->bound = (double)r->duration;
+      r->bound = M->dbound < (double)r->duration ? M->dbound : (double)r->duration;
     }
     return REMAT_OK;
   }
-  if (cbc_infeasible && !stopped) {
+  if (M->phase == 1 && e.optimal && !stopped && e.have_sol) {
     r->status = REMAT_STATUS_INFEASIBLE;
     snprintf(r->message, sizeof r->message,
              "proven infeasible: no stage-structured schedule on the input "
-             "order fits %lld; best peak %lld (%.1f%% of budget)",
+             "order fits %lld; the least peak is %lld (%.1f%% of budget)",
              (long long)r->budget, (long long)r->peak,
              100.0 * (double)r->peak / (double)r->budget);
   } else {
@@ -676,42 +702,45 @@ static int milp_conclude(milp_run *M, int cbc_optimal, int cbc_infeasible,
   return REMAT_ENOFIT;
 }
 
-/* What one CBC run ended with. */
-typedef struct milp_end {
-  int optimal, infeasible, have_sol;
-  double obj;
-} milp_end;
+static void milp_stats_model(milp_run *M) {
+  if (!M->st) return;
+  M->st->columns = M->md.ncols;
+  M->st->rows = M->md.nrows;
+  M->st->integer_columns = M->md.nint;
+  M->st->nonzeros = M->md.nnz;
+}
 
-/* One CBC run.  first_only: stop at the first solution (the model has no
- * fitting MIP start).  CBC 2.10.8 (Cgl 0.60.3) dereferences NULL when its
- * preprocessing proves the problem infeasible while keeping column names,
- * which the cut callback turns on (`cbc -PrepNames on` crashes the same
- * way); with a feasible MIP start preprocessing cannot prove infeasibility,
- * without one it is switched off. */
-static milp_end milp_cbc_run(milp_run *M, int first_only) {
+/* One CBC run of the current phase's model.  CBC 2.10.8 (Cgl 0.60.3)
+ * dereferences NULL when its preprocessing proves a problem infeasible
+ * while keeping column names, which the cut callback turns on (`cbc
+ * -PrepNames on` crashes the same way); phase 1 is always feasible and
+ * phase 2 always has a fitting MIP start, so it cannot happen; were the MIP
+ * start missing, preprocessing is switched off. */
+static milp_end milp_cbc_run(milp_run *M) {
+  milp_end e = {0, 0, 0, 1, INFINITY};
   Cbc_Model *m = milp_cbc_model(M);
-  int warm = M->p->warm_start && milp_mipstart(M, m);
-  if (!warm) Cbc_setParameter(m, "preprocess", "off");
-  if (first_only) Cbc_setParameter(m, "maxSolutions", "1");
-  if (M->st) M->st->warm_start |= warm;
-  prog_line(&M->pr, "[%7.2fs] CBC on %d columns (%d integer), %d rows, %lld "
-            "nonzeros%s", milp_elapsed(M), M->md.ncols, M->md.nint,
-            M->md.nrows, M->md.nnz,
-            warm ? "; warm start"
-                 : first_only ? "; no preprocessing until a first solution" : "");
+  int warm = milp_mipstart(M, m);
+  if (!warm && M->phase == 2) Cbc_setParameter(m, "preprocess", "off");
+  if (M->st) M->st->warm_start |= warm && M->phase == 2;
+  prog_line(&M->pr, "[%7.2fs] CBC phase %d (%s) on %d columns (%d integer), "
+            "%d rows, %lld nonzeros%s", milp_elapsed(M), M->phase,
+            M->phase == 1 ? "reach the budget" : "minimise the duration",
+            M->md.ncols, M->md.nint, M->md.nrows, M->md.nnz,
+            warm ? "; warm start" : "");
+  M->incumbent = INFINITY;
+  M->bound = -INFINITY;
   milp_run_cbc(M, m);
   prog_done(&M->pr);
-  milp_end e;
   const double *x = Cbc_bestSolution(m);
-  e.optimal = Cbc_isProvenOptimal(m) && !(first_only && Cbc_secondaryStatus(m) == 6);
+  e.optimal = Cbc_isProvenOptimal(m);
   e.infeasible = Cbc_isProvenInfeasible(m);
   e.have_sol = x != NULL;
   e.obj = x ? Cbc_getObjValue(m) : INFINITY;
   if (!M->stopped && milp_stop_requested(M)) M->stopped = 1;
-  if (!M->stopped) { /* CBC's final bound (after an interrupt, the last
-                        one it logged: its own closes on the incumbent) */
-    double bp = Cbc_getBestPossibleObjValue(m);
-    if (bp > -1e40 && bp < 1e40 && (!first_only || bp > M->bound)) M->bound = bp;
+  if (M->phase == 2) { /* CBC's final bound; after an interrupt the last
+                          one it logged (its own closes on the incumbent) */
+    double bp = M->stopped ? M->bound : Cbc_getBestPossibleObjValue(m);
+    if (bp > -1e40 && bp < 1e40) M->dbound = milp_duration(&M->md, bp);
   }
   M->r->nodes += Cbc_getNodeCount(m);
   if (M->st) {
@@ -723,18 +752,43 @@ static milp_end milp_cbc_run(milp_run *M, int first_only) {
   return e;
 }
 
+/* Build the phase's model and run CBC on it.  Returns 0 or REMAT_EUSAGE
+ * (model too large). */
+static int milp_phase(milp_run *M, int phase, milp_end *e) {
+  char err[256];
+  double t = util_now();
+  M->phase = phase;
+  int kind = phase == 1 ? MILP_ELASTIC : MILP_INTEGRAL;
+  if (milp_build(&M->md, M->g, M->p->budget, kind, err, sizeof err)) {
+    snprintf(M->r->message, sizeof M->r->message, "%s", err);
+    return REMAT_EUSAGE;
+  }
+  milp_stats_model(M);
+  M->r->mem_quantum = M->md.mem_q;
+  M->r->dur_quantum = M->md.dur_q;
+  *e = milp_cbc_run(M);
+  M->r->t_phase[phase] += util_now() - t;
+  return 0;
+}
+
+static int milp_time_left(const milp_run *M) {
+  return milp_elapsed(M) < M->p->time_limit - 0.01;
+}
+
+/* Phase 1 (only while no schedule fits): reach the budget; phase 2:
+ * minimise the duration from the best fitting schedule. */
 static int milp_cbc(milp_run *M) {
-  double tb = util_now();
-  int fits = M->r->seq && M->r->peak <= M->r->budget;
-  milp_end e = milp_cbc_run(M, M->p->warm_start && !fits);
-  fits = M->r->seq && M->r->peak <= M->r->budget;
-  if (!fits || e.optimal || M->stopped || M->internal ||
-      milp_elapsed(M) >= M->p->time_limit - 0.01 || !M->p->warm_start)
-    ; /* done */
-  else /* found a first schedule: again, warm and with preprocessing */
-    e = milp_cbc_run(M, 0);
-  M->r->t_phase[2] = util_now() - tb;
-  return milp_conclude(M, e.optimal, e.infeasible, e.obj, e.have_sol);
+  milp_end e = {0, 0, 0, 0, INFINITY};
+  int fits = M->r->peak <= M->r->budget;
+  if (!fits) {
+    if (milp_phase(M, 1, &e)) return REMAT_EUSAGE;
+    fits = M->r->peak <= M->r->budget;
+    if (!fits || M->stopped || M->internal || !milp_time_left(M))
+      return milp_conclude(M, e);
+    milp_free(&M->md);
+  }
+  if (milp_phase(M, 2, &e)) return REMAT_EUSAGE;
+  return milp_conclude(M, e);
 }
 
 int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
@@ -747,7 +801,7 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
   M.st = st;
   M.t0 = util_now();
   M.incumbent = INFINITY;
-  M.bound = -INFINITY;
+  M.bound = M.dbound = -INFINITY;
   atomic_flag_clear(&M.lock);
   prog_init(&M.pr, p->verbose);
   if (st) memset(st, 0, sizeof *st);
@@ -762,28 +816,17 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
     double th = util_now();
     milp_seed(&M);
     r->t_phase[0] = util_now() - th;
-    char err[256];
     if (M.internal) {
       rc = REMAT_EINTERNAL;
     } else if (r->peak <= r->budget && r->recomputations == 0) {
       r->status = REMAT_STATUS_OPTIMAL; /* no recomputation needed */
       r->has_bound = 1;
       r->bound = (double)r->base_duration;
-    } else if (milp_stop_requested(&M) || milp_elapsed(&M) >= p->time_limit) {
+    } else if (milp_stop_requested(&M) || !milp_time_left(&M)) {
+      milp_end none = {0, 0, 0, 0, INFINITY};
       M.stopped = milp_stop_requested(&M);
-      rc = milp_conclude(&M, 0, 0, INFINITY, 0); /* no time left for CBC */
-    } else if (milp_build(&M.md, g, p->budget, 1, err, sizeof err)) {
-      snprintf(r->message, sizeof r->message, "%s", err);
-      rc = REMAT_EUSAGE;
+      rc = milp_conclude(&M, none); /* no time left for CBC */
     } else {
-      if (st) {
-        st->columns = M.md.ncols;
-        st->rows = M.md.nrows;
-        st->integer_columns = M.md.nint;
-        st->nonzeros = M.md.nnz;
-      }
-      r->mem_quantum = M.md.mem_q;
-      r->dur_quantum = M.md.dur_q;
       rc = milp_cbc(&M);
       milp_free(&M.md);
     }

@@ -34,6 +34,12 @@
  * (stage.h) the two agree exactly: the MILP optimum equals the best
  * stage-structured schedule (brute force, or CP with enough copies).
  *
+ * The elastic variant (phase 1 of milp_solve, when no schedule within the
+ * budget is known) replaces U[t,k] <= cap by U[t,k] <= cap + Z and minimises
+ * Z alone: it is always feasible, its optimum is the least peak of any
+ * stage-structured schedule minus the budget, and CBC's heuristics start
+ * from schedules that do not fit yet.
+ *
  * Scaling: sizes are divided by their GCD (budget floor(M / g)), durations
  * by theirs.  Models above MILP_MAX_NONZEROS matrix entries are refused
  * (random_layered_n1000 would need about 40 million). */
@@ -47,10 +53,19 @@
 
 #define MILP_MAX_NONZEROS 15000000LL
 
+/* Model kinds. */
+enum {
+  MILP_RELAXED = 0,    /* the LP relaxation (all columns continuous) */
+  MILP_INTEGRAL = 1,   /* the MILP */
+  MILP_ELASTIC = 2     /* phase 1: U[t,k] <= cap + Z, minimise Z >= 0 (the
+                          overshoot of the budget; R and S integral) */
+};
+
 typedef struct milp_model {
   const remat_graph *g;
   int n;
-  int integral;        /* R and S are integer columns */
+  int kind;            /* MILP_* */
+  int z_col;           /* MILP_ELASTIC: the column of Z, else -1 */
   int64_t budget;      /* M in bytes */
   int64_t mem_q;       /* GCD of the sizes */
   int64_t dur_q;       /* GCD of the durations */
@@ -72,10 +87,10 @@ static inline int milp_col_u(const milp_model *md, int t, int k) {
   return md->u_base + t * (t + 1) / 2 + k;
 }
 
-/* Build the model for budget M (integral: MILP, else its LP relaxation).
- * Returns 0, or REMAT_EUSAGE with a message when it is too large. */
-int milp_build(milp_model *md, const remat_graph *g, int64_t budget,
-               int integral, char *err, size_t errlen);
+/* Build the model of a kind (MILP_*) for budget M.  Returns 0, or
+ * REMAT_EUSAGE with a message when it is too large. */
+int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
+               char *err, size_t errlen);
 void milp_free(milp_model *md);
 
 /* R of a solution vector (R[t,i] = x > 0.5; R[t,t] = 1). */
@@ -134,7 +149,7 @@ typedef struct milp_stats {
 int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
                milp_stats *st);
 
-/* Solve the LP relaxation (a model built with integral = 0) with Clp.
+/* Solve the LP relaxation (a MILP_RELAXED model) with Clp.
  * x receives md->ncols values.  Returns 0 (optimal, *objective set), 1
  * (infeasible), 2 (stopped by the time limit) or -1 (solver error). */
 int milp_solve_lp(const milp_model *md, double time_limit, double *x,

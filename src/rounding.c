@@ -115,7 +115,7 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
                     double *duration) {
   milp_model md;
   char err[256];
-  if (milp_build(&md, X->g, budget, 0, err, sizeof err)) {
+  if (milp_build(&md, X->g, budget, MILP_RELAXED, err, sizeof err)) {
     snprintf(X->r->message, sizeof X->r->message, "%s", err);
     return -2;
   }
@@ -177,8 +177,10 @@ static int round_conclude(round_run *X, int lp_status) {
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     snprintf(r->message, sizeof r->message,
-             "rounding found no schedule within %lld; best peak %lld (%.1f%% "
-             "of budget)",
+             "%s found no schedule within %lld; best peak %lld (%.1f%% of "
+             "budget)",
+             lp_status == 2 ? "the LP ran out of time: rounding"
+             : round_stopped(X) ? "interrupted: rounding" : "rounding",
              (long long)r->budget, (long long)r->peak,
              100.0 * (double)r->peak / (double)r->budget);
   }

@@ -22,6 +22,7 @@
 #include "local.h"
 #include "model.h"
 #include "progress.h"
+#include "sublns.h"
 #include "remat.h"
 #include "util.h"
 
@@ -112,9 +113,12 @@ static int solve_on_solution(void *ctx, const char *text) {
   int bad = remat_simulate(S->g, seq, len, &sim, NULL);
   int64_t claimed_cap = md->phase == 1 ? obj : md->cap;
   if (!bad && sim.peak > (int64_t)claimed_cap * md->mem_q) bad = 1;
-  if (!bad && md->phase == 2 && md->dur_exact &&
-      sim.duration != S->r->base_duration + obj * md->dur_q)
-    bad = 1;
+  if (!bad && md->dur_exact) { /* the model's duration is the simulator's */
+    int64_t extra = 0;
+    for (int c = 0; c < md->ncopy; c++)
+      if (S->x.a[c] && c != md->first[md->node[c]]) extra += md->dur[md->node[c]];
+    if (sim.duration != S->r->base_duration + extra * md->dur_q) bad = 1;
+  }
   if (bad) {
     S->internal = 1;
     snprintf(S->errmsg, sizeof S->errmsg,
@@ -168,10 +172,63 @@ static gz_status solve_external(solve_ctx *S, const util_buf *fzn,
   return status;
 }
 
+/* Reduced-model LNS for large models (whole-model restarts get slow). */
+static int solve_use_sub(const solve_ctx *S, const model_sol *initial) {
+  if (!initial || S->p->fzn_solver || S->p->lns == REMAT_LNS_NONE) return 0;
+  const char *env = getenv("REMAT_SUB");
+  if (env) return atoi(env);
+  return S->md.ncopy > 400;
+}
+
+static void solve_sub_tick(void *ctx, long long steps) {
+  solve_ctx *S = ctx;
+  const remat_result *r = S->r;
+  if (r->seq)
+    prog_status(&S->pr, "[%7.2fs] phase %d  best peak %lld  TDI %.2f%%  neighbourhoods %lld",
+                solve_elapsed(S), S->md.phase, (long long)r->peak, r->tdi, steps);
+}
+
+static gz_status solve_phase_sub(solve_ctx *S) {
+  model *md = &S->md;
+  sublns_params sp;
+  sublns_params_init(&sp);
+  sp.time_limit = solve_left(S);
+  sp.stop = S->p->stop;
+  sp.seed = S->p->seed + (unsigned)md->phase;
+  sp.found = solve_heur_found;
+  sp.ctx = S;
+  sp.on_tick = solve_sub_tick;
+  gz_stats st;
+  char err[1024] = "";
+  /* phase 2 starts from the best schedule, phase 1 from the lowest peak */
+  gz_status status = sublns_run(md, S->r->seq, S->r->len, &sp, &st, err, sizeof err);
+  prog_done(&S->pr);
+  if (status == GZ_ERROR && !S->internal) {
+    S->internal = 1;
+    snprintf(S->errmsg, sizeof S->errmsg, "solver error in phase %d: %.400s",
+             md->phase, err);
+  }
+  remat_result *r = S->r;
+  r->nodes += st.nodes;
+  r->fails += st.fails;
+  r->restarts += st.searches;
+  r->solutions += st.solutions;
+  r->propagations += st.propagations;
+  if (S->p->verbose > 1)
+    prog_line(&S->pr, "phase %d: window LNS, %lld windows, %lld solutions, %lld "
+                      "nodes, %.2fs",
+              md->phase, st.searches, st.solutions, st.nodes, st.seconds);
+  /* GZ_OPTIMAL: phase 2 has no recomputation left (the base duration is a
+   * lower bound), or phase 1 reached the budget */
+  return status;
+}
+
 /* One phase.  initial: warm start (may be NULL). */
 static gz_status solve_phase(solve_ctx *S, int phase, const model_sol *initial) {
   model *md = &S->md;
   md->phase = phase;
+  S->solutions = 0;
+  if (solve_use_sub(S, initial)) return solve_phase_sub(S);
   fzn_params fp;
   fzn_params_init(&fp);
   fp.initial = initial;
@@ -187,7 +244,6 @@ static gz_status solve_phase(solve_ctx *S, int phase, const model_sol *initial) 
       fclose(f);
     }
   }
-  S->solutions = 0;
   lns_init(&S->lns, md, &S->layout, S->p->lns, S->p->seed + (unsigned)phase,
            &S->solutions);
   gz_stats st;

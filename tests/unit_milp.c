@@ -344,7 +344,7 @@ static void test_lp_bound(void **state) {
       int rc = milp_run_quiet(g, M, 0, &r);
       milp_model md;
       char err[256];
-      assert_int_equal(milp_build(&md, g, M, 0, err, sizeof err), 0);
+      assert_int_equal(milp_build(&md, g, M, MILP_RELAXED, err, sizeof err), 0);
       double *x = malloc(sizeof(double) * (size_t)md.ncols), obj;
       int st = milp_solve_lp(&md, 30, x, &obj);
       if (rc == 0) {
@@ -513,7 +513,7 @@ static void test_milp_too_large(void **state) {
   remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "big");
   milp_model md;
   char err[256] = "";
-  assert_int_equal(milp_build(&md, g, 10, 1, err, sizeof err), REMAT_EUSAGE);
+  assert_int_equal(milp_build(&md, g, 10, MILP_INTEGRAL, err, sizeof err), REMAT_EUSAGE);
   assert_non_null(strstr(err, "too large"));
   free(w), free(m), free(src), free(dst);
   remat_graph_free(g);

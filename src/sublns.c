@@ -1,0 +1,226 @@
+/* sublns.c -- window LNS. */
+#include "sublns.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+#include "util.h"
+#include "window.h"
+
+void sublns_params_init(sublns_params *p) {
+  memset(p, 0, sizeof *p);
+  p->time_limit = 10;
+  p->step_limit = 0.5;
+  p->seed = 1;
+}
+
+typedef struct sl {
+  const model *md;
+  const remat_graph *g;
+  const sublns_params *p;
+  uint64_t rng;
+  unsigned char *R;
+  int *cand;
+  double nodes;  /* relaxed nodes per window (adaptive) */
+  double width;  /* stages per window (adaptive) */
+  util_buf last; /* the last solution's text */
+  int got;
+} sl;
+
+static uint64_t sl_rand(sl *L) {
+  uint64_t x = L->rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return L->rng = x;
+}
+
+static int sl_below(sl *L, int n) { return n <= 1 ? 0 : (int)(sl_rand(L) % (uint64_t)n); }
+
+static int sl_solution(void *ctx, const char *text) {
+  sl *L = ctx;
+  L->last.len = 0;
+  util_buf_puts(&L->last, text);
+  L->got = 1;
+  return 0;
+}
+
+/* Mark up to k random nodes with a copy live somewhere in [t0, t1]. */
+static void sl_pick_live(sl *L, const sch *s, const sev *E, int t0, int t1, int k) {
+  int cnt = 0;
+  for (int i = 0; i < E->len; i++)
+    if (s->key[E->lastuse[i]] >= t0 && s->key[i] <= t1 && !L->R[E->seq[i]])
+      L->cand[cnt++] = E->seq[i];
+  for (int i = 0; i < cnt && k > 0; i++) {
+    int j = i + sl_below(L, cnt - i), t = L->cand[i];
+    L->cand[i] = L->cand[j];
+    L->cand[j] = t;
+    if (!L->R[L->cand[i]]) {
+      L->R[L->cand[i]] = 1;
+      k--;
+    }
+  }
+}
+
+/* Phase 2: around a random recomputation; phase 1: around the peak.
+ * Returns 0 when there is nothing to do. */
+static int sl_neighbourhood(sl *L, const sch *s, const sev *E, int *k0, int *k1) {
+  const model *md = L->md;
+  memset(L->R, 0, (size_t)md->n);
+  int w = (int)(L->width + 0.5), k = (int)(L->nodes + 0.5);
+  int centre, lo, hi;
+  if (md->phase == 2) {
+    int pick = -1, seen = 0;
+    for (int i = 0; i < E->len; i++)
+      if (!sch_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
+    if (pick < 0) return 0;
+    int u = E->seq[pick], prev = pick - 1;
+    while (prev >= 0 && E->seq[prev] != u) prev--;
+    int pe = prev >= 0 ? s->key[E->lastuse[prev]] : s->key[pick];
+    L->R[u] = 1;
+    lo = model_stage(pe);
+    hi = model_stage(s->key[pick]);
+    centre = hi;
+  } else {
+    centre = model_stage(s->key[E->peak_step]);
+    lo = hi = centre;
+  }
+  /* the window: the span, widened (or cut) to about w stages */
+  if (hi - lo + 1 > w) lo = hi - w + 1;
+  int extra = w - (hi - lo + 1);
+  if (extra > 0) {
+    int left = sl_below(L, extra + 1);
+    lo -= left;
+    hi += extra - left;
+  }
+  if (lo < 1) lo = 1;
+  if (hi > md->n) hi = md->n;
+  (void)centre;
+  *k0 = lo;
+  *k1 = hi;
+  int t0 = model_event(lo, 1), t1 = model_event(hi, hi);
+  if (md->phase == 1) {
+    int t = s->key[E->peak_step];
+    sl_pick_live(L, s, E, t, t, k / 2 + 1);
+  }
+  sl_pick_live(L, s, E, t0, t1, k - 1);
+  return 1;
+}
+
+gz_status sublns_run(const model *md, const int *seq, int len,
+                     const sublns_params *p, gz_stats *stats, char *err,
+                     size_t errlen) {
+  const remat_graph *g = md->g;
+  double t0 = util_now(), deadline = t0 + p->time_limit;
+  sl L;
+  memset(&L, 0, sizeof L);
+  L.md = md;
+  L.g = g;
+  L.p = p;
+  L.rng = 0x9E3779B97F4A7C15ull ^ ((uint64_t)(p->seed + 7) * 0xBF58476D1CE4E5B9ull);
+  L.R = util_calloc((size_t)g->n, 1);
+  L.cand = util_malloc((size_t)(2 * md->ncopy + g->n) * sizeof *L.cand);
+  L.nodes = 12;
+  L.width = 12;
+  sch cur = {0}, trial = {0};
+  sev E, T;
+  sev_init(&E, g, md->budget);
+  sev_init(&T, g, md->budget);
+  gz_status status = GZ_SATISFIED;
+  gz_stats total;
+  memset(&total, 0, sizeof total);
+  if (sch_from_seq(&cur, seq, len, g->n)) {
+    util_err(err, errlen, 0, "the start schedule is not stage-structured");
+    status = GZ_ERROR;
+    goto done;
+  }
+  util_buf text = {0};
+  long long steps = 0;
+  int stop = 0;
+  while (!stop && !(p->stop && *p->stop)) {
+    double left = deadline - util_now();
+    if (left <= 0.01) break;
+    sev_run(&E, &cur);
+    if (md->phase == 1 && E.peak <= md->budget) {
+      status = GZ_OPTIMAL;
+      break;
+    }
+    int k0, k1;
+    if (!sl_neighbourhood(&L, &cur, &E, &k0, &k1)) {
+      status = GZ_OPTIMAL; /* phase 2: no recomputation left */
+      break;
+    }
+    steps++;
+    text.len = 0;
+    if (text.s) text.s[0] = 0;
+    win W;
+    if (!win_build(&W, md, &cur, &E, L.R, k0, k1, &text)) {
+      win_free(&W);
+      continue;
+    }
+    gz_params gp;
+    gz_params_init(&gp);
+    gp.time_limit = left < p->step_limit ? left : p->step_limit;
+    gp.stop = p->stop;
+    gp.on_solution = sl_solution;
+    gp.ctx = &L;
+    gz_stats st;
+    L.got = 0;
+    gz_status s = gz_solve(text.s, text.len, &gp, &st, err, errlen);
+    total.nodes += st.nodes;
+    total.fails += st.fails;
+    total.propagations += st.propagations;
+    total.solutions += st.solutions;
+    if (s == GZ_ERROR) {
+      if (getenv("REMAT_DUMP_WINDOW")) {
+        FILE *f = fopen(getenv("REMAT_DUMP_WINDOW"), "w");
+        if (f) {
+          fputs(text.s, f);
+          fclose(f);
+        }
+      }
+      win_free(&W);
+      status = GZ_ERROR;
+      break;
+    }
+    int improved = 0;
+    if (L.got) {
+      sch_copy(&trial, &cur);
+      if (win_apply(&W, L.last.s, &trial) == 0) {
+        sev_run(&T, &trial);
+        /* equal moves are taken too: they let the search drift */
+        int better = md->phase == 2 ? T.duration < E.duration : T.excess < E.excess;
+        int equal = md->phase == 2 ? T.duration == E.duration : T.excess == E.excess;
+        int fits = md->phase == 1 || T.peak <= md->budget;
+        if (fits && (better || equal)) sch_copy(&cur, &trial);
+        improved = fits && better;
+        if (improved && p->found && p->found(p->ctx, T.seq, T.len, "window")) stop = 1;
+      }
+    }
+    win_free(&W);
+    /* adapt: grow after failures, shrink after successes */
+    double f = improved ? 0.93 : 1.015;
+    L.nodes *= f;
+    L.width *= f;
+    if (L.nodes < 4) L.nodes = 4;
+    if (L.nodes > 60) L.nodes = 60;
+    if (L.width < 4) L.width = 4;
+    if (L.width > 80) L.width = 80;
+    if (p->on_tick) p->on_tick(p->ctx, steps);
+  }
+  total.searches = steps;
+  util_buf_free(&text);
+done:
+  total.seconds = util_now() - t0;
+  if (stats) *stats = total;
+  util_buf_free(&L.last);
+  sch_free(&cur);
+  sch_free(&trial);
+  sev_free(&E);
+  sev_free(&T);
+  free(L.R);
+  free(L.cand);
+  return status;
+}

@@ -1,0 +1,467 @@
+/* window.c -- the window sub-model (see window.h). */
+#include "window.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+
+/* A copy of a variable node inside the window. */
+typedef struct wcopy {
+  int node;
+  int slot;   /* free slot index, or -1 for a fixed start */
+  int start;  /* fixed start clipped to T0 (memory), or unused */
+  int real;   /* fixed start itself (precedence) */
+  int emin;   /* least end */
+  int id;     /* variable suffix: e<id>, d<id> */
+} wcopy;
+
+typedef struct wb {
+  win *W;
+  const model *md;
+  const remat_graph *g;
+  unsigned char *var, *cross;
+  wcopy *cp;
+  int ncp, capcp;
+  int *first_cp, *next_cp; /* per node: linked list of its copies */
+  util_buf decl, cons;
+  int nb;
+} wb;
+
+static int wb_park(const wb *B, int slot) { return B->W->t1 + 1 + slot; }
+
+static int wb_add(wb *B, int node, int slot, int start, int real, int emin) {
+  if (B->ncp == B->capcp) {
+    B->capcp = B->capcp ? 2 * B->capcp : 64;
+    B->cp = util_realloc(B->cp, (size_t)B->capcp * sizeof *B->cp);
+    B->next_cp = util_realloc(B->next_cp, (size_t)B->capcp * sizeof *B->next_cp);
+  }
+  int k = B->ncp++;
+  B->cp[k] = (wcopy){node, slot, start, real, emin, k};
+  B->next_cp[k] = B->first_cp[node];
+  B->first_cp[node] = k;
+  return k;
+}
+
+/* Print the start of copy k (clipped). */
+static void wb_s(util_buf *b, const wb *B, int k) {
+  const wcopy *c = &B->cp[k];
+  if (c->slot < 0)
+    util_buf_printf(b, "%d", c->start);
+  else
+    util_buf_printf(b, "s%d", k);
+}
+/* Variable nodes: R and its predecessors. */
+static void wb_variables(wb *B, const unsigned char *R) {
+  const remat_graph *g = B->g;
+  for (int v = 0; v < g->n; v++)
+    if (R[v]) {
+      B->var[v] = 1;
+      for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) B->var[g->pred[j]] = 1;
+    }
+}
+
+/* Walk the current schedule: copies of variable nodes meeting the window,
+ * R's recomputations in it (to be replaced), the fixed nodes' load. */
+static void wb_scan(wb *B, const sch *s, const sev *E, const unsigned char *R,
+                    int64_t *load, int *others) {
+  win *W = B->W;
+  for (int i = 0; i < E->len; i++) {
+    int u = E->seq[i], ts = s->key[i], te = s->key[E->lastuse[i]];
+    int inside = te >= W->t0 && ts <= W->t1;
+    if (R[u] && ts >= W->t0 && ts <= W->t1 && !sch_is_first(ts)) {
+      W->old_key[W->nold++] = ts; /* replaced by free slots */
+      W->bound += B->md->dur[u];
+      if (te > W->t1) B->cross[u] = 1;
+      continue;
+    }
+    others[u]++;
+    if (!inside) continue;
+    int lo = ts < W->t0 ? W->t0 : ts, hi = te > W->t1 ? W->t1 : te;
+    if (!B->var[u]) {
+      load[lo - W->t0] += B->md->mem[u];
+      load[hi - W->t0 + 1] -= B->md->mem[u];
+      continue;
+    }
+    if (te > W->t1) B->cross[u] = 1;
+    /* a copy entering from the left stays live until T0 */
+    wb_add(B, u, -1, lo, ts, lo);
+  }
+}
+
+/* Free slots of R's nodes: C_v minus their other copies. */
+static void wb_slots(wb *B, const unsigned char *R, const int *others) {
+  const model *md = B->md;
+  win *W = B->W;
+  for (int u = 0; u < md->n; u++) {
+    if (!R[u]) continue;
+    int lo = W->k0 > u + 2 ? W->k0 : u + 2;
+    if (lo > W->k1) continue;
+    int room = md->first[u + 1] - md->first[u] - others[u];
+    for (int j = 0; j < room; j++) {
+      int k = wb_add(B, u, W->nfree, 0, 0, model_event(lo, u + 1));
+      W->slot_node[W->nfree++] = u;
+      (void)k;
+    }
+  }
+}
+
+static void wb_decls(wb *B) {
+  win *W = B->W;
+  for (int k = 0; k < B->ncp; k++) {
+    const wcopy *c = &B->cp[k];
+    if (c->slot >= 0) {
+      int park = wb_park(B, c->slot);
+      int lo = W->k0 > c->node + 2 ? W->k0 : c->node + 2;
+      util_buf_puts(&B->decl, "var {");
+      for (int st = lo; st <= W->k1; st++)
+        util_buf_printf(&B->decl, "%d,", model_event(st, c->node + 1));
+      util_buf_printf(&B->decl, "%d}: s%d;\nvar bool: a%d;\nvar 0..1: x%d;\n", park,
+                      k, k, k);
+      util_buf_printf(&B->decl, "var %d..%d: e%d;\nvar 1..%d: d%d;\n", c->emin, park, k,
+                      park - c->emin + 1, k);
+      /* d = e - s + 1; inactive: parked with e = s; active: e <= T1 */
+      util_buf_printf(&B->cons, "constraint bool2int(a%d,x%d);\n", k, k);
+      util_buf_printf(&B->cons, "constraint int_lin_eq([1,-1,1],[d%d,e%d,s%d],1);\n", k,
+                      k, k);
+      util_buf_printf(&B->cons, "constraint int_lin_le([-1,%d],[s%d,x%d],%d);\n", -park, k,
+                      k, -park);
+      util_buf_printf(&B->cons, "constraint int_lin_le([1,%d],[e%d,x%d],%d);\n",
+                      park - W->t1, k, k, park);
+      util_buf_printf(&B->cons, "constraint int_lin_le([1,-1,%d],[e%d,s%d,x%d],0);\n",
+                      -park, k, k, k);
+    } else {
+      util_buf_printf(&B->decl, "var %d..%d: e%d;\nvar 1..%d: d%d;\n", c->emin, W->t1, k,
+                      W->t1 - c->start + 1, k);
+      util_buf_printf(&B->cons, "constraint int_lin_eq([1,-1],[d%d,e%d],%d);\n", k, k,
+                      1 - c->start);
+    }
+  }
+}
+
+/* Free slots of one node in order: a_j -> a_{j-1}, s_{j-1} < s_j. */
+static void wb_symmetry(wb *B) {
+  for (int k = 0; k < B->ncp; k++) {
+    const wcopy *c = &B->cp[k];
+    if (c->slot < 0) continue;
+    for (int p = B->next_cp[k]; p >= 0; p = B->next_cp[p])
+      if (B->cp[p].slot >= 0) { /* the previous slot of the same node */
+        util_buf_printf(&B->cons, "constraint bool_clause([a%d],[a%d]);\n", p, k);
+        util_buf_printf(&B->cons, "constraint int_lin_le_imp([1,-1],[s%d,s%d],-1,a%d);\n",
+                        p, k, k);
+        break;
+      }
+  }
+}
+
+/* "Some active copy of u starts before t and is live at t" for a fixed
+ * time t (tvar NULL) or a free slot's start. */
+static void wb_cover(wb *B, int u, int t, int consumer) {
+  util_buf clause = {0};
+  for (int k = B->first_cp[u]; k >= 0; k = B->next_cp[k]) {
+    const wcopy *c = &B->cp[k];
+    if (consumer < 0 && c->slot < 0 && c->real >= t) continue; /* too late */
+    int bv = B->nb++;
+    util_buf_printf(&B->decl, "var bool: b%d :: var_is_introduced;\n", bv);
+    util_buf_printf(&clause, clause.len ? ",b%d" : "b%d", bv);
+    if (c->slot >= 0) util_buf_printf(&B->cons, "constraint bool_clause([a%d],[b%d]);\n", k, bv);
+    if (consumer < 0) {
+      if (c->slot >= 0)
+        util_buf_printf(&B->cons, "constraint int_lin_le_imp([1],[s%d],%d,b%d);\n", k,
+                        t - 1, bv);
+      util_buf_printf(&B->cons, "constraint int_lin_le_imp([-1],[e%d],%d,b%d);\n", k, -t,
+                      bv);
+    } else {
+      util_buf_puts(&B->cons, "constraint int_lin_le_imp([1,-1],[");
+      if (c->slot < 0)
+        util_buf_printf(&B->cons, "%d", c->real);
+      else
+        util_buf_printf(&B->cons, "s%d", k);
+      util_buf_printf(&B->cons, ",s%d],-1,b%d);\n", consumer, bv);
+      util_buf_printf(&B->cons, "constraint int_lin_le_imp([1,-1],[s%d,e%d],0,b%d);\n",
+                      consumer, k, bv);
+    }
+  }
+  util_buf_printf(&B->cons, "constraint bool_clause([%s],[", clause.s ? clause.s : "");
+  if (consumer >= 0) util_buf_printf(&B->cons, "a%d", consumer);
+  util_buf_puts(&B->cons, "]);\n");
+  util_buf_free(&clause);
+}
+
+/* Precedence for every step in the window and every free slot. */
+static void wb_precedence(wb *B, const sch *s, const sev *E, const unsigned char *R) {
+  const remat_graph *g = B->g;
+  win *W = B->W;
+  for (int i = 0; i < E->len; i++) {
+    int v = E->seq[i], t = s->key[i];
+    if (t < W->t0 || t > W->t1) continue;
+    if (R[v] && !sch_is_first(t)) continue; /* replaced by slots */
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+      if (B->var[g->pred[j]]) wb_cover(B, g->pred[j], t, -1);
+  }
+  for (int k = 0; k < B->ncp; k++) {
+    if (B->cp[k].slot < 0) continue;
+    int v = B->cp[k].node;
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) wb_cover(B, g->pred[j], 0, k);
+  }
+  /* nodes read after the window stay live at T1 */
+  for (int u = 0; u < g->n; u++)
+    if (B->var[u] && B->cross[u]) {
+      util_buf clause = {0};
+      for (int k = B->first_cp[u]; k >= 0; k = B->next_cp[k]) {
+        int bv = B->nb++;
+        util_buf_printf(&B->decl, "var bool: b%d :: var_is_introduced;\n", bv);
+        util_buf_printf(&clause, clause.len ? ",b%d" : "b%d", bv);
+        if (B->cp[k].slot >= 0)
+          util_buf_printf(&B->cons, "constraint bool_clause([a%d],[b%d]);\n", k, bv);
+        util_buf_printf(&B->cons, "constraint int_lin_le_imp([-1],[e%d],%d,b%d);\n", k,
+                        -W->t1, bv);
+      }
+      util_buf_printf(&B->cons, "constraint bool_clause([%s],[]);\n",
+                      clause.s ? clause.s : "");
+      util_buf_free(&clause);
+    }
+}
+
+/* One unary resource per variable node with two or more copies. */
+static void wb_disjoint(wb *B) {
+  for (int u = 0; u < B->g->n; u++) {
+    int cnt = 0;
+    for (int k = B->first_cp[u]; k >= 0; k = B->next_cp[k]) cnt++;
+    if (cnt < 2) continue;
+    util_buf s = {0}, d = {0}, h = {0};
+    for (int k = B->first_cp[u]; k >= 0; k = B->next_cp[k]) {
+      util_buf_putc(&s, ',');
+      wb_s(&s, B, k);
+      util_buf_printf(&d, ",d%d", k);
+      util_buf_puts(&h, ",1");
+    }
+    util_buf_printf(&B->cons, "constraint cumulatives([%s],[%s],[%s],1);\n", s.s + 1,
+                    d.s + 1, h.s + 1);
+    util_buf_free(&s);
+    util_buf_free(&d);
+    util_buf_free(&h);
+  }
+}
+
+/* Memory: the clipped copies plus the fixed nodes' load as fixed tasks. */
+static void wb_memory(wb *B, int64_t *load, const char *cap) {
+  win *W = B->W;
+  util_buf s = {0}, d = {0}, h = {0};
+  for (int k = 0; k < B->ncp; k++) {
+    util_buf_putc(&s, ',');
+    wb_s(&s, B, k);
+    util_buf_printf(&d, ",d%d", k);
+    util_buf_printf(&h, ",%d", B->md->mem[B->cp[k].node]);
+  }
+  int len = W->t1 - W->t0 + 1;
+  int64_t cur = 0, run = 0;
+  int start = 0;
+  for (int t = 0; t <= len; t++) {
+    cur += t < len ? load[t] : 0;
+    int64_t here = t < len ? cur : -1;
+    if (here == run) continue;
+    if (run > 0) {
+      util_buf_printf(&s, ",%d", W->t0 + start);
+      util_buf_printf(&d, ",%d", t - start);
+      util_buf_printf(&h, ",%lld", (long long)run);
+    }
+    run = here;
+    start = t;
+  }
+  if (s.len)
+    util_buf_printf(&B->cons, "constraint cumulatives([%s],[%s],[%s],%s);\n", s.s + 1,
+                    d.s + 1, h.s + 1, cap);
+  util_buf_free(&s);
+  util_buf_free(&d);
+  util_buf_free(&h);
+}
+
+/* Phase 1's bound: the current maximum load inside the window. */
+static long long wb_current_max(const wb *B, const sch *s, const sev *E) {
+  win *W = B->W;
+  int len = W->t1 - W->t0 + 1;
+  int64_t *prof = util_calloc((size_t)len + 1, sizeof *prof);
+  for (int i = 0; i < E->len; i++) {
+    int u = E->seq[i], ts = s->key[i], te = s->key[E->lastuse[i]];
+    if (te < W->t0 || ts > W->t1) continue;
+    int lo = ts < W->t0 ? W->t0 : ts, hi = te > W->t1 ? W->t1 : te;
+    prof[lo - W->t0] += B->md->mem[u];
+    prof[hi - W->t0 + 1] -= B->md->mem[u];
+  }
+  int64_t cur = 0, best = 0;
+  for (int t = 0; t < len; t++) {
+    cur += prof[t];
+    if (cur > best) best = cur;
+  }
+  free(prof);
+  return best;
+}
+
+static void wb_objective(wb *B, util_buf *out) {
+  win *W = B->W;
+  const model *md = B->md;
+  if (md->phase == 1) {
+    long long hi = W->bound - 1, lo = md->cap;
+    if (hi < lo) hi = lo;
+    util_buf_printf(&B->decl, "var %lld..%lld: PEAK :: output_var;\n", lo, hi);
+    return;
+  }
+  util_buf coef = {0}, vars = {0};
+  for (int k = 0; k < B->ncp; k++)
+    if (B->cp[k].slot >= 0) {
+      util_buf_printf(&coef, "%d,", md->dur[B->cp[k].node]);
+      util_buf_printf(&vars, "x%d,", k);
+    }
+  long long hi = W->bound - 1;
+  util_buf_printf(&B->decl, "var 0..%lld: OBJ :: output_var;\n", hi < 0 ? 0 : hi);
+  if (hi < 0) util_buf_puts(&B->cons, "constraint bool_clause([],[]);\n");
+  if (coef.s)
+    util_buf_printf(&B->cons, "constraint int_lin_eq([%s-1],[%sOBJ],0);\n", coef.s,
+                    vars.s);
+  else
+    util_buf_puts(&B->cons, "constraint int_eq(OBJ,0);\n");
+  util_buf_free(&coef);
+  util_buf_free(&vars);
+  (void)out;
+}
+
+static void wb_output(wb *B, util_buf *out) {
+  win *W = B->W;
+  util_buf a = {0}, s = {0};
+  for (int k = 0; k < B->ncp; k++)
+    if (B->cp[k].slot >= 0) {
+      util_buf_printf(&a, a.len ? ",x%d" : "x%d", k);
+      util_buf_printf(&s, s.len ? ",s%d" : "s%d", k);
+    }
+  util_buf_printf(out, "array [1..%d] of var int: WA :: output_array([1..%d]) = [%s];\n",
+                  W->nfree, W->nfree, a.s ? a.s : "");
+  util_buf_printf(out, "array [1..%d] of var int: WS :: output_array([1..%d]) = [%s];\n",
+                  W->nfree, W->nfree, s.s ? s.s : "");
+  util_buf_free(&a);
+  util_buf_free(&s);
+}
+
+static void wb_solve(wb *B, util_buf *out) {
+  util_buf xs = {0}, ss = {0}, es = {0};
+  for (int k = 0; k < B->ncp; k++) {
+    if (B->cp[k].slot >= 0) {
+      util_buf_printf(&xs, xs.len ? ",x%d" : "x%d", k);
+      util_buf_printf(&ss, ss.len ? ",s%d" : "s%d", k);
+    }
+    util_buf_printf(&es, es.len ? ",e%d" : "e%d", k);
+  }
+  /* there is at least one free slot, so xs, ss and es are not empty */
+  util_buf_printf(out,
+                  "solve :: seq_search([int_search([%s],input_order,indomain_min,complete),"
+                  "int_search([%s],input_order,indomain_min,complete),"
+                  "int_search([%s],input_order,indomain_min,complete)])",
+                  xs.s, ss.s, es.s);
+  util_buf_printf(out, " minimize %s;\n", B->md->phase == 1 ? "PEAK" : "OBJ");
+  util_buf_free(&xs);
+  util_buf_free(&ss);
+  util_buf_free(&es);
+}
+
+int win_build(win *W, const model *md, const sch *s, const sev *E,
+              const unsigned char *R, int k0, int k1, util_buf *out) {
+  const remat_graph *g = md->g;
+  memset(W, 0, sizeof *W);
+  W->md = md;
+  if (k0 < 1) k0 = 1;
+  if (k1 > md->n) k1 = md->n;
+  W->k0 = k0;
+  W->k1 = k1;
+  W->t0 = model_event(k0, 1);
+  W->t1 = model_event(k1, k1);
+  W->slot_node = util_malloc((size_t)md->ncopy * sizeof *W->slot_node);
+  W->old_key = util_malloc((size_t)(E->len ? E->len : 1) * sizeof *W->old_key);
+  wb B;
+  memset(&B, 0, sizeof B);
+  B.W = W;
+  B.md = md;
+  B.g = g;
+  B.var = util_calloc((size_t)g->n, 1);
+  B.cross = util_calloc((size_t)g->n, 1);
+  B.first_cp = util_malloc((size_t)g->n * sizeof *B.first_cp);
+  for (int v = 0; v < g->n; v++) B.first_cp[v] = -1;
+  int64_t *load = util_calloc((size_t)(W->t1 - W->t0 + 2), sizeof *load);
+  int *others = util_calloc((size_t)g->n, sizeof *others);
+  wb_variables(&B, R);
+  wb_scan(&B, s, E, R, load, others);
+  wb_slots(&B, R, others);
+  if (md->phase == 1) W->bound = wb_current_max(&B, s, E);
+  W->bound += 1; /* admit solutions as good as the current one (plateau moves) */
+  if (W->nfree) {
+    util_buf_printf(out, "%% remat window sub-model: stages %d..%d, %d free slots\n", k0,
+                    k1, W->nfree);
+    wb_decls(&B);
+    wb_objective(&B, out);
+    wb_symmetry(&B);
+    wb_precedence(&B, s, E, R);
+    wb_disjoint(&B);
+    char cap[32];
+    snprintf(cap, sizeof cap, "%d", md->cap);
+    wb_memory(&B, load, md->phase == 1 ? "PEAK" : cap);
+    util_buf_puts(out, B.decl.s ? B.decl.s : "");
+    wb_output(&B, out);
+    util_buf_puts(out, B.cons.s ? B.cons.s : "");
+    wb_solve(&B, out);
+  }
+  free(load);
+  free(others);
+  free(B.var);
+  free(B.cross);
+  free(B.first_cp);
+  free(B.next_cp);
+  free(B.cp);
+  util_buf_free(&B.decl);
+  util_buf_free(&B.cons);
+  return W->nfree;
+}
+
+static int win_array(const char *text, const char *name, int *out, int k) {
+  size_t n = strlen(name);
+  for (const char *p = text; p && *p;) {
+    if (!strncmp(p, name, n) && !strncmp(p + n, " = ", 3)) {
+      const char *q = strchr(p, '[');
+      if (!q) return -1;
+      q++;
+      for (int i = 0; i < k; i++) {
+        char *end;
+        while (*q == ' ' || *q == ',') q++;
+        long v = strtol(q, &end, 10);
+        if (end == q) return -1;
+        out[i] = (int)v;
+        q = end;
+      }
+      return 0;
+    }
+    p = strchr(p, '\n');
+    if (p) p++;
+  }
+  return -1;
+}
+
+int win_apply(const win *W, const char *text, sch *s) {
+  int *a = util_malloc((size_t)(W->nfree ? W->nfree : 1) * sizeof *a);
+  int *st = util_malloc((size_t)(W->nfree ? W->nfree : 1) * sizeof *st);
+  int rc = 0;
+  if (W->nfree && (win_array(text, "WA", a, W->nfree) || win_array(text, "WS", st, W->nfree)))
+    rc = -1;
+  if (!rc) {
+    for (int i = 0; i < W->nold; i++) sch_erase(s, W->old_key[i]);
+    for (int j = 0; j < W->nfree; j++)
+      if (a[j]) sch_insert(s, st[j]);
+  }
+  free(a);
+  free(st);
+  return rc;
+}
+
+void win_free(win *W) {
+  free(W->slot_node);
+  free(W->old_key);
+  memset(W, 0, sizeof *W);
+}

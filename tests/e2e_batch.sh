@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# e2e_batch.sh -- remat batch from the command line: a directory of graphs x
+# budgets with -j 2, the JSONL / CSV / Markdown files, --resume doing no
+# work, a bad graph recorded as failed (exit 4), a manifest, --emit-jobs,
+# --merge reproducing the summary, and Ctrl-C then --resume.
+# Usage: REMAT=build/remat bash tests/e2e_batch.sh
+set -euo pipefail
+
+: "${REMAT:?set REMAT to the remat binary}"
+REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+fail() {
+  echo "FAIL (e2e_batch): $*" >&2
+  exit 1
+}
+
+# run CMD...; sets $rc, $out, $err
+run() {
+  set +e
+  "$@" >out.txt 2>err.txt
+  rc=$?
+  set -e
+  out=$(cat out.txt)
+  err=$(cat err.txt)
+}
+
+# a JSON field of every line of a JSONL file, one per line
+field() {
+  python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    v = json.loads(l).get(sys.argv[2])
+    print("" if v is None else v)' "$1" "$2"
+}
+
+mkdir graphs
+cat >graphs/g1.json <<'EOF'
+{"name": "diamond",
+ "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
+           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
+           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
+ "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
+           ["d", "out"], ["a", "out"]]}
+EOF
+cat >graphs/g2.json <<'EOF'
+{"name": "skip",
+ "nodes": [{"id": "s", "duration": 2, "memory": 6}, {"id": "p", "duration": 1, "memory": 2},
+           {"id": "q", "duration": 3, "memory": 4}, {"id": "r", "duration": 2, "memory": 3},
+           {"id": "t", "duration": 1, "memory": 2}, {"id": "u", "duration": 2, "memory": 1}],
+ "edges": [["s", "p"], ["p", "q"], ["q", "r"], ["r", "t"], ["s", "t"], ["t", "u"], ["p", "u"]]}
+EOF
+
+# ------------------------------------------------------ usage errors
+run "$REMAT" batch graphs -q
+[ "$rc" = 2 ] && echo "$err" | grep -q -- "--budget is required" || fail "no budget: $rc '$err'"
+run "$REMAT" batch graphs --budget 0.9,zero -q
+[ "$rc" = 2 ] && echo "$err" | grep -q "cannot parse budget 'zero'" || fail "bad budget: $rc '$err'"
+printf 'graphs/g1.json 0.9\ngraphs/g2.json 0.9 --jobs 3\n' >badman.txt
+run "$REMAT" batch badman.txt -q
+[ "$rc" = 2 ] && echo "$err" | grep -q "badman.txt:2: unknown or batch-level option '--jobs'" ||
+  fail "bad manifest: $rc '$err'"
+
+# --------------------------------------- 2 graphs x 2 budgets, -j 2
+run "$REMAT" batch graphs --budget 0.9,0.85 -j 2 --time-limit 2 -o out/sum
+[ "$rc" = 0 ] || fail "batch: exit $rc ($err)"
+[ "$(wc -l <out/sum.jsonl)" = 4 ] || fail "batch: $(wc -l <out/sum.jsonl) JSONL lines, expected 4"
+[ "$(echo "$err" | grep -c '^remat: \[[1-4]/4\]')" = 4 ] || fail "batch: no progress line per job: $err"
+[ "$(field out/sum.jsonl status | sort | uniq)" = optimal ] || fail "batch statuses: $(field out/sum.jsonl status)"
+[ "$(wc -l <out/sum.csv)" = 5 ] || fail "CSV rows: $(cat out/sum.csv)"
+head -1 out/sum.csv | grep -qx "graph,n,budget,budget_bytes,status,peak,tdi_percent,time_to_best_s,time_s" ||
+  fail "CSV header: $(head -1 out/sum.csv)"
+grep -q "^g1,6,0.85,13,optimal,13,29.4118," out/sum.csv || fail "CSV row: $(cat out/sum.csv)"
+grep -q "| g2 | 6 | 0.9 (13) | optimal | 13 | 9.09 |" out/sum.md || fail "Markdown: $(cat out/sum.md)"
+grep -q "4 jobs: 4 optimal." out/sum.md || fail "Markdown counts: $(cat out/sum.md)"
+# every result re-simulates within its budget
+while IFS=$'\t' read -r graph result budget; do
+  run "$REMAT" eval "$graph" "$result" --budget "$budget"
+  [ "$rc" = 0 ] || fail "eval $result: $rc $out"
+done < <(python3 -c 'import json
+for l in open("out/sum.jsonl"):
+    r = json.loads(l); print(r["graph"], r["result"], r["budget_bytes"], sep="\t")')
+ids=$(field out/sum.jsonl id | sort)
+echo "$ids" | grep -qx "graphs/g1.json --budget 0.85" || fail "job ids: $ids"
+
+# --------------------------------------------- --resume does no work
+start=$(date +%s%N)
+run "$REMAT" batch graphs --budget 0.9,0.85 -j 2 --time-limit 2 -o out/sum --resume
+[ "$rc" = 0 ] || fail "resume: exit $rc ($err)"
+[ $((($(date +%s%N) - start) / 1000000)) -lt 1500 ] || fail "resume took too long"
+echo "$err" | grep -q "resuming: 4 of 4 jobs already done, 0 to run" || fail "resume: $err"
+[ "$(wc -l <out/sum.jsonl)" = 4 ] || fail "resume added lines"
+
+# --------------------------------------- --merge reproduces the summary
+run "$REMAT" batch --merge out/sum.jobs -o out/merged
+[ "$rc" = 0 ] || fail "merge: exit $rc ($err)"
+diff out/sum.csv out/merged.csv >/dev/null || fail "merge CSV differs: $(diff out/sum.csv out/merged.csv)"
+[ "$(field out/merged.jsonl id | sort)" = "$ids" ] || fail "merge ids: $(field out/merged.jsonl id)"
+# a tampered result is caught by the re-simulation
+f=$(ls out/sum.jobs/g1_0.9_*.json)
+sed 's/"peak": 14/"peak": 12/' "$f" >out/tampered.json
+run "$REMAT" batch --merge out/tampered.json -o out/t
+[ "$rc" = 4 ] && grep -q "claims peak 12" out/t.jsonl || fail "tampered result: $rc $(cat out/t.jsonl)"
+
+# ---------------------------------------------------------- --emit-jobs
+run "$REMAT" batch graphs --budget 0.9,0.85 --time-limit 2 -o out/sum --emit-jobs
+[ "$rc" = 0 ] || fail "emit-jobs: exit $rc"
+[ "$(echo "$out" | wc -l)" = 4 ] || fail "emit-jobs printed: $out"
+echo "$out" | grep -q "^$REMAT solve graphs/g2.json --budget 0.85 --time-limit 2 --threads 1 -q -o out/sum.jobs/g2_0.85_[0-9a-f]*.json$" ||
+  fail "emit-jobs command: $out"
+cmd=$(echo "$out" | head -1 | sed 's|-o out/sum.jobs/|-o out/|')
+set +e
+bash -c "$cmd" >/dev/null 2>&1
+crc=$?
+set -e
+[ "$crc" = 0 ] || fail "an emitted command failed: $cmd"
+
+# ------------------------------------ a bad graph is recorded as failed
+printf '{"nodes": [' >graphs/bad.json
+run "$REMAT" batch graphs --budget 0.9,0.85 -j 2 --time-limit 2 --results out/bad.jsonl -q
+[ "$rc" = 4 ] || fail "bad graph: exit $rc, expected 4"
+[ "$(wc -l <out/bad.jsonl)" = 6 ] || fail "bad graph: $(wc -l <out/bad.jsonl) lines"
+[ "$(field out/bad.jsonl status | grep -c failed)" = 2 ] || fail "bad graph statuses"
+grep -q '"reason":"graphs/bad.json:1:11: JSON syntax error' out/bad.jsonl || fail "bad graph reason: $(cat out/bad.jsonl)"
+grep -q '^- `graphs/bad.json --budget 0.9`: failed: graphs/bad.json:1:11' out/bad.md || fail "bad graph in the Markdown"
+rm graphs/bad.json
+
+# ----------------------------------------------------------- manifest
+cat >jobs.txt <<'EOF'
+# graph      budget  options
+graphs/g1.json 0.9 --copies 3   # a comment
+graphs/g2.json       --time-limit 1
+EOF
+run "$REMAT" batch jobs.txt --budget 0.85 -q --results out/man.jsonl
+[ "$rc" = 0 ] || fail "manifest: exit $rc ($err)"
+[ "$(field out/man.jsonl id | sort | tr '\n' '|')" = "./graphs/g1.json --budget 0.9 --copies 3|./graphs/g2.json --budget 0.85|" ] ||
+  [ "$(field out/man.jsonl id | sort | tr '\n' '|')" = "graphs/g1.json --budget 0.9 --copies 3|graphs/g2.json --budget 0.85|" ] ||
+  fail "manifest ids: $(field out/man.jsonl id)"
+
+# ------------------------------------- Ctrl-C, then --resume finishes
+ex="$root/examples"
+set +e
+"$REMAT" batch "$ex/layered_120.json" "$ex/layered_60.json" "$ex/layered_30.json" \
+  --budget 0.9,0.8 -j 2 --time-limit 4 -o out/long >long.out 2>long.err &
+pid=$!
+sleep 5
+kill -INT $pid
+wait $pid
+rc=$?
+set -e
+[ "$rc" = 130 ] || fail "interrupted batch: exit $rc ($(cat long.err))"
+done_before=$(python3 -c 'import json
+for l in open("out/long.jsonl"):
+    r = json.loads(l)
+    if r["status"] != "interrupted": print(r["id"])' | sort)
+[ "$(field out/long.jsonl status | grep -c interrupted)" -ge 1 ] || fail "no interrupted job: $(cat out/long.jsonl)"
+grep -q "| pending |" out/long.md || fail "pending jobs not in the summary"
+run "$REMAT" batch "$ex/layered_120.json" "$ex/layered_60.json" "$ex/layered_30.json" \
+  --budget 0.9,0.8 -j 2 --time-limit 4 -o out/long --resume
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "resumed batch: exit $rc ($err)"
+python3 - "$done_before" <<'EOF' || fail "resume redid finished jobs or left some out"
+import json, sys
+before = set(sys.argv[1].split("\n")) - {""}
+final = {}
+for l in open("out/long.jsonl"):
+    r = json.loads(l)
+    if r["status"] != "interrupted":
+        final[r["id"]] = final.get(r["id"], 0) + 1
+assert len(final) == 6, final
+assert all(k == 1 for k in final.values()), final
+assert before <= set(final), (before, final)
+EOF
+[ "$(wc -l <out/long.csv)" = 7 ] || fail "resumed summary: $(cat out/long.csv)"
+! grep -q "pending\|interrupted" out/long.csv || fail "resumed summary not final: $(cat out/long.csv)"
+
+echo "e2e_batch: ok"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# e2e_tune.sh -- remat tune-copies from the command line: the adaptive mode
+# prints its table and writes a map that "remat solve --copies" accepts;
+# the uniform sweep; bad lists.
+# Usage: REMAT=build/remat bash tests/e2e_tune.sh
+set -euo pipefail
+
+: "${REMAT:?set REMAT to the remat binary}"
+REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+fail() {
+  echo "FAIL (e2e_tune): $*" >&2
+  exit 1
+}
+
+run() {
+  set +e
+  "$@" >out.txt 2>err.txt
+  rc=$?
+  set -e
+  out=$(cat out.txt)
+  err=$(cat err.txt)
+}
+
+cat >g.json <<'EOF'
+{"name": "diamond",
+ "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
+           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
+           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
+ "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
+           ["d", "out"], ["a", "out"]]}
+EOF
+
+# ------------------------------------------------ adaptive from C_v = 1
+run "$REMAT" tune-copies g.json --budget 13 --time-limit 4 --threads 1 -o map.json
+[ "$rc" = 0 ] || fail "tune-copies: exit $rc ($err)"
+echo "$out" | grep -q "^round  *C_v>1  *total C  *TDI  *peak  *time (s)$" || fail "no table header: $out"
+echo "$out" | grep -q "^0  *0  *6  *over budget  *16 " || fail "round 0 (C_v = 1) row: $out"
+echo "$out" | grep -q "^best: round [0-9]*, .*TDI 29.41%" || fail "best line (the optimum is 29.41%): $out"
+[ "$(echo "$out" | grep -c '^[0-9]')" -ge 2 ] || fail "fewer than 2 rounds: $out"
+echo "$out" | grep -qx "map: map.json" || fail "map not written: $out"
+python3 -c 'import json,sys; m = json.load(open("map.json")); assert sorted(m) == ["a","b","c","d","in","out"] and all(isinstance(v, int) and v >= 1 for v in m.values()), m' ||
+  fail "map.json: $(cat map.json)"
+run "$REMAT" solve g.json --budget 13 --copies map.json -q --time-limit 4 -o s.json
+[ "$rc" = 0 ] || fail "solve with the map: exit $rc ($err)"
+echo "$out" | grep -q "TDI 29.41%" || fail "solve with the map: $out"
+
+# -------------------------------------------------- a start map
+echo '{"a": 2}' >start.json
+run "$REMAT" tune-copies g.json --budget 13 --time-limit 2 --threads 1 --copies start.json -o map2.json
+[ "$rc" = 0 ] || fail "tune-copies from a map: exit $rc ($err)"
+echo "$out" | grep -q "^0  *1  *7 " || fail "round 0 from the start map: $out"
+
+# ---------------------------------------------------- uniform sweep
+run "$REMAT" tune-copies g.json --budget 13 --time-limit 3 --threads 1 --copies 1,3 -o sweep.json
+[ "$rc" = 0 ] || fail "sweep: exit $rc ($err)"
+echo "$out" | grep -q "^C=1  *0  *6  *over budget" || fail "sweep C=1 row: $out"
+echo "$out" | grep -q "^C=3  *6  *18  *29.41%" || fail "sweep C=3 row: $out"
+grep -q '"a": 3' sweep.json || fail "sweep map: $(cat sweep.json)"
+
+# ------------------------------------------------------- bad input
+run "$REMAT" tune-copies g.json --budget 13 --copies 1,x
+[ "$rc" = 2 ] && echo "$err" | grep -q "a list of integers" || fail "bad list: $rc '$err'"
+run "$REMAT" tune-copies g.json --time-limit 1
+[ "$rc" = 2 ] && echo "$err" | grep -q -- "--budget is required" || fail "no budget: $rc '$err'"
+run "$REMAT" tune-copies g.json --budget 10 --time-limit 1 -o none.json
+[ "$rc" = 3 ] || fail "infeasible budget: exit $rc"
+
+echo "e2e_tune: ok"

@@ -32,7 +32,7 @@ OPT       := -O2 -g
 endif
 
 WARN      := -Wall -Wextra -Werror
-CPPFLAGS  += -Iinclude -Isrc -I/usr/include/coin -D_GNU_SOURCE
+CPPFLAGS  += -iquote include -iquote src -I/usr/include/coin -D_GNU_SOURCE
 CFLAGS    := -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(EXTRA_CFLAGS)
 CXXFLAGS  := -std=c++17 $(OPT) $(WARN) -Wno-unused-parameter $(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS   += $(SANFLAGS)
@@ -69,7 +69,7 @@ $(BIN): $(BUILD)/obj/main.o $(LIBA)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(LIBA) | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@.tmp.o
+	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o
 	$(CXX) $(LDFLAGS) $@.tmp.o $(LIBA) $(LIBS) -lcmocka -o $@
 	rm -f $@.tmp.o
 

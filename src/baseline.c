@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -505,4 +506,19 @@ int base_best(const remat_graph *g, int64_t budget, double t0,
       if (base_run(g, &p, r, NULL)) rc = REMAT_EINTERNAL;
     }
   return rc;
+}
+
+int base_conclude(remat_result *r, int method) {
+  if (r->seq && r->peak <= r->budget) {
+    /* no recomputation at all is optimal */
+    r->status = r->recomputations ? REMAT_STATUS_FEASIBLE : REMAT_STATUS_OPTIMAL;
+    return REMAT_OK;
+  }
+  r->status = REMAT_STATUS_OVER_BUDGET;
+  snprintf(r->message, sizeof r->message,
+           "%s cannot reach the budget %lld: best peak %lld (%.1f%% of budget)",
+           base_method_name(method), (long long)r->budget,
+           r->seq ? (long long)r->peak : -1LL,
+           r->seq ? 100.0 * (double)r->peak / (double)r->budget : 0.0);
+  return REMAT_ENOFIT;
 }

@@ -77,6 +77,11 @@ void base_info_free(base_info *info);
 int base_run(const remat_graph *g, const base_params *p, remat_result *r,
              base_info *info);
 
+/* Set r's status after base_run: feasible within budget (optimal without
+ * any recomputation), else over-budget with a message naming the method.
+ * Returns REMAT_OK or REMAT_ENOFIT. */
+int base_conclude(remat_result *r, int method);
+
 /* All methods on both candidate sets (chen-greedy with max_evals 24),
  * every schedule offered to r (phase 0): the warm start of remat solve and
  * remat milp.  t0 is util_now() at the caller's start, for trace times (0:

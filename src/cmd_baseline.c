@@ -31,20 +31,6 @@ static json_t *cmd_baseline_extra(const remat_graph *g, const base_params *p,
   return json_pack("{s:o}", "baseline", b);
 }
 
-static void cmd_baseline_status(remat_result *r, const base_params *p) {
-  if (r->seq && r->peak <= r->budget) {
-    /* no recomputation at all is optimal */
-    r->status = r->recomputations ? REMAT_STATUS_FEASIBLE : REMAT_STATUS_OPTIMAL;
-    return;
-  }
-  r->status = REMAT_STATUS_OVER_BUDGET;
-  snprintf(r->message, sizeof r->message,
-           "%s cannot reach the budget %lld: best peak %lld (%.1f%% of budget)",
-           base_method_name(p->method), (long long)r->budget,
-           r->seq ? (long long)r->peak : -1LL,
-           r->seq ? 100.0 * (double)r->peak / (double)r->budget : 0.0);
-}
-
 static int cmd_baseline_parse(const char *name, const cli_opts *o,
                               base_params *p) {
   base_params_init(p);
@@ -96,7 +82,7 @@ int cmd_baseline(const char *name, int argc, char **argv) {
     snprintf(r.message, sizeof r.message,
              "internal error: a baseline schedule failed re-simulation");
   } else {
-    cmd_baseline_status(&r, &p);
+    base_conclude(&r, p.method);
     rc = r.seq && r.peak <= r.budget ? 0 : 3;
   }
   result_summary(stdout, &r);

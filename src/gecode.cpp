@@ -116,7 +116,7 @@ private:
     } else if (n > 0 && _lnsInitialSolution.size() == n) {
       for (int i = 0; i < n; i++) vals.push_back(_lnsInitialSolution[i]);
     }
-    const int *values = vals.empty() ? nullptr : vals.data();
+    int *values = vals.empty() ? nullptr : vals.data();
     std::vector<unsigned char> fix(static_cast<size_t>(n) + 1, 0);
     int answer = params->neighbourhood(
         params->nbh_ctx, index, n, values, have_solution, fix.data());
@@ -334,6 +334,11 @@ extern "C" gz_status gz_solve(const char *fzn, size_t len, const gz_params *p,
   st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (stats != nullptr) *stats = st;
   return res;
+}
+
+extern "C" void gz_warmup(void) {
+  static const char model[] = "var 1..2: x :: output_var;\nsolve satisfy;\n";
+  gz_solve(model, sizeof model - 1, nullptr, nullptr, nullptr, 0);
 }
 
 extern "C" const char *gz_version(void) { return GECODE_VERSION; }

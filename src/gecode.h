@@ -66,6 +66,8 @@ enum {
  *           (have_solution = 1), or else the annotation's initial values
  *           (have_solution = 0), or NULL if there are neither;
  *   fix     n zeroed flags; set fix[i] = 1 to fix variable i to values[i].
+ * The callback may overwrite values[] (a copy) to fix variables to another
+ * assignment, e.g. to move the search to a solution found elsewhere.
  * Return GZ_NBH_FIX to fix as marked (that search is incomplete; with
  * values == NULL nothing is fixed), GZ_NBH_COMPLETE to fix nothing and
  * search completely (if that search ends without reaching its restart
@@ -82,7 +84,7 @@ enum {
  * callback runs on the thread that called gz_solve, also with threads > 1,
  * and is not called any more once the time limit or stop flag is due. */
 typedef int (*gz_neighbourhood_fn)(void *ctx, long long restart, int n,
-                                   const int *values, int have_solution,
+                                   int *values, int have_solution,
                                    unsigned char *fix);
 
 /* Restart modes (gz_params.restart); the cutoff sequences count failures:
@@ -130,6 +132,10 @@ void gz_params_init(gz_params *p);
  * (ThreadSanitizer reports a race in Kernel::SharedMemory::m() otherwise). */
 gz_status gz_solve(const char *fzn, size_t len, const gz_params *p,
                    gz_stats *stats, char *err, size_t errlen);
+
+/* Solve a trivial model once, so that Gecode's lazily initialised globals
+ * exist before several threads call gz_solve at the same time. */
+void gz_warmup(void);
 
 /* Gecode's version string, e.g. "6.2.0". */
 const char *gz_version(void);

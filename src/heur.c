@@ -11,14 +11,12 @@
  *          greedy, prune, keep the result when it is not worse. */
 #include "heur.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph.h"
-#include "local.h"
 #include "model.h"
-#include "sched.h"
+#include "plan.h"
 #include "util.h"
 
 void heur_params_init(heur_params *p) {
@@ -32,7 +30,7 @@ typedef struct heur {
   const heur_params *p;
   int n;
   int64_t M;
-  sev E;
+  plan_eval E;
   uint64_t rng;
   double deadline;
 } heur;
@@ -72,14 +70,14 @@ static int move_has(const move *mv, int key) {
 /* Add the recomputation of u at event ev to mv, and recursively those of
  * inputs whose live copy does not reach ev and was computed before the
  * peak step jp (keeping them would hold memory across the peak). */
-static int heur_close(heur *H, const sch *s, move *mv, int u, int ev, int jp,
+static int heur_close(heur *H, const plan *s, move *mv, int u, int ev, int jp,
                       int depth) {
-  if (mv->nkey >= HEUR_MAXMOVE || sch_has(s, ev) || move_has(mv, ev)) return -1;
+  if (mv->nkey >= HEUR_MAXMOVE || plan_has(s, ev) || move_has(mv, ev)) return -1;
   if (!heur_copies_ok(H, u, 1)) return -1;
   mv->key[mv->nkey++] = ev;
   const remat_graph *g = H->g;
   const int *seq = H->E.seq, *lastuse = H->E.lastuse;
-  int pos = sch_find(s, ev); /* the new step would sit before pos */
+  int pos = plan_find(s, ev); /* the new step would sit before pos */
   int stage = model_stage(ev);
   for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
     int p = g->pred[k];
@@ -98,7 +96,7 @@ static int heur_close(heur *H, const sch *s, move *mv, int u, int ev, int jp,
 }
 
 /* Moves that free a value across step jp. */
-static int heur_moves(heur *H, const sch *s, int jp, move *out, int max) {
+static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
   const remat_graph *g = H->g;
   const int *seq = H->E.seq, *lastuse = H->E.lastuse;
   int z = seq[jp], nm = 0;
@@ -107,9 +105,9 @@ static int heur_moves(heur *H, const sch *s, int jp, move *out, int max) {
     int u = seq[a];
     /* first reader after jp (no newer copy of u can sit before it) */
     int r = jp + 1;
-    while (r <= lastuse[a] && !sev_is_pred(g, u, seq[r])) r++;
+    while (r <= lastuse[a] && !plan_is_pred(g, u, seq[r])) r++;
     if (r > lastuse[a]) continue;
-    if (sev_is_pred(g, u, z)) {
+    if (plan_is_pred(g, u, z)) {
       /* is this the copy read at jp itself? then it cannot go */
       int b = a + 1;
       while (b < jp && seq[b] != u) b++;
@@ -125,8 +123,8 @@ static int heur_moves(heur *H, const sch *s, int jp, move *out, int max) {
 }
 
 /* Apply the best move at the peak; returns 0 if none lowers the excess. */
-static int heur_step(heur *H, sch *s, move *moves, int maxmoves, int randomise) {
-  sev_run(&H->E, s);
+static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise) {
+  plan_run(&H->E, s);
   int64_t excess0 = H->E.excess, dur0 = H->E.duration;
   int jp = H->E.peak_step;
   int nm = heur_moves(H, s, jp, moves, maxmoves);
@@ -134,9 +132,9 @@ static int heur_step(heur *H, sch *s, move *moves, int maxmoves, int randomise) 
   double best_score = 0;
   int64_t unit = 1 + remat_graph_base_duration(H->g) / H->g->n / 50;
   for (int i = 0; i < nm; i++) {
-    for (int k = 0; k < moves[i].nkey; k++) sch_insert(s, moves[i].key[k]);
-    sev_run(&H->E, s);
-    for (int k = 0; k < moves[i].nkey; k++) sch_erase(s, moves[i].key[k]);
+    for (int k = 0; k < moves[i].nkey; k++) plan_insert(s, moves[i].key[k]);
+    plan_run(&H->E, s);
+    for (int k = 0; k < moves[i].nkey; k++) plan_erase(s, moves[i].key[k]);
     int64_t gain = excess0 - H->E.excess;
     if (gain <= 0) continue;
     double score = (double)gain / (double)(H->E.duration - dur0 + unit);
@@ -146,20 +144,17 @@ static int heur_step(heur *H, sch *s, move *moves, int maxmoves, int randomise) 
       best_score = score;
     }
   }
-  if (getenv("REMAT_DEBUG_GREEDY"))
-    fprintf(stderr, "greedy: peak %lld at step %d (node %d), %d moves, best %d\n",
-            (long long)H->E.peak, jp, H->E.seq[jp], nm, best);
   if (best < 0) return 0;
-  for (int k = 0; k < moves[best].nkey; k++) sch_insert(s, moves[best].key[k]);
+  for (int k = 0; k < moves[best].nkey; k++) plan_insert(s, moves[best].key[k]);
   return 1;
 }
 
 /* Repair s until it fits M; returns 1 if it does. */
-static int heur_greedy(heur *H, sch *s, int randomise) {
+static int heur_greedy(heur *H, plan *s, int randomise) {
   move *moves = util_malloc((size_t)H->n * sizeof *moves);
   int ok = 0;
   for (;;) {
-    sev_run(&H->E, s);
+    plan_run(&H->E, s);
     if (H->E.peak <= H->M) {
       ok = 1;
       break;
@@ -173,23 +168,23 @@ static int heur_greedy(heur *H, sch *s, int randomise) {
 /* ----------------------------------------------------------- improvement */
 
 /* Remove recomputations that are not needed, most expensive first. */
-static void heur_prune(heur *H, sch *s) {
+static void heur_prune(heur *H, plan *s) {
   int *rec = util_malloc((size_t)(s->len ? s->len : 1) * sizeof *rec);
   int nr = 0;
   for (int i = 0; i < s->len; i++)
-    if (!sch_is_first(s->key[i])) rec[nr++] = s->key[i];
+    if (!plan_is_first(s->key[i])) rec[nr++] = s->key[i];
   for (int i = 1; i < nr; i++) { /* by duration, descending */
     int k = rec[i], j = i;
-    while (j > 0 && H->g->w[sch_node(rec[j - 1])] < H->g->w[sch_node(k)]) {
+    while (j > 0 && H->g->w[plan_node(rec[j - 1])] < H->g->w[plan_node(k)]) {
       rec[j] = rec[j - 1];
       j--;
     }
     rec[j] = k;
   }
   for (int i = 0; i < nr; i++) {
-    sch_erase(s, rec[i]);
-    sev_run(&H->E, s);
-    if (H->E.peak > H->M) sch_insert(s, rec[i]);
+    plan_erase(s, rec[i]);
+    plan_run(&H->E, s);
+    if (H->E.peak > H->M) plan_insert(s, rec[i]);
   }
   free(rec);
 }
@@ -203,7 +198,7 @@ static void heur_prune(heur *H, sch *s) {
 
 static int64_t heur_move_cost(const heur *H, const move *mv) {
   int64_t c = 0;
-  for (int k = 0; k < mv->nkey; k++) c += H->g->w[sch_node(mv->key[k])];
+  for (int k = 0; k < mv->nkey; k++) c += H->g->w[plan_node(mv->key[k])];
   return c;
 }
 
@@ -213,9 +208,9 @@ static int heur_first_over(const heur *H) {
   return -1;
 }
 
-static int heur_repair(heur *H, sch *s, int64_t max_dur, int depth,
+static int heur_repair(heur *H, plan *s, int64_t max_dur, int depth,
                        move *buf) {
-  sev_run(&H->E, s);
+  plan_run(&H->E, s);
   if (H->E.duration > max_dur) return 0;
   if (H->E.peak <= H->M) return 1;
   if (depth == HEUR_XDEPTH || heur_out_of_time(H)) return 0;
@@ -241,23 +236,23 @@ static int heur_repair(heur *H, sch *s, int64_t max_dur, int depth,
   }
   for (int i = 0; i < k; i++) {
     const move *m = &mv[order[i]];
-    for (int q = 0; q < m->nkey; q++) sch_insert(s, m->key[q]);
+    for (int q = 0; q < m->nkey; q++) plan_insert(s, m->key[q]);
     if (heur_repair(H, s, max_dur, depth + 1, buf)) return 1;
-    for (int q = 0; q < m->nkey; q++) sch_erase(s, m->key[q]);
+    for (int q = 0; q < m->nkey; q++) plan_erase(s, m->key[q]);
   }
   return 0;
 }
 
 /* One pass over the recomputations, most expensive first; returns the
  * number of successful exchanges. */
-static int heur_exchange(heur *H, sch *s) {
+static int heur_exchange(heur *H, plan *s) {
   int *rec = util_malloc((size_t)(s->len ? s->len : 1) * sizeof *rec);
   int nr = 0;
   for (int i = 0; i < s->len; i++)
-    if (!sch_is_first(s->key[i])) rec[nr++] = s->key[i];
+    if (!plan_is_first(s->key[i])) rec[nr++] = s->key[i];
   for (int i = 1; i < nr; i++) { /* by duration, descending */
     int key = rec[i], j = i;
-    while (j > 0 && H->g->w[sch_node(rec[j - 1])] < H->g->w[sch_node(key)]) {
+    while (j > 0 && H->g->w[plan_node(rec[j - 1])] < H->g->w[plan_node(key)]) {
       rec[j] = rec[j - 1];
       j--;
     }
@@ -266,14 +261,14 @@ static int heur_exchange(heur *H, sch *s) {
   move *buf = util_malloc((size_t)HEUR_XDEPTH * (size_t)H->n * sizeof *buf);
   int wins = 0;
   for (int i = 0; i < nr && !heur_out_of_time(H); i++) {
-    if (!sch_has(s, rec[i])) continue;
-    sev_run(&H->E, s);
+    if (!plan_has(s, rec[i])) continue;
+    plan_run(&H->E, s);
     int64_t before = H->E.duration;
-    sch_erase(s, rec[i]);
+    plan_erase(s, rec[i]);
     if (heur_repair(H, s, before - 1, 0, buf))
       wins++;
     else
-      sch_insert(s, rec[i]);
+      plan_insert(s, rec[i]);
   }
   free(buf);
   free(rec);
@@ -287,54 +282,54 @@ typedef struct heur_out {
   int stop;
 } heur_out;
 
-static void heur_emit(heur *H, const sch *s, heur_out *o, const char *name) {
-  sev_run(&H->E, s);
+static void heur_emit(heur *H, const plan *s, heur_out *o, const char *name) {
+  plan_run(&H->E, s);
   o->found++;
   if (o->fn && o->fn(o->ctx, H->E.seq, s->len, name)) o->stop = 1;
 }
 
 /* Ruin and recreate until the deadline or a long stall. */
-static void heur_lns(heur *H, sch *best, heur_out *o) {
-  sch cur = {0}, trial = {0};
-  sch_copy(&cur, best);
-  sev_run(&H->E, &cur);
+static void heur_lns(heur *H, plan *best, heur_out *o) {
+  plan cur = {0}, trial = {0};
+  plan_copy(&cur, best);
+  plan_run(&H->E, &cur);
   int64_t cur_dur = H->E.duration, best_dur = H->E.duration;
   int *rec = NULL, rec_cap = 0;
   long long since = 0, stale = 0;
   while (!heur_out_of_time(H) && !o->stop && stale < 20000) {
     stale++;
-    sch_copy(&trial, &cur);
+    plan_copy(&trial, &cur);
     if (rec_cap < trial.len) {
       rec_cap = 2 * trial.len;
       rec = util_realloc(rec, (size_t)rec_cap * sizeof *rec);
     }
     int nr = 0;
     for (int i = 0; i < trial.len; i++)
-      if (!sch_is_first(trial.key[i])) rec[nr++] = trial.key[i];
+      if (!plan_is_first(trial.key[i])) rec[nr++] = trial.key[i];
     if (!nr) break;
     int k = 1 + (int)(heur_rand(H) % (uint64_t)(nr < 4 ? nr : 4));
-    for (int i = 0; i < k; i++) sch_erase(&trial, rec[heur_rand(H) % (uint64_t)nr]);
+    for (int i = 0; i < k; i++) plan_erase(&trial, rec[heur_rand(H) % (uint64_t)nr]);
     if (!heur_greedy(H, &trial, 1)) continue;
     heur_prune(H, &trial);
-    sev_run(&H->E, &trial);
+    plan_run(&H->E, &trial);
     if (H->E.peak > H->M || H->E.duration > cur_dur) continue;
-    sch_copy(&cur, &trial);
+    plan_copy(&cur, &trial);
     cur_dur = H->E.duration;
     if (cur_dur < best_dur) {
       best_dur = cur_dur;
-      sch_copy(best, &cur);
+      plan_copy(best, &cur);
       heur_emit(H, best, o, "heuristic");
       since = stale = 0;
     }
     if (++since > 2000) { /* back to the best */
-      sch_copy(&cur, best);
+      plan_copy(&cur, best);
       cur_dur = best_dur;
       since = 0;
     }
   }
   free(rec);
-  sch_free(&cur);
-  sch_free(&trial);
+  plan_free(&cur);
+  plan_free(&trial);
 }
 
 int heur_run(const remat_graph *g, const heur_params *p) {
@@ -347,9 +342,9 @@ int heur_run(const remat_graph *g, const heur_params *p) {
   H.M = p->budget;
   H.rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->seed << 1);
   H.deadline = util_now() + p->time_limit;
-  sev_init(&H.E, g, p->budget);
-  sch s = {0};
-  sch_init_topo(&s, g->n);
+  plan_eval_init(&H.E, g, p->budget);
+  plan s = {0};
+  plan_init_topo(&s, g->n);
   heur_out o = {p->found, p->ctx, 0, 0};
   if (heur_greedy(&H, &s, 0)) {
     heur_prune(&H, &s);
@@ -360,7 +355,7 @@ int heur_run(const remat_graph *g, const heur_params *p) {
   } else {
     heur_emit(&H, &s, &o, "greedy"); /* the lowest peak it reached */
   }
-  sch_free(&s);
-  sev_free(&H.E);
+  plan_free(&s);
+  plan_eval_free(&H.E);
   return o.found;
 }

@@ -212,7 +212,7 @@ static void lns_apply(lns *L, unsigned char *fix, int n) {
   memset(L->mark, 0, (size_t)md->n);
 }
 
-int lns_neighbourhood(void *ctx, long long restart, int n, const int *values,
+int lns_neighbourhood(void *ctx, long long restart, int n, int *values,
                       int have_solution, unsigned char *fix) {
   lns *L = ctx;
   (void)have_solution;

@@ -47,7 +47,7 @@ void lns_init(lns *L, const model *md, const fzn_layout *layout, int mode,
 void lns_free(lns *L);
 
 /* The gz_neighbourhood_fn (ctx = lns*). */
-int lns_neighbourhood(void *ctx, long long restart, int n, const int *values,
+int lns_neighbourhood(void *ctx, long long restart, int n, int *values,
                       int have_solution, unsigned char *fix);
 
 #endif

@@ -17,6 +17,7 @@
 #include "baseline.h"
 #include "heur.h"
 #include "progress.h"
+#include "rounding.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -156,30 +157,20 @@ static void milp_stage_memory(milp_bld *b, int t) {
     milp_put(b, row, milp_col_u(md, t, k - 1), -1);
     milp_put(b, row, milp_col_u(md, t, k), 1);
   }
-  if (md->kind == MILP_ELASTIC) /* U[t,k] - Z <= cap */
-    for (int k = 0; k <= t; k++) {
-      row = milp_row(b, -DBL_MAX, md->cap);
-      milp_put(b, row, milp_col_u(md, t, k), 1);
-      milp_put(b, row, md->z_col, -1);
-    }
 }
 
-/* Bounds and objective of R, S, U (and Z). */
+/* Bounds and objective of R, S and U. */
 static void milp_columns(milp_bld *b) {
   const milp_model *md = b->md;
   const remat_graph *g = md->g;
-  int elastic = md->kind == MILP_ELASTIC;
   for (int t = 1; t < md->n; t++)
     for (int i = 0; i < t; i++) {
       double ub = g->succ_off[i] == g->succ_off[i + 1] ? 0 : 1; /* sink */
-      double w = elastic ? 0 : (double)(g->w[i] / md->dur_q);
-      milp_col(b, milp_col_r(t, i), 0, ub, w);
+      milp_col(b, milp_col_r(t, i), 0, ub, (double)(g->w[i] / md->dur_q));
       milp_col(b, milp_col_s(md, t, i), 0, ub, 0);
     }
   for (int t = 0; t < md->n; t++)
-    for (int k = 0; k <= t; k++)
-      milp_col(b, milp_col_u(md, t, k), 0, elastic ? DBL_MAX : md->cap, 0);
-  if (elastic) milp_col(b, md->z_col, 0, DBL_MAX, 1);
+    for (int k = 0; k <= t; k++) milp_col(b, milp_col_u(md, t, k), 0, md->cap, 0);
 }
 
 static void milp_generate(milp_bld *b) {
@@ -220,11 +211,10 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
   md->g = g;
   md->n = g->n;
   md->kind = kind;
-  md->z_col = -1;
   md->budget = budget;
   milp_scale(md);
   long long n = g->n, ntri = n * (n - 1) / 2, nf = n > 20000 ? 0 : milp_count_free(g);
-  long long ncols = 2 * ntri + n * (n + 1) / 2 + nf + (kind == MILP_ELASTIC);
+  long long ncols = 2 * ntri + n * (n + 1) / 2 + nf;
   if (n > 20000 || ncols > INT_MAX / 2 || nf > MILP_MAX_NONZEROS)
     return util_err(err, errlen, REMAT_EUSAGE,
                     "the MILP for %lld nodes is too large (%lld columns)", n,
@@ -233,8 +223,7 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
   md->s_base = (int)ntri;
   md->u_base = (int)(2 * ntri);
   md->f_base = (int)(2 * ntri + n * (n + 1) / 2);
-  md->nint = kind != MILP_RELAXED ? (int)(2 * ntri) : 0;
-  if (kind == MILP_ELASTIC) md->z_col = md->ncols - 1;
+  md->nint = kind == MILP_INTEGRAL ? (int)(2 * ntri) : 0;
   milp_bld b = {md, 0, 0, NULL, NULL, 0};
   b.cur = util_calloc((size_t)md->ncols + 1, sizeof *b.cur);
   b.fidx = util_malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *b.fidx);
@@ -351,14 +340,15 @@ typedef struct milp_run {
   const milp_params *p;
   remat_result *r;
   milp_stats *st;
-  milp_model md;     /* the model of the current phase */
-  int phase;         /* 1: elastic (reach the budget), 2: the MILP */
+  milp_model md;
+  int phase;         /* 1: until a first schedule within budget, 2: the rest */
   prog pr;
   double t0;
   atomic_flag lock;  /* CBC may call back from several threads */
   double incumbent;  /* objective units, INFINITY: none logged yet */
   double bound;      /* objective units, -INFINITY: none logged yet */
   double dbound;     /* phase 2's bound on the duration, -INFINITY: none */
+  double t_inc;      /* when CBC logged its incumbent */
   int stopped;       /* a callback saw the stop flag */
   Cbc_Model *cbc;    /* while CBC runs */
   int internal;
@@ -381,23 +371,19 @@ static int milp_stop_requested(const milp_run *M) {
   return M->p->stop && *M->p->stop;
 }
 
-/* An objective value for people: TDI (phase 2) or the peak as a
- * percentage of the budget (phase 1: cap + Z). */
+/* An objective value for people: the TDI it stands for. */
 static void milp_value(const milp_run *M, double obj, char *buf, size_t len) {
-  if (obj > 1e40 || obj < -1e40) {
+  double base = (double)M->r->base_duration;
+  if (obj > 1e40 || obj < -1e40)
     snprintf(buf, len, "none");
-  } else if (M->phase == 1) {
-    double peak = (M->md.cap + obj) * (double)M->md.mem_q;
-    snprintf(buf, len, "peak %.1f%%", 100.0 * peak / (double)M->md.budget);
-  } else {
-    double base = (double)M->r->base_duration;
+  else
     snprintf(buf, len, "TDI %.3f%%",
              base > 0 ? 100.0 * obj * (double)M->md.dur_q / base : 0.0);
-  }
 }
 
 static void milp_progress(milp_run *M, double inc, double bnd, int nodes) {
   int new_inc = inc < 1e40 && inc < M->incumbent - 1e-9 * fabs(inc) - 1e-9;
+  if (new_inc) M->t_inc = milp_elapsed(M);
   if (inc < M->incumbent) M->incumbent = inc;
   if (bnd > M->bound && bnd < 1e40) M->bound = bnd;
   char i[48], b[48];
@@ -490,12 +476,12 @@ static Cbc_Model *milp_cbc_model(milp_run *M) {
   return m;
 }
 
-/* The best schedule so far as CBC's MIP start: pruned R, canonical S (in
- * phase 2 only if it fits; Z is left to CBC). */
+/* The best schedule so far as CBC's MIP start if it fits: pruned R,
+ * canonical S. */
 static int milp_mipstart(milp_run *M, Cbc_Model *m) {
   const remat_result *r = M->r;
   const remat_graph *g = M->g;
-  if (!r->seq || (M->phase == 2 && r->peak > r->budget)) return 0;
+  if (!r->seq || r->peak > r->budget) return 0;
   int n = g->n, ok = 0;
   stage_mat R, S;
   stage_mat_init(&R, n);
@@ -503,7 +489,7 @@ static int milp_mipstart(milp_run *M, Cbc_Model *m) {
   if (!stage_from_sequence(r->seq, r->len, &R)) {
     stage_prune(g, &R);
     stage_canonical_s(g, &R, &S);
-    ok = M->phase == 1 || stage_checkmate_peak(g, &R, &S, NULL) <= r->budget;
+    ok = stage_checkmate_peak(g, &R, &S, NULL) <= r->budget;
   }
   if (ok) {
     int cnt = M->md.nint ? M->md.nint : 1;
@@ -553,17 +539,20 @@ static void milp_take(milp_run *M, const double *x, double obj) {
       snprintf(msg, sizeof msg, "the MILP's memory (%lld) is below the "
                "simulated peak (%lld)", (long long)cm, (long long)sim.peak);
       milp_internal(M, msg);
-    } else if (M->phase == 2 && fabs((double)sim.duration - claimed) >
-                                    1e-6 * claimed + 0.5 * (double)M->md.dur_q) {
+    } else if (fabs((double)sim.duration - claimed) >
+               1e-6 * claimed + 0.5 * (double)M->md.dur_q) {
       snprintf(msg, sizeof msg, "the MILP's objective (%.0f) differs from "
                "the simulated duration (%lld)", claimed, (long long)sim.duration);
       milp_internal(M, msg);
     }
-    remat_result_offer(M->r, g, seq, len, M->phase, milp_elapsed(M));
+    double t = milp_elapsed(M);
+    if (M->incumbent < 1e40 && fabs(obj - M->incumbent) <= 1e-6 * fabs(obj) + 1e-6)
+      t = M->t_inc; /* when CBC found it, not when it returned */
+    remat_result_offer(M->r, g, seq, len, M->phase, t);
     if (stage_prune(g, &R)) {
       free(seq);
       len = stage_sequence(&R, &seq);
-      remat_result_offer(M->r, g, seq, len, M->phase, milp_elapsed(M));
+      remat_result_offer(M->r, g, seq, len, M->phase, t);
     }
   }
   free(seq);
@@ -617,7 +606,8 @@ static int milp_heur_found(void *ctx, const int *seq, int len,
   return milp_stop_requested(M);
 }
 
-/* Phase 0: the input order, the baselines and the C heuristics. */
+/* Phase 0: the input order, the baselines, the C heuristics and, while
+ * nothing fits, LP rounding with growing slack. */
 static int milp_seed(milp_run *M) {
   int *topo = util_malloc((size_t)(M->g->n ? M->g->n : 1) * sizeof *topo);
   for (int v = 0; v < M->g->n; v++) topo[v] = v;
@@ -637,6 +627,13 @@ static int milp_seed(milp_run *M) {
     hp.found = milp_heur_found;
     hp.ctx = M;
     heur_run(M->g, &hp);
+  }
+  if (M->r->peak > M->r->budget && !rc && !milp_stop_requested(M)) {
+    ntrace = M->r->ntrace;
+    rc = round_seed(M->g, M->p->budget, M->p->time_limit * 0.1, M->p->stop,
+                    M->p->verbose, M->r);
+    if (M->r->ntrace > ntrace) milp_report(M, "LP rounding");
+    if (rc) milp_internal(M, "an LP-rounded schedule failed re-simulation");
   }
   return rc;
 }
@@ -661,7 +658,7 @@ static void milp_infeasible_budget(milp_run *M) {
 
 /* What one CBC run ended with. */
 typedef struct milp_end {
-  int optimal, infeasible, have_sol, ran;
+  int optimal, infeasible, have_sol;
   double obj;
 } milp_end;
 
@@ -669,9 +666,11 @@ typedef struct milp_end {
 static int milp_conclude(milp_run *M, milp_end e) {
   remat_result *r = M->r;
   int fits = r->seq && r->peak <= r->budget, stopped = M->stopped;
+  if (fits && e.infeasible && !stopped)
+    milp_internal(M, "CBC reports the MILP infeasible, but a schedule fits");
   if (fits) {
-    /* proven: phase 2 completed and its optimum is what we report */
-    int proven = M->phase == 2 && e.optimal && !stopped && e.have_sol &&
+    /* proven: CBC completed and its optimum is what we report */
+    int proven = e.optimal && !stopped && e.have_sol &&
                  (double)r->duration <= milp_duration(&M->md, e.obj) + 1e-6 *
                  (double)r->duration + 0.5;
     r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
@@ -684,11 +683,11 @@ static int milp_conclude(milp_run *M, milp_end e) {
     }
     return REMAT_OK;
   }
-  if (M->phase == 1 && e.optimal && !stopped && e.have_sol) {
+  if (e.infeasible && !stopped) {
     r->status = REMAT_STATUS_INFEASIBLE;
     snprintf(r->message, sizeof r->message,
              "proven infeasible: no stage-structured schedule on the input "
-             "order fits %lld; the least peak is %lld (%.1f%% of budget)",
+             "order fits %lld; best peak found %lld (%.1f%% of budget)",
              (long long)r->budget, (long long)r->peak,
              100.0 * (double)r->peak / (double)r->budget);
   } else {
@@ -702,46 +701,41 @@ static int milp_conclude(milp_run *M, milp_end e) {
   return REMAT_ENOFIT;
 }
 
-static void milp_stats_model(milp_run *M) {
-  if (!M->st) return;
-  M->st->columns = M->md.ncols;
-  M->st->rows = M->md.nrows;
-  M->st->integer_columns = M->md.nint;
-  M->st->nonzeros = M->md.nnz;
-}
-
-/* One CBC run of the current phase's model.  CBC 2.10.8 (Cgl 0.60.3)
- * dereferences NULL when its preprocessing proves a problem infeasible
- * while keeping column names, which the cut callback turns on (`cbc
- * -PrepNames on` crashes the same way); phase 1 is always feasible and
- * phase 2 always has a fitting MIP start, so it cannot happen; were the MIP
- * start missing, preprocessing is switched off. */
+/* One CBC run; phase 1 stops at the first solution.  CBC 2.10.8 (Cgl
+ * 0.60.3) dereferences NULL when its preprocessing proves a problem
+ * infeasible while keeping column names, which the cut callback turns on
+ * (`cbc -PrepNames on` crashes the same way).  With a feasible MIP start
+ * preprocessing cannot prove infeasibility; without one (phase 1) it is
+ * switched off, and phase 2 starts again from phase 1's first schedule,
+ * with preprocessing. */
 static milp_end milp_cbc_run(milp_run *M) {
-  milp_end e = {0, 0, 0, 1, INFINITY};
+  milp_end e = {0, 0, 0, INFINITY};
+  double t = util_now();
   Cbc_Model *m = milp_cbc_model(M);
   int warm = milp_mipstart(M, m);
-  if (!warm && M->phase == 2) Cbc_setParameter(m, "preprocess", "off");
-  if (M->st) M->st->warm_start |= warm && M->phase == 2;
-  prog_line(&M->pr, "[%7.2fs] CBC phase %d (%s) on %d columns (%d integer), "
-            "%d rows, %lld nonzeros%s", milp_elapsed(M), M->phase,
-            M->phase == 1 ? "reach the budget" : "minimise the duration",
-            M->md.ncols, M->md.nint, M->md.nrows, M->md.nnz,
-            warm ? "; warm start" : "");
+  if (!warm) Cbc_setParameter(m, "preprocess", "off");
+  if (M->phase == 1) Cbc_setParameter(m, "maxSolutions", "1");
+  if (M->st) M->st->warm_start |= warm;
+  prog_line(&M->pr, "[%7.2fs] CBC phase %d on %d columns (%d integer), %d rows, "
+            "%lld nonzeros%s", milp_elapsed(M), M->phase, M->md.ncols,
+            M->md.nint, M->md.nrows, M->md.nnz,
+            warm ? "; warm start"
+                 : "; no preprocessing, stop at the first schedule");
   M->incumbent = INFINITY;
   M->bound = -INFINITY;
   milp_run_cbc(M, m);
   prog_done(&M->pr);
   const double *x = Cbc_bestSolution(m);
-  e.optimal = Cbc_isProvenOptimal(m);
+  e.optimal = Cbc_isProvenOptimal(m) &&
+              !(M->phase == 1 && Cbc_secondaryStatus(m) == 6); /* solutions */
   e.infeasible = Cbc_isProvenInfeasible(m);
   e.have_sol = x != NULL;
   e.obj = x ? Cbc_getObjValue(m) : INFINITY;
   if (!M->stopped && milp_stop_requested(M)) M->stopped = 1;
-  if (M->phase == 2) { /* CBC's final bound; after an interrupt the last
-                          one it logged (its own closes on the incumbent) */
-    double bp = M->stopped ? M->bound : Cbc_getBestPossibleObjValue(m);
-    if (bp > -1e40 && bp < 1e40) M->dbound = milp_duration(&M->md, bp);
-  }
+  /* CBC's final bound; after an interrupt the last one it logged (its own
+   * closes on the incumbent) */
+  double bp = M->stopped ? M->bound : Cbc_getBestPossibleObjValue(m);
+  if (bp > -1e40 && bp < 1e40) M->dbound = milp_duration(&M->md, bp);
   M->r->nodes += Cbc_getNodeCount(m);
   if (M->st) {
     M->st->cbc_status = Cbc_status(m);
@@ -749,45 +743,38 @@ static milp_end milp_cbc_run(milp_run *M) {
   }
   if (x) milp_take(M, x, e.obj);
   Cbc_deleteModel(m);
+  M->r->t_phase[M->phase] += util_now() - t;
   return e;
-}
-
-/* Build the phase's model and run CBC on it.  Returns 0 or REMAT_EUSAGE
- * (model too large). */
-static int milp_phase(milp_run *M, int phase, milp_end *e) {
-  char err[256];
-  double t = util_now();
-  M->phase = phase;
-  int kind = phase == 1 ? MILP_ELASTIC : MILP_INTEGRAL;
-  if (milp_build(&M->md, M->g, M->p->budget, kind, err, sizeof err)) {
-    snprintf(M->r->message, sizeof M->r->message, "%s", err);
-    return REMAT_EUSAGE;
-  }
-  milp_stats_model(M);
-  M->r->mem_quantum = M->md.mem_q;
-  M->r->dur_quantum = M->md.dur_q;
-  *e = milp_cbc_run(M);
-  M->r->t_phase[phase] += util_now() - t;
-  return 0;
 }
 
 static int milp_time_left(const milp_run *M) {
   return milp_elapsed(M) < M->p->time_limit - 0.01;
 }
 
-/* Phase 1 (only while no schedule fits): reach the budget; phase 2:
- * minimise the duration from the best fitting schedule. */
+/* Phase 1 (only while no schedule fits): CBC until its first schedule;
+ * phase 2: CBC warm-started from the best fitting schedule. */
 static int milp_cbc(milp_run *M) {
-  milp_end e = {0, 0, 0, 0, INFINITY};
-  int fits = M->r->peak <= M->r->budget;
-  if (!fits) {
-    if (milp_phase(M, 1, &e)) return REMAT_EUSAGE;
-    fits = M->r->peak <= M->r->budget;
-    if (!fits || M->stopped || M->internal || !milp_time_left(M))
-      return milp_conclude(M, e);
-    milp_free(&M->md);
+  char err[256];
+  if (milp_build(&M->md, M->g, M->p->budget, MILP_INTEGRAL, err, sizeof err)) {
+    snprintf(M->r->message, sizeof M->r->message, "%s", err);
+    return REMAT_EUSAGE;
   }
-  if (milp_phase(M, 2, &e)) return REMAT_EUSAGE;
+  if (M->st) {
+    M->st->columns = M->md.ncols;
+    M->st->rows = M->md.nrows;
+    M->st->integer_columns = M->md.nint;
+    M->st->nonzeros = M->md.nnz;
+  }
+  M->r->mem_quantum = M->md.mem_q;
+  M->r->dur_quantum = M->md.dur_q;
+  milp_end e;
+  M->phase = M->r->peak <= M->r->budget ? 2 : 1;
+  e = milp_cbc_run(M);
+  if (M->phase == 1 && !e.optimal && M->r->peak <= M->r->budget &&
+      !M->stopped && !M->internal && milp_time_left(M)) {
+    M->phase = 2;
+    e = milp_cbc_run(M);
+  }
   return milp_conclude(M, e);
 }
 
@@ -823,7 +810,7 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
       r->has_bound = 1;
       r->bound = (double)r->base_duration;
     } else if (milp_stop_requested(&M) || !milp_time_left(&M)) {
-      milp_end none = {0, 0, 0, 0, INFINITY};
+      milp_end none = {0, 0, 0, INFINITY};
       M.stopped = milp_stop_requested(&M);
       rc = milp_conclude(&M, none); /* no time left for CBC */
     } else {

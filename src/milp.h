@@ -34,12 +34,6 @@
  * (stage.h) the two agree exactly: the MILP optimum equals the best
  * stage-structured schedule (brute force, or CP with enough copies).
  *
- * The elastic variant (phase 1 of milp_solve, when no schedule within the
- * budget is known) replaces U[t,k] <= cap by U[t,k] <= cap + Z and minimises
- * Z alone: it is always feasible, its optimum is the least peak of any
- * stage-structured schedule minus the budget, and CBC's heuristics start
- * from schedules that do not fit yet.
- *
  * Scaling: sizes are divided by their GCD (budget floor(M / g)), durations
  * by theirs.  Models above MILP_MAX_NONZEROS matrix entries are refused
  * (random_layered_n1000 would need about 40 million). */
@@ -56,16 +50,13 @@
 /* Model kinds. */
 enum {
   MILP_RELAXED = 0,    /* the LP relaxation (all columns continuous) */
-  MILP_INTEGRAL = 1,   /* the MILP */
-  MILP_ELASTIC = 2     /* phase 1: U[t,k] <= cap + Z, minimise Z >= 0 (the
-                          overshoot of the budget; R and S integral) */
+  MILP_INTEGRAL = 1    /* the MILP */
 };
 
 typedef struct milp_model {
   const remat_graph *g;
   int n;
   int kind;            /* MILP_* */
-  int z_col;           /* MILP_ELASTIC: the column of Z, else -1 */
   int64_t budget;      /* M in bytes */
   int64_t mem_q;       /* GCD of the sizes */
   int64_t dur_q;       /* GCD of the durations */
@@ -113,10 +104,12 @@ typedef struct milp_params {
   int threads;           /* CBC threads, 0 = all cores (0) */
   int verbose;           /* 0 quiet, 1 progress lines, 2 also CBC's log */
   volatile int *stop;    /* stop (keeping the best) when nonzero */
-  int warm_start;        /* seed CBC with the best schedule of the
-                            baselines (and heuristics) that fits (1) */
-  int heuristics;        /* also run the C heuristics (heur.h) for 5% of
-                            the time limit (1) */
+  int warm_start;        /* seed CBC with the best fitting schedule of the
+                            baselines (base_best), the C heuristics and,
+                            while none fits, LP rounding (round_seed, 10% of
+                            the time limit) (1) */
+  int heuristics;        /* with warm_start: run the C heuristics (heur.h)
+                            for 5% of the time limit (1) */
   double rel_gap;        /* stop when (incumbent - bound) / incumbent is at
                             most this (0: prove optimality) */
 } milp_params;

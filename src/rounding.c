@@ -49,6 +49,7 @@ typedef struct round_run {
   const round_params *p;
   remat_result *r;
   round_stats *st;
+  int phase;           /* trace phase of the offers */
   prog pr;
   double t0;
   int internal;
@@ -98,7 +99,7 @@ static void round_sweep(round_run *X, const double *s, int from_eps) {
       if (pass && !stage_prune(X->g, &R)) break;
       int *seq, len = stage_sequence(&R, &seq);
       if (X->st) X->st->schedules++;
-      if (round_offer(X, seq, len, 2, what) && X->st) {
+      if (round_offer(X, seq, len, X->phase, what) && X->st) {
         X->st->threshold = th[k];
         X->st->from_eps_lp = from_eps;
       }
@@ -222,6 +223,31 @@ static int round_main(round_run *X) {
   return round_conclude(X, st);
 }
 
+int round_seed(const remat_graph *g, int64_t budget, double time_limit,
+               volatile int *stop, int verbose, remat_result *r) {
+  round_params p;
+  round_params_init(&p);
+  p.budget = budget;
+  p.time_limit = time_limit;
+  p.stop = stop;
+  p.verbose = verbose;
+  round_run X;
+  memset(&X, 0, sizeof X);
+  X.g = g;
+  X.p = &p;
+  X.r = r;
+  X.t0 = util_now();
+  prog_init(&X.pr, verbose);
+  for (int k = 1; k <= 6 && !(r->seq && r->peak <= budget); k++) {
+    double lp, left = time_limit - round_elapsed(&X);
+    int64_t mb = (int64_t)floor((1.0 - 0.1 * k) * (double)budget);
+    if (left <= 0 || round_stopped(&X) || mb <= 0) break;
+    if (round_lp(&X, mb, 1, &lp) == -2) break; /* too large */
+  }
+  prog_done(&X.pr);
+  return X.internal ? REMAT_EINTERNAL : REMAT_OK;
+}
+
 int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
                 round_stats *st) {
   round_run X;
@@ -230,6 +256,7 @@ int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
   X.p = p;
   X.r = r;
   X.st = st;
+  X.phase = 2;
   X.t0 = util_now();
   prog_init(&X.pr, p->verbose);
   if (st) {

@@ -59,6 +59,14 @@ typedef struct round_stats {
 int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
                 round_stats *st);
 
+/* A warm start for the MILP while nothing fits: the LP at (1 - eps) M
+ * rounded as above for eps = 0.1, 0.2, ..., 0.6 until a rounded schedule
+ * fits M, within time_limit seconds (checked between the LPs; each LP gets
+ * what is left).  Every schedule is offered to r (trace phase 0).  Returns
+ * REMAT_OK or REMAT_EINTERNAL (an invalid schedule). */
+int round_seed(const remat_graph *g, int64_t budget, double time_limit,
+               volatile int *stop, int verbose, remat_result *r);
+
 /* One two-phase rounding: S[t,i] = (i < t && s[t * n + i] >= theta), R =
  * stage_r_opt(S), *seq its sequence (allocated); returns the length. */
 int round_schedule(const remat_graph *g, const double *s, double theta,

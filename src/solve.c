@@ -1,17 +1,30 @@
 /* solve.c -- the two-phase CP driver (remat_solve).
  *
  *   0. bounds and seeds: the budget against max_v (m_v + inputs); the input
- *      order; the C heuristics; a caller's warm start;
- *   1. phase 1 (only if nothing fits yet): minimise max(peak, M) from the
- *      lowest-peak schedule known, stop at the first schedule within M;
+ *      order; the C heuristics (heur.c); a caller's warm start;
+ *   1. phase 1 (only while nothing fits): minimise max(peak, M) from the
+ *      lowest-peak schedule known, until a schedule fits M;
  *   2. phase 2: peak <= M, minimise the duration from the best schedule.
- * Every solver solution is decoded, re-simulated and offered to the result;
- * a decoded schedule that disagrees with the solver is an internal error. */
+ * The phases run in one or two workers sharing the best schedule:
+ *   - the CP worker searches the whole model with Gecode (restarts,
+ *     large-neighbourhood search chosen in lns.c); on small models its
+ *     complete searches prove optimality or infeasibility;
+ *   - the window worker runs window LNS (sublns.c): many small sub-models,
+ *     fast on large graphs.
+ * With --threads 1 the one worker is the CP on small models (at most
+ * SOLVE_SMALL copies) and the window LNS on larger ones; with two or more
+ * threads both run, each adopting the other's improvements.  Every solver
+ * solution is decoded, re-simulated and offered to the result; a decoded
+ * schedule that disagrees with the solver is an internal error. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "decode.h"
 #include "extsolver.h"
 #include "fzn.h"
@@ -19,12 +32,14 @@
 #include "graph.h"
 #include "heur.h"
 #include "lns.h"
-#include "local.h"
 #include "model.h"
 #include "progress.h"
-#include "sublns.h"
 #include "remat.h"
+#include "sublns.h"
 #include "util.h"
+
+/* Models with at most this many copies are the CP's alone by default. */
+#define SOLVE_SMALL 1000
 
 void remat_solve_params_init(remat_solve_params *p) {
   memset(p, 0, sizeof *p);
@@ -36,126 +51,199 @@ void remat_solve_params_init(remat_solve_params *p) {
   p->verbose = 1;
 }
 
-typedef struct solve_ctx {
+/* ------------------------------------------------------- shared state */
+
+typedef struct shared {
   const remat_graph *g;
   const remat_solve_params *p;
   remat_result *r;
+  pthread_mutex_t mu;
+  prog pr;
+  double t0;
+  _Atomic int fits;      /* the best schedule is within budget */
+  _Atomic long version;  /* bumped at every improvement */
+  _Atomic int done;      /* a worker proved the result: stop the others */
+  int proven;            /* optimal (fits) or infeasible (does not) */
+  int internal;          /* an internal error happened */
+  char errmsg[512];
+} shared;
+
+static double sh_elapsed(const shared *S) { return util_now() - S->t0; }
+
+static double sh_left(const shared *S) {
+  double left = S->p->time_limit - sh_elapsed(S);
+  return left > 0 ? left : 0;
+}
+
+static int sh_stopped(const shared *S) {
+  return S->done || S->internal || (S->p->stop && *S->p->stop);
+}
+
+static void sh_error(shared *S, const char *fmt, const char *detail) {
+  pthread_mutex_lock(&S->mu);
+  if (!S->internal) {
+    S->internal = 1;
+    snprintf(S->errmsg, sizeof S->errmsg, fmt, detail);
+  }
+  pthread_mutex_unlock(&S->mu);
+}
+
+/* Offer a schedule to the result; report an improvement. */
+static int sh_offer(shared *S, const int *seq, int len, int phase, const char *what) {
+  pthread_mutex_lock(&S->mu);
+  int rc = remat_result_offer(S->r, S->g, seq, len, phase, sh_elapsed(S));
+  if (rc > 0) {
+    const remat_result *r = S->r;
+    S->fits = r->peak <= r->budget;
+    S->version++;
+    prog_line(&S->pr, "[%7.2fs] %-9s peak %lld (%.1f%% of budget)  TDI %.2f%%%s",
+              sh_elapsed(S), what, (long long)r->peak,
+              100.0 * (double)r->peak / (double)r->budget, r->tdi,
+              r->recomputations ? "" : "  no recomputation");
+  }
+  pthread_mutex_unlock(&S->mu);
+  return rc;
+}
+
+/* A copy of the best schedule (NULL if none), with its version. */
+static int *sh_best(shared *S, int *len, long *version) {
+  pthread_mutex_lock(&S->mu);
+  int *seq = NULL;
+  *len = 0;
+  if (S->r->seq) {
+    *len = S->r->len;
+    seq = util_malloc((size_t)(*len ? *len : 1) * sizeof *seq);
+    memcpy(seq, S->r->seq, (size_t)*len * sizeof *seq);
+  }
+  if (version) *version = S->version;
+  pthread_mutex_unlock(&S->mu);
+  return seq;
+}
+
+static void sh_status(shared *S, int phase, const char *what, long long n) {
+  pthread_mutex_lock(&S->mu);
+  const remat_result *r = S->r;
+  if (r->seq)
+    prog_status(&S->pr, "[%7.2fs] phase %d  best peak %lld  TDI %.2f%%  %s %lld",
+                sh_elapsed(S), phase, (long long)r->peak, r->tdi, what, n);
+  pthread_mutex_unlock(&S->mu);
+}
+
+static void sh_stats(shared *S, const gz_stats *st) {
+  pthread_mutex_lock(&S->mu);
+  remat_result *r = S->r;
+  r->nodes += st->nodes;
+  r->fails += st->fails;
+  r->restarts += st->searches;
+  r->solutions += st->solutions;
+  r->propagations += st->propagations;
+  pthread_mutex_unlock(&S->mu);
+}
+
+static void sh_verbose(shared *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sh_verbose(shared *S, const char *fmt, ...) {
+  if (S->p->verbose < 2) return;
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  pthread_mutex_lock(&S->mu);
+  prog_line(&S->pr, "%s", buf);
+  pthread_mutex_unlock(&S->mu);
+}
+
+/* ---------------------------------------------------------- CP worker */
+
+typedef struct cpw {
+  shared *S;
   model md;
   fzn_layout layout;
   model_sol x;
   lns lns;
-  prog pr;
-  double t0;
-  long long solutions; /* solutions of the current phase */
-  int fits;            /* the best schedule is within budget */
-  int internal;        /* an internal error happened */
-  char errmsg[512];
-} solve_ctx;
-
-static double solve_elapsed(const solve_ctx *S) { return util_now() - S->t0; }
-
-static double solve_left(const solve_ctx *S) {
-  double left = S->p->time_limit - solve_elapsed(S);
-  return left > 0 ? left : 0;
-}
-
-static int solve_stopped(const solve_ctx *S) {
-  return S->p->stop && *S->p->stop;
-}
-
-static void solve_report(solve_ctx *S, int phase, const char *what) {
-  const remat_result *r = S->r;
-  prog_line(&S->pr, "[%7.2fs] %-9s peak %lld (%.1f%% of budget)  TDI %.2f%%%s",
-            solve_elapsed(S), what, (long long)r->peak,
-            100.0 * (double)r->peak / (double)r->budget, r->tdi,
-            r->recomputations ? "" : "  no recomputation");
-  (void)phase;
-}
-
-/* Offer a schedule to the result; report an improvement. */
-static int solve_offer(solve_ctx *S, const int *seq, int len, int phase,
-                       const char *what) {
-  int rc = remat_result_offer(S->r, S->g, seq, len, phase, solve_elapsed(S));
-  if (rc > 0) {
-    S->fits = S->r->peak <= S->r->budget;
-    solve_report(S, phase, what);
-  }
-  return rc;
-}
-
-static int solve_heur_found(void *ctx, const int *seq, int len,
-                            const char *name) {
-  solve_ctx *S = ctx;
-  if (solve_offer(S, seq, len, 0, name) < 0) {
-    S->internal = 1;
-    snprintf(S->errmsg, sizeof S->errmsg,
-             "heuristic %s produced an invalid schedule", name);
-    return 1;
-  }
-  return solve_stopped(S);
-}
+  long long solutions; /* of the current phase */
+  long seen;           /* shared version last adopted or produced */
+  volatile int stop;   /* this worker's stop flag */
+} cpw;
 
 /* The solver's solution callback: decode, check, offer. */
-static int solve_on_solution(void *ctx, const char *text) {
-  solve_ctx *S = ctx;
-  const model *md = &S->md;
+static int cp_on_solution(void *ctx, const char *text) {
+  cpw *W = ctx;
+  shared *S = W->S;
+  const model *md = &W->md;
   long long obj;
   char err[256];
-  S->solutions++;
-  if (decode_solution(md, text, &S->x, &obj, err, sizeof err)) {
-    S->internal = 1;
-    snprintf(S->errmsg, sizeof S->errmsg, "cannot decode the solver's solution: %s", err);
+  W->solutions++;
+  if (decode_solution(md, text, &W->x, &obj, err, sizeof err)) {
+    sh_error(S, "cannot decode the solver's solution: %s", err);
     return 1;
   }
   int *seq, len;
-  model_decode(md, &S->x, &seq, &len);
+  model_decode(md, &W->x, &seq, &len);
   remat_sim sim;
   int bad = remat_simulate(S->g, seq, len, &sim, NULL);
-  int64_t claimed_cap = md->phase == 1 ? obj : md->cap;
-  if (!bad && sim.peak > (int64_t)claimed_cap * md->mem_q) bad = 1;
+  int64_t cap = md->phase == 1 ? obj : md->cap;
+  if (!bad && sim.peak > cap * md->mem_q) bad = 1;
   if (!bad && md->dur_exact) { /* the model's duration is the simulator's */
     int64_t extra = 0;
     for (int c = 0; c < md->ncopy; c++)
-      if (S->x.a[c] && c != md->first[md->node[c]]) extra += md->dur[md->node[c]];
+      if (W->x.a[c] && c != md->first[md->node[c]]) extra += md->dur[md->node[c]];
     if (sim.duration != S->r->base_duration + extra * md->dur_q) bad = 1;
   }
   if (bad) {
-    S->internal = 1;
-    snprintf(S->errmsg, sizeof S->errmsg,
-             "phase %d solution does not re-simulate (%s; peak %lld vs "
-             "capacity %lld)",
-             md->phase, sim.valid ? "numbers differ" : sim.error,
-             (long long)sim.peak, (long long)claimed_cap * md->mem_q);
+    char detail[300];
+    snprintf(detail, sizeof detail, "phase %d: %s; peak %lld vs capacity %lld", md->phase,
+             sim.valid ? "numbers differ" : sim.error, (long long)sim.peak,
+             (long long)(cap * md->mem_q));
+    sh_error(S, "a solution does not re-simulate (%s)", detail);
     free(seq);
     return 1;
   }
-  solve_offer(S, seq, len, md->phase, md->phase == 1 ? "phase 1" : "phase 2");
+  if (sh_offer(S, seq, len, md->phase, md->phase == 1 ? "phase 1" : "phase 2") > 0)
+    W->seen = S->version;
   free(seq);
   if (md->phase == 1 && S->fits) return 1; /* phase 1 is done */
-  return solve_stopped(S);
+  return sh_stopped(S);
 }
 
-static int solve_nbh(void *ctx, long long restart, int n, const int *values,
-                     int have_solution, unsigned char *fix) {
-  solve_ctx *S = ctx;
-  const remat_result *r = S->r;
-  if (r->seq)
-    prog_status(&S->pr, "[%7.2fs] phase %d  best peak %lld  TDI %.2f%%  restarts %lld",
-                solve_elapsed(S), S->md.phase, (long long)r->peak, r->tdi, restart);
-  return lns_neighbourhood(&S->lns, restart, n, values, have_solution, fix);
+/* Adopt a better schedule found by another worker: write its values. */
+static int cp_adopt(cpw *W, int n, int *values) {
+  shared *S = W->S;
+  if (S->version == W->seen || !values) return 0;
+  int len;
+  long version;
+  int *seq = sh_best(S, &len, &version);
+  W->seen = version;
+  int ok = seq && !model_encode(&W->md, seq, len, &W->x);
+  if (ok && W->md.phase == 2 && !S->fits) ok = 0;
+  if (ok) fzn_layout_values(&W->layout, &W->x, values);
+  free(seq);
+  (void)n;
+  return ok;
 }
 
-static void solve_tick(void *ctx) {
-  solve_ctx *S = ctx;
-  const remat_result *r = S->r;
-  if (r->seq)
-    prog_status(&S->pr, "[%7.2fs] phase %d  best peak %lld  TDI %.2f%%",
-                solve_elapsed(S), S->md.phase, (long long)r->peak, r->tdi);
+static int cp_nbh(void *ctx, long long restart, int n, int *values, int have_solution,
+                  unsigned char *fix) {
+  cpw *W = ctx;
+  shared *S = W->S;
+  if (sh_stopped(S) || (W->md.phase == 1 && S->fits)) W->stop = 1;
+  sh_status(S, W->md.phase, "searches", restart);
+  if (restart > 0 && cp_adopt(W, n, values)) {
+    memset(fix, 1, (size_t)n);
+    return GZ_NBH_FIX;
+  }
+  return lns_neighbourhood(&W->lns, restart, n, values, have_solution, fix);
+}
+
+static void cp_tick(void *ctx) {
+  cpw *W = ctx;
+  sh_status(W->S, W->md.phase, "seconds", (long long)sh_elapsed(W->S));
 }
 
 /* Run the external solver on a temporary file. */
-static gz_status solve_external(solve_ctx *S, const util_buf *fzn,
-                                gz_stats *st, char *err, size_t errlen) {
+static gz_status cp_external(cpw *W, const util_buf *fzn, gz_stats *st, char *err,
+                             size_t errlen) {
+  shared *S = W->S;
   char path[] = "/tmp/remat-XXXXXX.fzn";
   int fd = mkstemps(path, 4);
   if (fd < 0) {
@@ -165,76 +253,28 @@ static gz_status solve_external(solve_ctx *S, const util_buf *fzn,
   FILE *f = fdopen(fd, "w");
   fwrite(fzn->s, 1, fzn->len, f);
   fclose(f);
-  ext_params ep = {S->p->fzn_solver, solve_left(S), S->p->stop,
-                   solve_on_solution, S, solve_tick};
+  ext_params ep = {S->p->fzn_solver, sh_left(S), S->p->stop, cp_on_solution, W, cp_tick};
   gz_status status = ext_solve(path, &ep, st, err, errlen);
   unlink(path);
   return status;
 }
 
-/* Reduced-model LNS for large models (whole-model restarts get slow). */
-static int solve_use_sub(const solve_ctx *S, const model_sol *initial) {
-  if (!initial || S->p->fzn_solver || S->p->lns == REMAT_LNS_NONE) return 0;
-  const char *env = getenv("REMAT_SUB");
-  if (env) return atoi(env);
-  return S->md.ncopy > 400;
-}
-
-static void solve_sub_tick(void *ctx, long long steps) {
-  solve_ctx *S = ctx;
-  const remat_result *r = S->r;
-  if (r->seq)
-    prog_status(&S->pr, "[%7.2fs] phase %d  best peak %lld  TDI %.2f%%  neighbourhoods %lld",
-                solve_elapsed(S), S->md.phase, (long long)r->peak, r->tdi, steps);
-}
-
-static gz_status solve_phase_sub(solve_ctx *S) {
-  model *md = &S->md;
-  sublns_params sp;
-  sublns_params_init(&sp);
-  sp.time_limit = solve_left(S);
-  sp.stop = S->p->stop;
-  sp.seed = S->p->seed + (unsigned)md->phase;
-  sp.found = solve_heur_found;
-  sp.ctx = S;
-  sp.on_tick = solve_sub_tick;
-  gz_stats st;
-  char err[1024] = "";
-  /* phase 2 starts from the best schedule, phase 1 from the lowest peak */
-  gz_status status = sublns_run(md, S->r->seq, S->r->len, &sp, &st, err, sizeof err);
-  prog_done(&S->pr);
-  if (status == GZ_ERROR && !S->internal) {
-    S->internal = 1;
-    snprintf(S->errmsg, sizeof S->errmsg, "solver error in phase %d: %.400s",
-             md->phase, err);
-  }
-  remat_result *r = S->r;
-  r->nodes += st.nodes;
-  r->fails += st.fails;
-  r->restarts += st.searches;
-  r->solutions += st.solutions;
-  r->propagations += st.propagations;
-  if (S->p->verbose > 1)
-    prog_line(&S->pr, "phase %d: window LNS, %lld windows, %lld solutions, %lld "
-                      "nodes, %.2fs",
-              md->phase, st.searches, st.solutions, st.nodes, st.seconds);
-  /* GZ_OPTIMAL: phase 2 has no recomputation left (the base duration is a
-   * lower bound), or phase 1 reached the budget */
-  return status;
-}
-
-/* One phase.  initial: warm start (may be NULL). */
-static gz_status solve_phase(solve_ctx *S, int phase, const model_sol *initial) {
-  model *md = &S->md;
+/* One phase of the CP worker, from the shared best (or lowest peak). */
+static gz_status cp_phase(cpw *W, int phase) {
+  shared *S = W->S;
+  model *md = &W->md;
   md->phase = phase;
-  S->solutions = 0;
-  if (solve_use_sub(S, initial)) return solve_phase_sub(S);
+  int len;
+  int *seq = sh_best(S, &len, &W->seen);
+  model_sol init;
+  model_sol_alloc(md, &init);
   fzn_params fp;
   fzn_params_init(&fp);
-  fp.initial = initial;
   fp.external = S->p->fzn_solver != NULL;
+  if (seq && !model_encode(md, seq, len, &init)) fp.initial = &init;
+  free(seq);
   util_buf text = {0};
-  fzn_write(md, &fp, &text, &S->layout);
+  fzn_write(md, &fp, &text, &W->layout);
   if (S->p->keep_fzn) {
     char path[4096];
     snprintf(path, sizeof path, "%s.phase%d.fzn", S->p->keep_fzn, phase);
@@ -244,218 +284,317 @@ static gz_status solve_phase(solve_ctx *S, int phase, const model_sol *initial) 
       fclose(f);
     }
   }
-  lns_init(&S->lns, md, &S->layout, S->p->lns, S->p->seed + (unsigned)phase,
-           &S->solutions);
+  W->solutions = 0;
+  W->stop = 0;
+  lns_init(&W->lns, md, &W->layout, S->p->lns, S->p->seed + (unsigned)phase, &W->solutions);
   gz_stats st;
   memset(&st, 0, sizeof st);
   char err[1024] = "";
   gz_status status;
   if (S->p->fzn_solver) {
-    status = solve_external(S, &text, &st, err, sizeof err);
+    status = cp_external(W, &text, &st, err, sizeof err);
   } else {
     gz_params gp;
     gz_params_init(&gp);
-    gp.time_limit = solve_left(S);
-    gp.threads = S->p->threads;
+    gp.time_limit = sh_left(S);
+    gp.threads = 1; /* restarts are what make LNS work; see gecode.h */
     gp.seed = S->p->seed;
-    gp.stop = S->p->stop;
-    gp.on_solution = solve_on_solution;
-    gp.ctx = S;
-    gp.neighbourhood = solve_nbh;
-    gp.nbh_ctx = S;
+    gp.stop = &W->stop;
+    gp.on_solution = cp_on_solution;
+    gp.ctx = W;
+    gp.neighbourhood = cp_nbh;
+    gp.nbh_ctx = W;
     status = gz_solve(text.s, text.len, &gp, &st, err, sizeof err);
   }
-  prog_done(&S->pr);
-  if (status == GZ_ERROR && !S->internal) {
-    S->internal = 1;
-    snprintf(S->errmsg, sizeof S->errmsg, "solver error in phase %d: %.400s",
-             phase, err);
-  }
-  remat_result *r = S->r;
-  r->nodes += st.nodes;
-  r->fails += st.fails;
-  r->restarts += st.restarts;
-  r->solutions += st.solutions;
-  r->propagations += st.propagations;
-  if (S->p->verbose > 1)
-    prog_line(&S->pr,
-              "phase %d: %s, %lld solutions, %lld nodes, %lld fails, %lld "
-              "searches, %.2fs",
-              phase,
-              status == GZ_OPTIMAL ? "complete" : status == GZ_UNSAT ? "unsatisfiable" : "stopped",
-              st.solutions, st.nodes, st.fails, st.searches, st.seconds);
-  lns_free(&S->lns);
-  fzn_layout_free(&S->layout);
+  if (status == GZ_ERROR) sh_error(S, "solver error: %s", err);
+  sh_stats(S, &st);
+  sh_verbose(S, "CP phase %d: %s, %lld solutions, %lld nodes, %lld fails, %lld searches, %.2fs",
+             phase,
+             status == GZ_OPTIMAL ? "complete" : status == GZ_UNSAT ? "unsatisfiable" : "stopped",
+             st.solutions, st.nodes, st.fails, st.searches, st.seconds);
+  lns_free(&W->lns);
+  fzn_layout_free(&W->layout);
   util_buf_free(&text);
+  model_sol_free(&init);
   return status;
 }
 
-/* Encode the result's best schedule as a warm start; NULL if it cannot be
- * expressed in the model. */
-static const model_sol *solve_warm(solve_ctx *S, model_sol *x) {
-  const remat_result *r = S->r;
-  if (!r->seq) return NULL;
-  if (model_encode(&S->md, r->seq, r->len, x)) {
-    if (S->p->verbose > 1)
-      prog_line(&S->pr, "the best schedule is not expressible in the model; "
-                        "starting cold");
-    return NULL;
+static void cp_run(cpw *W) {
+  shared *S = W->S;
+  if (!S->fits && !sh_stopped(S) && sh_left(S) > 0) {
+    gz_status st = cp_phase(W, 1);
+    /* complete without a fitting schedule: nothing fits (in the model,
+     * with exact memory; rounded memory only proves it for the scaled
+     * model) */
+    if (!S->fits && (st == GZ_UNSAT || st == GZ_OPTIMAL) && W->md.mem_exact &&
+        !(S->p->stop && *S->p->stop)) {
+      S->proven = 1;
+      S->done = 1;
+    }
   }
-  return x;
-}
-
-static int solve_finish(solve_ctx *S, int rc) {
-  remat_result *r = S->r;
-  r->t_total = solve_elapsed(S);
-  r->interrupted = solve_stopped(S);
-  if (S->internal) {
-    snprintf(r->message, sizeof r->message, "internal error: %.480s", S->errmsg);
-    return REMAT_EINTERNAL;
+  if (S->fits && !sh_stopped(S) && sh_left(S) > 0) {
+    gz_status st = cp_phase(W, 2);
+    if (st == GZ_OPTIMAL) { /* optimal in the model */
+      S->proven = 1;
+      S->done = 1;
+    }
   }
-  return rc;
 }
 
-static void solve_copies(solve_ctx *S) {
+/* ------------------------------------------------------ window worker */
+
+typedef struct ww {
+  shared *S;
+  model md;
+  long seen;
+  unsigned seed;
+} ww;
+
+static int ww_found(void *ctx, const int *seq, int len, const char *name) {
+  ww *W = ctx;
+  shared *S = W->S;
+  int rc = sh_offer(S, seq, len, W->md.phase, name);
+  if (rc < 0) {
+    sh_error(S, "%s produced an invalid schedule", name);
+    return 1;
+  }
+  if (rc > 0) W->seen = S->version;
+  return sh_stopped(S) || (W->md.phase == 1 && S->fits);
+}
+
+static int ww_poll(void *ctx, int **seq, int *len) {
+  ww *W = ctx;
+  shared *S = W->S;
+  if (S->version == W->seen) return 0;
+  if (W->md.phase == 2 && !S->fits) return 0;
+  *seq = sh_best(S, len, &W->seen);
+  return *seq != NULL;
+}
+
+static int ww_halt(void *ctx) {
+  ww *W = ctx;
+  return sh_stopped(W->S) || (W->md.phase == 1 && W->S->fits);
+}
+
+static void ww_tick(void *ctx, long long steps) {
+  ww *W = ctx;
+  sh_status(W->S, W->md.phase, "windows", steps);
+}
+
+static gz_status ww_phase(ww *W, int phase) {
+  shared *S = W->S;
+  W->md.phase = phase;
+  int len;
+  int *seq = sh_best(S, &len, &W->seen);
+  if (!seq) return GZ_UNKNOWN;
+  sublns_params sp;
+  sublns_params_init(&sp);
+  sp.time_limit = sh_left(S);
+  sp.stop = S->p->stop;
+  sp.seed = W->seed + (unsigned)phase;
+  sp.found = ww_found;
+  sp.poll = ww_poll;
+  sp.halt = ww_halt;
+  sp.ctx = W;
+  sp.on_tick = ww_tick;
+  gz_stats st;
+  char err[1024] = "";
+  gz_status status = sublns_run(&W->md, seq, len, &sp, &st, err, sizeof err);
+  free(seq);
+  if (status == GZ_ERROR) sh_error(S, "window search: %s", err);
+  sh_stats(S, &st);
+  sh_verbose(S, "window phase %d: %lld windows, %lld solutions, %lld nodes, %.2fs", phase,
+             st.searches, st.solutions, st.nodes, st.seconds);
+  return status;
+}
+
+static void ww_run(ww *W) {
+  shared *S = W->S;
+  while (!S->fits && !sh_stopped(S) && sh_left(S) > 0.01)
+    if (ww_phase(W, 1) != GZ_SATISFIED) break;
+  if (S->fits && !sh_stopped(S) && sh_left(S) > 0.01) {
+    gz_status st = ww_phase(W, 2);
+    if (st == GZ_OPTIMAL) { /* no recomputation left: the base duration */
+      S->proven = 1;
+      S->done = 1;
+    }
+  }
+}
+
+static void *ww_thread(void *arg) {
+  ww_run(arg);
+  return NULL;
+}
+
+/* ------------------------------------------------------------- driver */
+
+static int solve_heur_found(void *ctx, const int *seq, int len, const char *name) {
+  shared *S = ctx;
+  if (sh_offer(S, seq, len, 0, name) < 0) {
+    sh_error(S, "heuristic %s produced an invalid schedule", name);
+    return 1;
+  }
+  return sh_stopped(S);
+}
+
+static void solve_seed(shared *S, const int *copies) {
+  const remat_solve_params *p = S->p;
+  double th = util_now();
+  if (p->warm_seq) sh_offer(S, p->warm_seq, p->warm_len, 0, "warm start");
+  if (p->heuristics) { /* the best baseline (Checkmate's appendix B) */
+    remat_result b;
+    remat_result_init(&b, S->g, p->budget, "baseline");
+    if (base_best(S->g, p->budget, 0, p->stop, &b) == REMAT_OK && b.seq &&
+        b.peak <= p->budget)
+      sh_offer(S, b.seq, b.len, 0, "baseline");
+    remat_result_free(&b);
+  }
+  if (p->heuristics) {
+    heur_params hp;
+    heur_params_init(&hp);
+    hp.budget = p->budget;
+    hp.copies = copies;
+    hp.time_limit = p->time_limit * 0.05;
+    hp.stop = p->stop;
+    hp.seed = p->seed;
+    hp.found = solve_heur_found;
+    hp.ctx = S;
+    heur_run(S->g, &hp);
+  }
+  S->r->t_phase[0] = util_now() - th;
+}
+
+/* The budget is below max_v (m_v + inputs): say so with that node. */
+static int solve_below_bound(shared *S) {
+  const remat_graph *g = S->g;
   remat_result *r = S->r;
-  r->copies = util_malloc((size_t)S->g->n * sizeof *r->copies);
-  for (int v = 0; v < S->g->n; v++)
-    r->copies[v] = S->md.first[v + 1] - S->md.first[v];
+  int arg = 0;
+  for (int v = 0; v < g->n; v++) {
+    int64_t s = g->m[v];
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) s += g->m[g->pred[j]];
+    if (s == r->min_peak) {
+      arg = v;
+      break;
+    }
+  }
+  r->status = REMAT_STATUS_INFEASIBLE;
+  snprintf(r->message, sizeof r->message,
+           "infeasible: budget %lld is below %lld, the memory node %s needs with "
+           "its inputs (max over v of m_v + sum of its predecessors' m_u)",
+           (long long)S->p->budget, (long long)r->min_peak, g->id[arg]);
+  return REMAT_ENOFIT;
 }
 
-int remat_solve(const remat_graph *g, const remat_solve_params *p,
-                remat_result *r) {
-  solve_ctx S;
+static void solve_conclude(shared *S, const model *md) {
+  remat_result *r = S->r;
+  const remat_solve_params *p = S->p;
+  double total = sh_elapsed(S), seeded = r->t_phase[0];
+  double fit = r->t_first_fit >= 0 ? r->t_first_fit : total;
+  r->t_phase[1] = fit > seeded ? fit - seeded : 0;
+  r->t_phase[2] = r->t_first_fit >= 0 && total > fit && fit >= seeded ? total - fit : 0;
+  if (r->t_first_fit >= 0 && fit < seeded) r->t_phase[2] = total - seeded;
+  if (S->fits) {
+    r->status = S->proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
+    if (S->proven) {
+      r->has_bound = 1;
+      r->bound = (double)r->duration;
+      if (!md->dur_exact)
+        snprintf(r->message, sizeof r->message,
+                 "optimal for durations rounded to multiples of %lld",
+                 (long long)md->dur_q);
+    }
+  } else if (S->proven) {
+    r->status = REMAT_STATUS_INFEASIBLE;
+    snprintf(r->message, sizeof r->message,
+             "proven infeasible: no schedule with at most C_v copies per node on "
+             "the input order's stages fits %lld; best peak %lld",
+             (long long)p->budget, (long long)r->peak);
+  } else {
+    r->status = REMAT_STATUS_OVER_BUDGET;
+    snprintf(r->message, sizeof r->message,
+             "out of time: no schedule within %lld found; best peak %lld (%.1f%% of "
+             "budget)",
+             (long long)p->budget, (long long)r->peak,
+             100.0 * (double)r->peak / (double)p->budget);
+  }
+}
+
+int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
+  shared S;
   memset(&S, 0, sizeof S);
   S.g = g;
   S.p = p;
   S.r = r;
   S.t0 = util_now();
+  pthread_mutex_init(&S.mu, NULL);
   prog_init(&S.pr, p->verbose);
+  int rc = REMAT_OK;
   char err[256];
+  cpw C;
+  memset(&C, 0, sizeof C);
+  C.S = &S;
   if (p->budget <= 0) {
     snprintf(r->message, sizeof r->message, "the budget must be positive");
-    return REMAT_EUSAGE;
+    rc = REMAT_EUSAGE;
+    goto out;
   }
   if (p->budget < r->min_peak) {
-    int arg = 0;
-    for (int v = 0; v < g->n; v++) {
-      int64_t s = g->m[v];
-      for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) s += g->m[g->pred[j]];
-      if (s == r->min_peak) {
-        arg = v;
-        break;
-      }
-    }
-    r->status = REMAT_STATUS_INFEASIBLE;
-    snprintf(r->message, sizeof r->message,
-             "infeasible: budget %lld is below %lld, the memory node %s needs "
-             "with its inputs (max over v of m_v + sum of its predecessors' "
-             "m_u)",
-             (long long)p->budget, (long long)r->min_peak, g->id[arg]);
-    return solve_finish(&S, REMAT_ENOFIT);
+    rc = solve_below_bound(&S);
+    goto out;
   }
-  if (model_build(&S.md, g, 1, p->budget, p->copies, p->default_copies, err,
-                  sizeof err)) {
+  if (model_build(&C.md, g, 1, p->budget, p->copies, p->default_copies, err, sizeof err)) {
     snprintf(r->message, sizeof r->message, "%s", err);
-    return REMAT_EUSAGE;
+    rc = REMAT_EUSAGE;
+    goto out;
   }
-  r->mem_quantum = S.md.mem_q;
-  r->dur_quantum = S.md.dur_q;
-  solve_copies(&S);
-  model_sol_alloc(&S.md, &S.x);
+  r->mem_quantum = C.md.mem_q;
+  r->dur_quantum = C.md.dur_q;
+  r->copies = util_malloc((size_t)g->n * sizeof *r->copies);
+  for (int v = 0; v < g->n; v++) r->copies[v] = C.md.first[v + 1] - C.md.first[v];
+  model_sol_alloc(&C.md, &C.x);
   int *topo = util_malloc((size_t)g->n * sizeof *topo);
   for (int v = 0; v < g->n; v++) topo[v] = v;
-  solve_offer(&S, topo, g->n, 0, "input order");
+  sh_offer(&S, topo, g->n, 0, "input order");
   free(topo);
-  int rc = REMAT_OK;
   if (S.fits) { /* no recomputation needed: the base duration is optimal */
-    r->status = REMAT_STATUS_OPTIMAL;
-    r->has_bound = 1;
-    r->bound = (double)r->base_duration;
-    goto done;
-  }
-  /* 0. seeds */
-  double th = util_now();
-  if (p->warm_seq) solve_offer(&S, p->warm_seq, p->warm_len, 0, "warm start");
-  if (p->heuristics) {
-    heur_params hp;
-    heur_params_init(&hp);
-    hp.budget = p->budget;
-    hp.copies = r->copies;
-    hp.time_limit = p->time_limit * 0.05;
-    if (getenv("REMAT_HEUR_SHARE")) hp.time_limit = p->time_limit * atof(getenv("REMAT_HEUR_SHARE"));
-    hp.stop = p->stop;
-    hp.seed = p->seed;
-    hp.found = solve_heur_found;
-    hp.ctx = &S;
-    heur_run(g, &hp);
-    if (getenv("REMAT_LS")) {
-      ls_params lp;
-      ls_params_init(&lp);
-      lp.budget = p->budget;
-      lp.copies = r->copies;
-      lp.time_limit = p->time_limit * atof(getenv("REMAT_LS"));
-      lp.stop = p->stop;
-      lp.seed = p->seed;
-      lp.start = r->seq;
-      lp.start_len = r->len;
-      lp.found = solve_heur_found;
-      lp.ctx = &S;
-      ls_run(g, &lp);
-    }
-  }
-  r->t_phase[0] = util_now() - th;
-  if (S.internal) goto done;
-  /* 1. reach the budget */
-  int proven = 0;
-  model_sol warm;
-  model_sol_alloc(&S.md, &warm);
-  if (!S.fits && !solve_stopped(&S) && solve_left(&S) > 0) {
-    double t1 = util_now();
-    gz_status st = solve_phase(&S, 1, solve_warm(&S, &warm));
-    r->t_phase[1] = util_now() - t1;
-    if (!S.fits && st == GZ_OPTIMAL && S.md.mem_exact) proven = 1;
-    if (!S.fits && st == GZ_UNSAT) proven = 1;
-  }
-  /* 2. minimise the duration */
-  if (S.fits && !S.internal && !solve_stopped(&S) && solve_left(&S) > 0) {
-    double t2 = util_now();
-    gz_status st = solve_phase(&S, 2, solve_warm(&S, &warm));
-    r->t_phase[2] = util_now() - t2;
-    /* optimal in the model (the best can only beat that from outside it) */
-    if (st == GZ_OPTIMAL) proven = 1;
-  }
-  model_sol_free(&warm);
-  if (S.fits) {
-    r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
-    if (proven) {
-      r->has_bound = 1;
-      r->bound = (double)r->duration;
-      if (!S.md.dur_exact)
-        snprintf(r->message, sizeof r->message,
-                 "optimal for durations rounded to multiples of %lld",
-                 (long long)S.md.dur_q);
-    }
+    S.proven = 1;
   } else {
-    rc = REMAT_ENOFIT;
-    if (proven) {
-      r->status = REMAT_STATUS_INFEASIBLE;
-      snprintf(r->message, sizeof r->message,
-               "proven infeasible: no schedule with at most C_v copies per "
-               "node on the input order's stages fits %lld; best peak %lld",
-               (long long)p->budget, (long long)r->peak);
-    } else {
-      r->status = REMAT_STATUS_OVER_BUDGET;
-      snprintf(r->message, sizeof r->message,
-               "out of time: no schedule within %lld found; best peak %lld "
-               "(%.1f%% of budget)",
-               (long long)p->budget, (long long)r->peak,
-               100.0 * (double)r->peak / (double)p->budget);
+    solve_seed(&S, r->copies);
+    int threads = p->threads > 0 ? p->threads : util_ncpus();
+    int cp = p->fzn_solver || C.md.ncopy <= SOLVE_SMALL || threads > 1;
+    int window = !p->fzn_solver && (C.md.ncopy > SOLVE_SMALL || threads > 1);
+    ww Wd;
+    memset(&Wd, 0, sizeof Wd);
+    Wd.S = &S;
+    Wd.md = C.md; /* shares the arrays; only the phase differs */
+    Wd.seed = p->seed * 7919u + 1;
+    pthread_t tid;
+    int spawned = 0;
+    if (cp && window) {
+      gz_warmup(); /* Gecode initialises some globals lazily */
+      spawned = pthread_create(&tid, NULL, ww_thread, &Wd) == 0;
+      if (!spawned) window = 0;
     }
+    if (cp)
+      cp_run(&C);
+    else if (window)
+      ww_run(&Wd);
+    if (spawned) /* the window worker runs to the time limit or a proof */
+      pthread_join(tid, NULL);
   }
-done:
-  model_sol_free(&S.x);
-  model_free(&S.md);
+  if (S.internal) {
+    snprintf(r->message, sizeof r->message, "internal error: %.480s", S.errmsg);
+    rc = REMAT_EINTERNAL;
+  } else {
+    solve_conclude(&S, &C.md);
+    if (!S.fits) rc = REMAT_ENOFIT;
+  }
+  model_sol_free(&C.x);
+  model_free(&C.md);
+out:
   prog_done(&S.pr);
-  return solve_finish(&S, rc);
+  r->t_total = sh_elapsed(&S);
+  r->interrupted = p->stop && *p->stop;
+  pthread_mutex_destroy(&S.mu);
+  return rc;
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched.h"
+#include "plan.h"
 #include "util.h"
 #include "window.h"
 
@@ -48,7 +48,7 @@ static int sl_solution(void *ctx, const char *text) {
 }
 
 /* Mark up to k random nodes with a copy live somewhere in [t0, t1]. */
-static void sl_pick_live(sl *L, const sch *s, const sev *E, int t0, int t1, int k) {
+static void sl_pick_live(sl *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
   int cnt = 0;
   for (int i = 0; i < E->len; i++)
     if (s->key[E->lastuse[i]] >= t0 && s->key[i] <= t1 && !L->R[E->seq[i]])
@@ -66,7 +66,7 @@ static void sl_pick_live(sl *L, const sch *s, const sev *E, int t0, int t1, int 
 
 /* Phase 2: around a random recomputation; phase 1: around the peak.
  * Returns 0 when there is nothing to do. */
-static int sl_neighbourhood(sl *L, const sch *s, const sev *E, int *k0, int *k1) {
+static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
   const model *md = L->md;
   memset(L->R, 0, (size_t)md->n);
   int w = (int)(L->width + 0.5), k = (int)(L->nodes + 0.5);
@@ -74,7 +74,7 @@ static int sl_neighbourhood(sl *L, const sch *s, const sev *E, int *k0, int *k1)
   if (md->phase == 2) {
     int pick = -1, seen = 0;
     for (int i = 0; i < E->len; i++)
-      if (!sch_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
+      if (!plan_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
     if (pick < 0) return 0;
     int u = E->seq[pick], prev = pick - 1;
     while (prev >= 0 && E->seq[prev] != u) prev--;
@@ -101,6 +101,13 @@ static int sl_neighbourhood(sl *L, const sch *s, const sev *E, int *k0, int *k1)
   *k0 = lo;
   *k1 = hi;
   int t0 = model_event(lo, 1), t1 = model_event(hi, hi);
+  /* the recomputations already in the window can move or go */
+  for (int i = 0; i < E->len && k > 1; i++)
+    if (s->key[i] >= t0 && s->key[i] <= t1 && !plan_is_first(s->key[i]) &&
+        !L->R[E->seq[i]] && sl_below(L, 2)) {
+      L->R[E->seq[i]] = 1;
+      k--;
+    }
   if (md->phase == 1) {
     int t = s->key[E->peak_step];
     sl_pick_live(L, s, E, t, t, k / 2 + 1);
@@ -124,14 +131,14 @@ gz_status sublns_run(const model *md, const int *seq, int len,
   L.cand = util_malloc((size_t)(2 * md->ncopy + g->n) * sizeof *L.cand);
   L.nodes = 12;
   L.width = 12;
-  sch cur = {0}, trial = {0};
-  sev E, T;
-  sev_init(&E, g, md->budget);
-  sev_init(&T, g, md->budget);
+  plan cur = {0}, trial = {0};
+  plan_eval E, T;
+  plan_eval_init(&E, g, md->budget);
+  plan_eval_init(&T, g, md->budget);
   gz_status status = GZ_SATISFIED;
   gz_stats total;
   memset(&total, 0, sizeof total);
-  if (sch_from_seq(&cur, seq, len, g->n)) {
+  if (plan_from_seq(&cur, seq, len, g->n)) {
     util_err(err, errlen, 0, "the start schedule is not stage-structured");
     status = GZ_ERROR;
     goto done;
@@ -139,10 +146,17 @@ gz_status sublns_run(const model *md, const int *seq, int len,
   util_buf text = {0};
   long long steps = 0;
   int stop = 0;
-  while (!stop && !(p->stop && *p->stop)) {
+  while (!stop && !(p->stop && *p->stop) && !(p->halt && p->halt(p->ctx))) {
     double left = deadline - util_now();
     if (left <= 0.01) break;
-    sev_run(&E, &cur);
+    int *other, olen;
+    if (p->poll && p->poll(p->ctx, &other, &olen)) { /* adopt a better one */
+      plan moved = {0};
+      if (!plan_from_seq(&moved, other, olen, g->n)) plan_copy(&cur, &moved);
+      plan_free(&moved);
+      free(other);
+    }
+    plan_run(&E, &cur);
     if (md->phase == 1 && E.peak <= md->budget) {
       status = GZ_OPTIMAL;
       break;
@@ -166,6 +180,7 @@ gz_status sublns_run(const model *md, const int *seq, int len,
     gp.stop = p->stop;
     gp.on_solution = sl_solution;
     gp.ctx = &L;
+    gp.neighbourhood = win_neighbourhood;
     gz_stats st;
     L.got = 0;
     gz_status s = gz_solve(text.s, text.len, &gp, &st, err, errlen);
@@ -174,40 +189,35 @@ gz_status sublns_run(const model *md, const int *seq, int len,
     total.propagations += st.propagations;
     total.solutions += st.solutions;
     if (s == GZ_ERROR) {
-      if (getenv("REMAT_DUMP_WINDOW")) {
-        FILE *f = fopen(getenv("REMAT_DUMP_WINDOW"), "w");
-        if (f) {
-          fputs(text.s, f);
-          fclose(f);
-        }
-      }
       win_free(&W);
       status = GZ_ERROR;
       break;
     }
     int improved = 0;
     if (L.got) {
-      sch_copy(&trial, &cur);
+      plan_copy(&trial, &cur);
       if (win_apply(&W, L.last.s, &trial) == 0) {
-        sev_run(&T, &trial);
+        plan_run(&T, &trial);
         /* equal moves are taken too: they let the search drift */
         int better = md->phase == 2 ? T.duration < E.duration : T.excess < E.excess;
         int equal = md->phase == 2 ? T.duration == E.duration : T.excess == E.excess;
         int fits = md->phase == 1 || T.peak <= md->budget;
-        if (fits && (better || equal)) sch_copy(&cur, &trial);
+        if (fits && (better || equal)) plan_copy(&cur, &trial);
         improved = fits && better;
         if (improved && p->found && p->found(p->ctx, T.seq, T.len, "window")) stop = 1;
       }
     }
     win_free(&W);
-    /* adapt: grow after failures, shrink after successes */
-    double f = improved ? 0.93 : 1.015;
+    /* adapt: grow while windows are solved quickly without improving,
+     * shrink after successes and when they run out of time */
+    int timed_out = s != GZ_OPTIMAL && s != GZ_UNSAT;
+    double f = improved ? 0.95 : timed_out ? 0.9 : 1.03;
     L.nodes *= f;
     L.width *= f;
     if (L.nodes < 4) L.nodes = 4;
-    if (L.nodes > 60) L.nodes = 60;
+    if (L.nodes > g->n / 2) L.nodes = g->n / 2;
     if (L.width < 4) L.width = 4;
-    if (L.width > 80) L.width = 80;
+    if (L.width > md->n) L.width = md->n;
     if (p->on_tick) p->on_tick(p->ctx, steps);
   }
   total.searches = steps;
@@ -216,10 +226,10 @@ done:
   total.seconds = util_now() - t0;
   if (stats) *stats = total;
   util_buf_free(&L.last);
-  sch_free(&cur);
-  sch_free(&trial);
-  sev_free(&E);
-  sev_free(&T);
+  plan_free(&cur);
+  plan_free(&trial);
+  plan_eval_free(&E);
+  plan_eval_free(&T);
   free(L.R);
   free(L.cand);
   return status;

@@ -19,6 +19,10 @@ typedef struct sublns_params {
   heur_fn found;          /* each improvement: phase 2 shorter within
                              budget; phase 1 lower excess (return nonzero
                              to stop) */
+  /* optional: a better schedule found elsewhere (portfolio): return 1 and
+   * an allocated copy to move there */
+  int (*poll)(void *ctx, int **seq, int *len);
+  int (*halt)(void *ctx); /* optional: nonzero to stop */
   void *ctx;
   void (*on_tick)(void *ctx, long long steps);
 } sublns_params;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gecode.h"
 #include "graph.h"
 
 /* A copy of a variable node inside the window. */
@@ -15,6 +16,7 @@ typedef struct wcopy {
   int real;   /* fixed start itself (precedence) */
   int emin;   /* least end */
   int id;     /* variable suffix: e<id>, d<id> */
+  int init_a, init_s, init_e; /* the current schedule, for the warm start */
 } wcopy;
 
 typedef struct wb {
@@ -38,7 +40,7 @@ static int wb_add(wb *B, int node, int slot, int start, int real, int emin) {
     B->next_cp = util_realloc(B->next_cp, (size_t)B->capcp * sizeof *B->next_cp);
   }
   int k = B->ncp++;
-  B->cp[k] = (wcopy){node, slot, start, real, emin, k};
+  B->cp[k] = (wcopy){node, slot, start, real, emin, k, 1, start, emin};
   B->next_cp[k] = B->first_cp[node];
   B->first_cp[node] = k;
   return k;
@@ -64,13 +66,14 @@ static void wb_variables(wb *B, const unsigned char *R) {
 
 /* Walk the current schedule: copies of variable nodes meeting the window,
  * R's recomputations in it (to be replaced), the fixed nodes' load. */
-static void wb_scan(wb *B, const sch *s, const sev *E, const unsigned char *R,
+static void wb_scan(wb *B, const plan *s, const plan_eval *E, const unsigned char *R,
                     int64_t *load, int *others) {
   win *W = B->W;
   for (int i = 0; i < E->len; i++) {
     int u = E->seq[i], ts = s->key[i], te = s->key[E->lastuse[i]];
     int inside = te >= W->t0 && ts <= W->t1;
-    if (R[u] && ts >= W->t0 && ts <= W->t1 && !sch_is_first(ts)) {
+    if (R[u] && ts >= W->t0 && ts <= W->t1 && !plan_is_first(ts)) {
+      W->old_end[W->nold] = te > W->t1 ? W->t1 : te;
       W->old_key[W->nold++] = ts; /* replaced by free slots */
       W->bound += B->md->dur[u];
       if (te > W->t1) B->cross[u] = 1;
@@ -86,7 +89,8 @@ static void wb_scan(wb *B, const sch *s, const sev *E, const unsigned char *R,
     }
     if (te > W->t1) B->cross[u] = 1;
     /* a copy entering from the left stays live until T0 */
-    wb_add(B, u, -1, lo, ts, lo);
+    int k = wb_add(B, u, -1, lo, ts, lo);
+    B->cp[k].init_e = hi;
   }
 }
 
@@ -99,10 +103,21 @@ static void wb_slots(wb *B, const unsigned char *R, const int *others) {
     int lo = W->k0 > u + 2 ? W->k0 : u + 2;
     if (lo > W->k1) continue;
     int room = md->first[u + 1] - md->first[u] - others[u];
+    int next = 0; /* the node's current recomputations, in time order */
     for (int j = 0; j < room; j++) {
       int k = wb_add(B, u, W->nfree, 0, 0, model_event(lo, u + 1));
+      wcopy *c = &B->cp[k];
+      while (next < W->nold && plan_node(W->old_key[next]) != u) next++;
+      if (next < W->nold) {
+        c->init_a = 1;
+        c->init_s = W->old_key[next];
+        c->init_e = W->old_end[next];
+        next++;
+      } else {
+        c->init_a = 0;
+        c->init_s = c->init_e = wb_park(B, W->nfree);
+      }
       W->slot_node[W->nfree++] = u;
-      (void)k;
     }
   }
 }
@@ -190,13 +205,13 @@ static void wb_cover(wb *B, int u, int t, int consumer) {
 }
 
 /* Precedence for every step in the window and every free slot. */
-static void wb_precedence(wb *B, const sch *s, const sev *E, const unsigned char *R) {
+static void wb_precedence(wb *B, const plan *s, const plan_eval *E, const unsigned char *R) {
   const remat_graph *g = B->g;
   win *W = B->W;
   for (int i = 0; i < E->len; i++) {
     int v = E->seq[i], t = s->key[i];
     if (t < W->t0 || t > W->t1) continue;
-    if (R[v] && !sch_is_first(t)) continue; /* replaced by slots */
+    if (R[v] && !plan_is_first(t)) continue; /* replaced by slots */
     for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
       if (B->var[g->pred[j]]) wb_cover(B, g->pred[j], t, -1);
   }
@@ -279,7 +294,7 @@ static void wb_memory(wb *B, int64_t *load, const char *cap) {
 }
 
 /* Phase 1's bound: the current maximum load inside the window. */
-static long long wb_current_max(const wb *B, const sch *s, const sev *E) {
+static long long wb_current_max(const wb *B, const plan *s, const plan_eval *E) {
   win *W = B->W;
   int len = W->t1 - W->t0 + 1;
   int64_t *prof = util_calloc((size_t)len + 1, sizeof *prof);
@@ -358,13 +373,30 @@ static void wb_solve(wb *B, util_buf *out) {
                   "int_search([%s],input_order,indomain_min,complete),"
                   "int_search([%s],input_order,indomain_min,complete)])",
                   xs.s, ss.s, es.s);
+  /* the current schedule, as the first solution (window.h) */
+  util_buf vals = {0};
+  for (int k = 0; k < B->ncp; k++)
+    if (B->cp[k].slot >= 0)
+      util_buf_printf(&vals, "%d,%d,", B->cp[k].init_a, B->cp[k].init_s);
+  for (int k = 0; k < B->ncp; k++)
+    util_buf_printf(&vals, k + 1 < B->ncp ? "%d," : "%d", B->cp[k].init_e);
+  util_buf_puts(out, " :: relax_and_reconstruct([");
+  int first = 1;
+  for (int k = 0; k < B->ncp; k++)
+    if (B->cp[k].slot >= 0) {
+      util_buf_printf(out, first ? "x%d,s%d" : ",x%d,s%d", k, k);
+      first = 0;
+    }
+  for (int k = 0; k < B->ncp; k++) util_buf_printf(out, ",e%d", k);
+  util_buf_printf(out, "],100,[%s]) :: restart_luby(1000)", vals.s);
+  util_buf_free(&vals);
   util_buf_printf(out, " minimize %s;\n", B->md->phase == 1 ? "PEAK" : "OBJ");
   util_buf_free(&xs);
   util_buf_free(&ss);
   util_buf_free(&es);
 }
 
-int win_build(win *W, const model *md, const sch *s, const sev *E,
+int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
               const unsigned char *R, int k0, int k1, util_buf *out) {
   const remat_graph *g = md->g;
   memset(W, 0, sizeof *W);
@@ -377,6 +409,7 @@ int win_build(win *W, const model *md, const sch *s, const sev *E,
   W->t1 = model_event(k1, k1);
   W->slot_node = util_malloc((size_t)md->ncopy * sizeof *W->slot_node);
   W->old_key = util_malloc((size_t)(E->len ? E->len : 1) * sizeof *W->old_key);
+  W->old_end = util_malloc((size_t)(E->len ? E->len : 1) * sizeof *W->old_end);
   wb B;
   memset(&B, 0, sizeof B);
   B.W = W;
@@ -444,16 +477,16 @@ static int win_array(const char *text, const char *name, int *out, int k) {
   return -1;
 }
 
-int win_apply(const win *W, const char *text, sch *s) {
+int win_apply(const win *W, const char *text, plan *s) {
   int *a = util_malloc((size_t)(W->nfree ? W->nfree : 1) * sizeof *a);
   int *st = util_malloc((size_t)(W->nfree ? W->nfree : 1) * sizeof *st);
   int rc = 0;
   if (W->nfree && (win_array(text, "WA", a, W->nfree) || win_array(text, "WS", st, W->nfree)))
     rc = -1;
   if (!rc) {
-    for (int i = 0; i < W->nold; i++) sch_erase(s, W->old_key[i]);
+    for (int i = 0; i < W->nold; i++) plan_erase(s, W->old_key[i]);
     for (int j = 0; j < W->nfree; j++)
-      if (a[j]) sch_insert(s, st[j]);
+      if (a[j]) plan_insert(s, st[j]);
   }
   free(a);
   free(st);
@@ -463,5 +496,16 @@ int win_apply(const win *W, const char *text, sch *s) {
 void win_free(win *W) {
   free(W->slot_node);
   free(W->old_key);
+  free(W->old_end);
   memset(W, 0, sizeof *W);
+}
+
+int win_neighbourhood(void *ctx, long long restart, int n, int *values,
+                      int have_solution, unsigned char *fix) {
+  (void)ctx;
+  (void)values;
+  (void)have_solution;
+  if (restart > 0) return GZ_NBH_COMPLETE;
+  memset(fix, 1, (size_t)n);
+  return GZ_NBH_FIX;
 }

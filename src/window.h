@@ -22,12 +22,15 @@
  * The fixed nodes' lifetimes can only get shorter, so a solution of the
  * sub-model is a schedule within budget; the caller re-simulates it anyway.
  * Phase 2 minimises the duration of R's recomputations in the window, which
- * must beat the current one. */
+ * may not exceed the current one (phase 1: the window's peak load).  The
+ * model carries the current schedule as relax_and_reconstruct's initial
+ * values: a search that fixes all of them first (win_neighbourhood) starts
+ * from it. */
 #ifndef REMAT_WINDOW_H
 #define REMAT_WINDOW_H
 
 #include "model.h"
-#include "sched.h"
+#include "plan.h"
 #include "util.h"
 
 typedef struct win {
@@ -38,6 +41,7 @@ typedef struct win {
   int *slot_node;
   int nold;     /* R's current recomputations in the window (replaced) */
   int *old_key;
+  int *old_end; /* their last readers (clipped to T1) */
   long long bound; /* phase 2: current duration of those (scaled); phase 1:
                       current max load in the window (scaled) */
 } win;
@@ -45,14 +49,19 @@ typedef struct win {
 /* Build the sub-model of schedule s (evaluated in E) for nodes R (flags
  * per node) and stages [k0, k1]; write its FlatZinc.  Returns the number
  * of free slots (0: nothing to decide, nothing written). */
-int win_build(win *W, const model *md, const sch *s, const sev *E,
+int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
               const unsigned char *R, int k0, int k1, util_buf *out);
 
 /* Apply a solution (FlatZinc text with the output arrays WA, WS) to s:
  * remove R's old recomputations in the window, add the active slots'.
  * Returns 0, or -1 if the text cannot be read. */
-int win_apply(const win *W, const char *text, sch *s);
+int win_apply(const win *W, const char *text, plan *s);
 
 void win_free(win *W);
+
+/* The gz_neighbourhood_fn for window models: the first search fixes every
+ * variable to the current schedule, later ones search completely. */
+int win_neighbourhood(void *ctx, long long restart, int n, int *values,
+                      int have_solution, unsigned char *fix);
 
 #endif

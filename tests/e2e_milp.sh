@@ -131,6 +131,50 @@ for cmd in "milp" "milp --relax"; do
   [ "$(field "$tmp/x.json" .status)" = infeasible ] || fail "$cmd: status not infeasible"
 done
 
+# --- Ctrl-C stops CBC and still writes the best schedule --------------------
+# a random layered DAG (bash's RANDOM, seeded) on which CBC works for long
+h=$tmp/layered.json
+RANDOM=1
+nn=0 prev=() nodes="" edges=""
+for ((l = 0; l < 16; l++)); do
+  if ((l == 0 || l == 15)); then w=1; else w=$((2 + RANDOM % 4)); fi
+  cur=()
+  for ((k = 0; k < w; k++)); do
+    nodes+="${nodes:+, }{\"id\": $nn, \"duration\": $((RANDOM % 1000)), \"memory\": $((10 * (1 + RANDOM % 200)))}"
+    cur+=($nn)
+    nn=$((nn + 1))
+  done
+  if ((l > 0)); then
+    for v in "${cur[@]}"; do
+      u=${prev[$((RANDOM % ${#prev[@]}))]}
+      edges+="${edges:+, }[$u, $v]"
+      for p in "${prev[@]}"; do ((p != u && RANDOM % 100 < 30)) && edges+=", [$p, $v]"; done
+      ((nn > 8 && RANDOM % 100 < 25)) && edges+=", [$((RANDOM % (${cur[0]} - 1))), $v]"
+    done
+    for p in "${prev[@]}"; do edges+=", [$p, ${cur[$((RANDOM % ${#cur[@]}))]}]"; done
+  fi
+  prev=("${cur[@]}")
+done
+echo "{\"nodes\": [$nodes], \"edges\": [$edges]}" >"$h"
+t0=$SECONDS
+set +e
+"$REMAT" milp "$h" --budget 0.8 --time-limit 120 -o "$tmp/int.json" -q >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 4
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+set -e
+((SECONDS - t0 < 60)) || fail "milp did not stop within 60 s of Ctrl-C"
+[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || fail "interrupted milp exited with $rc"
+[ -s "$tmp/int.json" ] || fail "interrupted milp wrote no JSON"
+if [ "$(field "$tmp/int.json" .interrupted)" = true ]; then
+  [ "$(field "$tmp/int.json" .status)" != optimal ] || fail "interrupted but optimal"
+fi
+if [ "$rc" -eq 0 ]; then
+  g=$h check_eval "$tmp/int.json" 0.8
+fi
+
 # --- usage errors: exit 2 with a message -----------------------------------
 for args in "baseline $g --budget 0.8" \
   "baseline $g --budget 0.8 --method revolve" \

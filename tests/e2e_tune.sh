@@ -42,8 +42,9 @@ echo "$out" | grep -q "^0  *0  *6  *over budget  *16 " || fail "round 0 (C_v = 1
 echo "$out" | grep -q "^best: round [0-9]*, .*TDI 29.41%" || fail "best line (the optimum is 29.41%): $out"
 [ "$(echo "$out" | grep -c '^[0-9]')" -ge 2 ] || fail "fewer than 2 rounds: $out"
 echo "$out" | grep -qx "map: map.json" || fail "map not written: $out"
-python3 -c 'import json,sys; m = json.load(open("map.json")); assert sorted(m) == ["a","b","c","d","in","out"] and all(isinstance(v, int) and v >= 1 for v in m.values()), m' ||
-  fail "map.json: $(cat map.json)"
+for id in in a b c d out; do
+  grep -q "^ *\"$id\": [1-9][0-9]*,\{0,1\}$" map.json || fail "map.json has no C_v for $id: $(cat map.json)"
+done
 run "$REMAT" solve g.json --budget 13 --copies map.json -q --time-limit 4 -o s.json
 [ "$rc" = 0 ] || fail "solve with the map: exit $rc ($err)"
 echo "$out" | grep -q "TDI 29.41%" || fail "solve with the map: $out"

@@ -283,7 +283,7 @@ typedef struct nbh {
   int first_n, first_have, first_values[4], first_had_values;
 } nbh;
 
-static int nbh_cb(void *ctx, long long restart, int n, const int *values,
+static int nbh_cb(void *ctx, long long restart, int n, int *values,
                   int have_solution, unsigned char *fix) {
   nbh *c = ctx;
   if (c->calls++ == 0) {
@@ -352,7 +352,7 @@ static void test_neighbourhood(void **state) {
 /* Fixes everything to the given values at the first search (infeasible in
  * lns0 below), then searches completely unless always_fix. */
 typedef struct fixer { int calls, always_fix; } fixer;
-static int fix_cb(void *ctx, long long restart, int n, const int *values,
+static int fix_cb(void *ctx, long long restart, int n, int *values,
                   int have_solution, unsigned char *fix) {
   fixer *f = ctx;
   (void)values;

@@ -12,36 +12,36 @@
 #include "heur.h"
 #include "model.h"
 #include "oracle.h"
-#include "sched.h"
+#include "plan.h"
 #include "window.h"
 
 static void test_sched_matches_simulator(void **state) {
   (void)state;
   for (uint64_t seed = 1; seed <= 20; seed++) {
     remat_graph *g = oracle_dag(8, 35, 9, 9, seed);
-    sch s = {0};
-    sch_init_topo(&s, g->n);
+    plan s = {0};
+    plan_init_topo(&s, g->n);
     uint64_t r = seed;
     for (int k = 0; k < 6; k++) { /* random recomputations */
       int t = 2 + (int)(oracle_rand(&r) % (uint64_t)(g->n - 1));
       int u = (int)(oracle_rand(&r) % (uint64_t)(t - 1));
-      sch_insert(&s, model_event(t, u + 1));
+      plan_insert(&s, model_event(t, u + 1));
     }
-    sev E;
-    sev_init(&E, g, 1000);
-    sev_run(&E, &s);
+    plan_eval E;
+    plan_eval_init(&E, g, 1000);
+    plan_run(&E, &s);
     remat_sim sim;
     int64_t mem[64];
     assert_int_equal(remat_simulate(g, E.seq, E.len, &sim, mem), 0);
     assert_true(sim.peak == E.peak && sim.duration == E.duration);
     for (int j = 0; j < E.len; j++) assert_true(mem[j] == E.mem[j]);
-    sch back = {0};
-    assert_int_equal(sch_from_seq(&back, E.seq, E.len, g->n), 0);
+    plan back = {0};
+    assert_int_equal(plan_from_seq(&back, E.seq, E.len, g->n), 0);
     assert_int_equal(back.len, s.len);
     assert_memory_equal(back.key, s.key, (size_t)s.len * sizeof *s.key);
-    sch_free(&back);
-    sev_free(&E);
-    sch_free(&s);
+    plan_free(&back);
+    plan_eval_free(&E);
+    plan_free(&s);
     remat_graph_free(g);
   }
 }
@@ -94,11 +94,11 @@ static void window_sound(int phase) {
     char err[256];
     int64_t MM = phase == 2 ? M : M * 3 / 4;
     assert_int_equal(model_build(&md, g, phase, MM, NULL, 3, err, sizeof err), 0);
-    sch s = {0};
-    if (sch_from_seq(&s, got + 1, got[0], g->n)) fail_msg("greedy result not stage-structured");
-    sev E;
-    sev_init(&E, g, M);
-    sev_run(&E, &s);
+    plan s = {0};
+    if (plan_from_seq(&s, got + 1, got[0], g->n)) fail_msg("greedy result not stage-structured");
+    plan_eval E;
+    plan_eval_init(&E, g, M);
+    plan_run(&E, &s);
     uint64_t r = seed;
     for (int rep = 0; rep < 4; rep++) {
       int k0 = 1 + (int)(oracle_rand(&r) % (uint64_t)g->n);
@@ -130,12 +130,12 @@ static void window_sound(int phase) {
       /* the current schedule is admitted (bound + 1), so there is one */
       if ((st != GZ_OPTIMAL && st != GZ_SATISFIED) || !c.n)
         fail_msg("seed %d window %d..%d: status %d, %d solutions", (int)seed, k0, k1, st, c.n);
-      sch t = {0};
-      sch_copy(&t, &s);
+      plan t = {0};
+      plan_copy(&t, &s);
       assert_int_equal(win_apply(&W, c.text.s, &t), 0);
-      sev T;
-      sev_init(&T, g, M);
-      sev_run(&T, &t);
+      plan_eval T;
+      plan_eval_init(&T, g, M);
+      plan_run(&T, &t);
       remat_sim sim;
       assert_int_equal(remat_simulate(g, T.seq, T.len, &sim, NULL), 0);
       if (phase == 2 && sim.peak > M)
@@ -145,14 +145,14 @@ static void window_sound(int phase) {
       if (phase == 1) assert_true(sim.peak <= E.peak); /* outside: unchanged */
       for (int v = 0; v < g->n; v++) assert_true(T.ncopy[v] <= 3 || T.ncopy[v] <= E.ncopy[v]);
       solved++;
-      sev_free(&T);
-      sch_free(&t);
+      plan_eval_free(&T);
+      plan_free(&t);
       util_buf_free(&c.text);
       util_buf_free(&text);
       win_free(&W);
     }
-    sev_free(&E);
-    sch_free(&s);
+    plan_eval_free(&E);
+    plan_free(&s);
     model_free(&md);
     free(got);
     remat_graph_free(g);

@@ -1,5 +1,5 @@
-/* sched.c -- event-set schedules and their fast evaluation. */
-#include "sched.h"
+/* plan.c -- event-set schedules and their fast evaluation. */
+#include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,14 +7,14 @@
 #include "model.h"
 #include "util.h"
 
-void sch_init_topo(sch *s, int n) {
+void plan_init_topo(plan *s, int n) {
   s->cap = n + 16;
   s->key = util_malloc((size_t)s->cap * sizeof *s->key);
   for (int v = 0; v < n; v++) s->key[v] = model_first_start(v);
   s->len = n;
 }
 
-void sch_copy(sch *dst, const sch *src) {
+void plan_copy(plan *dst, const plan *src) {
   if (dst->cap < src->len) {
     dst->cap = src->cap > src->len ? src->cap : src->len;
     dst->key = util_realloc(dst->key, (size_t)dst->cap * sizeof *dst->key);
@@ -23,13 +23,13 @@ void sch_copy(sch *dst, const sch *src) {
   dst->len = src->len;
 }
 
-void sch_free(sch *s) {
+void plan_free(plan *s) {
   free(s->key);
   s->key = NULL;
   s->len = s->cap = 0;
 }
 
-int sch_find(const sch *s, int key) {
+int plan_find(const plan *s, int key) {
   int lo = 0, hi = s->len;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
@@ -41,13 +41,13 @@ int sch_find(const sch *s, int key) {
   return lo;
 }
 
-int sch_has(const sch *s, int key) {
-  int i = sch_find(s, key);
+int plan_has(const plan *s, int key) {
+  int i = plan_find(s, key);
   return i < s->len && s->key[i] == key;
 }
 
-int sch_insert(sch *s, int key) {
-  int i = sch_find(s, key);
+int plan_insert(plan *s, int key) {
+  int i = plan_find(s, key);
   if (i < s->len && s->key[i] == key) return 0;
   if (s->len == s->cap) {
     s->cap = s->cap ? 2 * s->cap : 64;
@@ -59,25 +59,25 @@ int sch_insert(sch *s, int key) {
   return 1;
 }
 
-int sch_erase(sch *s, int key) {
-  int i = sch_find(s, key);
+int plan_erase(plan *s, int key) {
+  int i = plan_find(s, key);
   if (i >= s->len || s->key[i] != key) return 0;
   memmove(s->key + i, s->key + i + 1, (size_t)(s->len - i - 1) * sizeof *s->key);
   s->len--;
   return 1;
 }
 
-int sch_node(int key) {
+int plan_node(int key) {
   int k = model_stage(key);
   return key - k * (k - 1) / 2 - 1;
 }
 
-int sch_is_first(int key) {
+int plan_is_first(int key) {
   int k = model_stage(key);
   return key == k * (k + 1) / 2;
 }
 
-int sch_from_seq(sch *s, const int *seq, int len, int n) {
+int plan_from_seq(plan *s, const int *seq, int len, int n) {
   s->len = 0;
   int next_first = 0, last_pos = 0;
   for (int j = 0; j < len; j++) {
@@ -92,12 +92,12 @@ int sch_from_seq(sch *s, const int *seq, int len, int n) {
     } else {
       return -1;
     }
-    sch_insert(s, ev);
+    plan_insert(s, ev);
   }
   return next_first == n ? 0 : -1;
 }
 
-void sev_init(sev *E, const remat_graph *g, int64_t M) {
+void plan_eval_init(plan_eval *E, const remat_graph *g, int64_t M) {
   memset(E, 0, sizeof *E);
   E->g = g;
   E->M = M;
@@ -105,7 +105,7 @@ void sev_init(sev *E, const remat_graph *g, int64_t M) {
   E->ncopy = util_malloc((size_t)g->n * sizeof *E->ncopy);
 }
 
-void sev_free(sev *E) {
+void plan_eval_free(plan_eval *E) {
   free(E->seq);
   free(E->lastuse);
   free(E->latest);
@@ -115,7 +115,7 @@ void sev_free(sev *E) {
   memset(E, 0, sizeof *E);
 }
 
-static void sev_reserve(sev *E, int len) {
+static void plan_reserve(plan_eval *E, int len) {
   if (len + 1 <= E->cap) return;
   E->cap = 2 * (len + 1);
   E->seq = util_realloc(E->seq, (size_t)E->cap * sizeof *E->seq);
@@ -124,17 +124,17 @@ static void sev_reserve(sev *E, int len) {
   E->delta = util_realloc(E->delta, ((size_t)E->cap + 1) * sizeof *E->delta);
 }
 
-void sev_run(sev *E, const sch *s) {
+void plan_run(plan_eval *E, const plan *s) {
   const remat_graph *g = E->g;
   int len = s->len, n = g->n;
-  sev_reserve(E, len);
+  plan_reserve(E, len);
   E->evals++;
   for (int v = 0; v < n; v++) E->latest[v] = -1;
   memset(E->delta, 0, ((size_t)len + 1) * sizeof *E->delta);
   memset(E->ncopy, 0, (size_t)n * sizeof *E->ncopy);
   int64_t dur = 0;
   for (int j = 0; j < len; j++) {
-    int v = sch_node(s->key[j]);
+    int v = plan_node(s->key[j]);
     E->seq[j] = v;
     E->lastuse[j] = j;
     for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
@@ -171,7 +171,7 @@ void sev_run(sev *E, const sch *s) {
   E->over = over;
 }
 
-int sev_is_pred(const remat_graph *g, int u, int v) {
+int plan_is_pred(const remat_graph *g, int u, int v) {
   int lo = g->pred_off[v], hi = g->pred_off[v + 1], end = hi;
   while (lo < hi) {
     int mid = (lo + hi) / 2;

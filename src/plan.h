@@ -1,0 +1,49 @@
+/* plan.h -- stage-axis schedules for the C heuristics: a schedule is a
+ * sorted set of events of the stage model (model_event(stage, v + 1)), so
+ * every schedule here is stage-structured and can warm-start the CP model;
+ * and a fast evaluator (peak, duration, excess over a budget, lifetimes)
+ * with reusable buffers. */
+#ifndef REMAT_PLAN_H
+#define REMAT_PLAN_H
+
+#include <stdint.h>
+
+#include "remat.h"
+
+typedef struct plan {
+  int *key; /* sorted events */
+  int len, cap;
+} plan;
+
+void plan_init_topo(plan *s, int n); /* the input order: first copies only */
+void plan_copy(plan *dst, const plan *src);
+void plan_free(plan *s);
+int plan_find(const plan *s, int key); /* index of the first key >= key */
+int plan_has(const plan *s, int key);
+int plan_insert(plan *s, int key);     /* 1 if inserted */
+int plan_erase(plan *s, int key);      /* 1 if erased */
+int plan_node(int key);               /* node of an event */
+int plan_is_first(int key);           /* a node's first computation? */
+/* Build from a sequence; -1 if it is not stage-structured. */
+int plan_from_seq(plan *s, const int *seq, int len, int n);
+
+/* Evaluation of a schedule against a budget. */
+typedef struct plan_eval {
+  const remat_graph *g;
+  int64_t M;
+  int cap;
+  int *seq, *lastuse, *latest, *ncopy;
+  int64_t *mem, *delta;
+  int64_t peak, duration, excess; /* excess: sum over steps of mem - M > 0 */
+  int peak_step, over;             /* over: steps above M */
+  int len;                         /* steps of the evaluated schedule */
+  long long evals;
+} plan_eval;
+
+void plan_eval_init(plan_eval *E, const remat_graph *g, int64_t M);
+void plan_eval_free(plan_eval *E);
+void plan_run(plan_eval *E, const plan *s);
+/* Is u a predecessor of v?  (binary search in v's sorted list) */
+int plan_is_pred(const remat_graph *g, int u, int v);
+
+#endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# e2e_compare.sh -- remat compare: one table with every method whose rows
+# equal the per-method commands' results, in three formats.
+# Usage: REMAT=build/remat bash tests/e2e_compare.sh
+set -euo pipefail
+
+: "${REMAT:?set REMAT to the remat binary}"
+REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+fail() {
+  echo "FAIL (e2e_compare): $*" >&2
+  exit 1
+}
+
+cat >g.json <<'JSON'
+{"name": "diamond",
+ "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
+           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
+           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
+ "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
+           ["d", "out"], ["a", "out"]]}
+JSON
+
+"$REMAT" compare g.json --budget 13,14 --time-limit 10 --copies 6 --format csv -q -o t.csv ||
+  fail "compare exited with $?"
+[ "$(wc -l <t.csv)" = 17 ] || fail "expected a header and 16 rows, got $(wc -l <t.csv) lines"
+
+# field N of the row for (budget, method)
+field() { awk -F, -v b="$1" -v m="$2" -v k="$3" '$2 == b && $3 == m { print $k }' t.csv; }
+
+for B in 13 14; do
+  # the CP and the MILP both prove the optimum; it is the per-method result
+  "$REMAT" solve g.json --budget $B --copies 6 --time-limit 10 -q -o cp.json >/dev/null
+  "$REMAT" milp g.json --budget $B --time-limit 10 -q -o milp.json >/dev/null
+  for m in cp milp; do
+    peak=$(sed -n 's/^ "peak": \([0-9]*\),$/\1/p' $m.json)
+    tdi=$(sed -n 's/^ "tdi_percent": \(.*\),$/\1/p' $m.json)
+    [ "$(field $B $m 5)" = "$peak" ] || fail "$m at $B: table peak $(field $B $m 5), run $peak"
+    [ "$(field $B $m 4)" = "$(awk -v t="$tdi" 'BEGIN { printf "%.2f", t }')" ] ||
+      fail "$m at $B: table TDI $(field $B $m 4), run $tdi"
+    [ "$(field $B $m 9)" = optimal ] || fail "$m at $B: status $(field $B $m 9)"
+  done
+  [ "$(field $B cp 4)" = "$(field $B milp 4)" ] || fail "CP and MILP optima differ at $B"
+  # a baseline row is what remat baseline gives
+  set +e
+  "$REMAT" baseline g.json --budget $B --method chen-greedy -q -o base.json >/dev/null 2>&1
+  set -e
+  peak=$(sed -n 's/^ "peak": \([0-9]*\),$/\1/p' base.json)
+  [ "$(field $B chen-greedy 5)" = "$peak" ] || fail "chen-greedy at $B: table peak $(field $B chen-greedy 5), run $peak"
+done
+
+# the other formats
+"$REMAT" compare g.json --budget 14 --time-limit 5 --method cp,milp,baselines -q >t.md
+grep -q '^| 14 | milp | 11.76 | 14 | yes |' t.md || fail "markdown row missing: $(cat t.md)"
+"$REMAT" compare g.json --budget 14 --time-limit 5 --method cp --format json -q -o t.json
+grep -q '"method": "cp"' t.json && grep -q '"tdi_percent": 11.76' t.json || fail "json: $(cat t.json)"
+set +e
+"$REMAT" compare g.json --budget 14 --method frob -q 2>err.txt
+rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "unknown method 'frob'" err.txt || fail "bad method: exit $rc $(cat err.txt)"
+
+echo "e2e_compare: ok"

@@ -291,11 +291,11 @@ typedef struct base_run_ctx {
   const base_params *p;
   remat_result *r;
   base_info *info;
-  int have;             /* a best schedule of this run exists */
+  int have; /* a best schedule of this run exists */
   int64_t peak, duration;
   int internal;
-  double t0;            /* start of the run, for trace times */
-  int *ck;              /* scratch checkpoint list */
+  double t0; /* start of the run, for trace times */
+  int *ck;   /* scratch checkpoint list */
 } base_run_ctx;
 
 static int base_stopped(const base_run_ctx *x) {
@@ -423,7 +423,8 @@ static int base_sweep(base_run_ctx *x, const unsigned char *is_cand,
                       int budget, int *best) {
   int span = hi - lo + 1, count = span < budget ? span : budget;
   for (int j = 0; j < count && !base_stopped(x); j++) {
-    int idx = count == 1 ? lo : lo + (int)((int64_t)j * (span - 1) / (count - 1));
+    int idx =
+        count == 1 ? lo : lo + (int)((int64_t)j * (span - 1) / (count - 1));
     if (done[idx]) continue;
     done[idx] = 1;
     if (base_eval_b(x, is_cand, bs[idx])) *best = idx;
@@ -511,7 +512,8 @@ int base_best(const remat_graph *g, int64_t budget, double t0,
 int base_conclude(remat_result *r, int method) {
   if (r->seq && r->peak <= r->budget) {
     /* no recomputation at all is optimal */
-    r->status = r->recomputations ? REMAT_STATUS_FEASIBLE : REMAT_STATUS_OPTIMAL;
+    r->status =
+        r->recomputations ? REMAT_STATUS_FEASIBLE : REMAT_STATUS_OPTIMAL;
     return REMAT_OK;
   }
   r->status = REMAT_STATUS_OVER_BUDGET;

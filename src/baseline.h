@@ -36,7 +36,12 @@
 
 #include "remat.h"
 
-enum { BASE_CHECKPOINT_ALL = 0, BASE_CHEN_SQRTN, BASE_CHEN_GREEDY, BASE_NMETHODS };
+enum {
+  BASE_CHECKPOINT_ALL = 0,
+  BASE_CHEN_SQRTN,
+  BASE_CHEN_GREEDY,
+  BASE_NMETHODS
+};
 enum { BASE_CAND_AP = 0, BASE_CAND_LINEARIZED, BASE_NCAND };
 
 /* "checkpoint-all", "chen-sqrtn", "chen-greedy" / "ap", "linearized". */
@@ -47,25 +52,25 @@ int base_method_parse(const char *s);
 int base_candidates_parse(const char *s);
 
 typedef struct base_params {
-  int64_t budget;        /* M in bytes (required) */
-  int method;            /* BASE_* (BASE_CHEN_GREEDY) */
-  int candidates;        /* BASE_CAND_* (BASE_CAND_AP) */
-  int max_evals;         /* chen-greedy: checkpoint sets scheduled (64) */
-  volatile int *stop;    /* stop early when nonzero */
-  double t0;             /* util_now() at the start, for trace times (0:
-                            now) */
-  int phase;             /* trace phase of offered schedules (0) */
+  int64_t budget;     /* M in bytes (required) */
+  int method;         /* BASE_* (BASE_CHEN_GREEDY) */
+  int candidates;     /* BASE_CAND_* (BASE_CAND_AP) */
+  int max_evals;      /* chen-greedy: checkpoint sets scheduled (64) */
+  volatile int *stop; /* stop early when nonzero */
+  double t0;          /* util_now() at the start, for trace times (0:
+                         now) */
+  int phase;          /* trace phase of offered schedules (0) */
 } base_params;
 
 void base_params_init(base_params *p);
 
 /* What produced the best schedule base_run offered. */
 typedef struct base_info {
-  int *checkpoints;      /* node indices, ascending (allocated) */
+  int *checkpoints; /* node indices, ascending (allocated) */
   int ncheckpoints;
   int ncandidates;
-  int64_t segment_budget;/* chen-greedy's b (-1 otherwise) */
-  int evaluated;         /* schedules built */
+  int64_t segment_budget; /* chen-greedy's b (-1 otherwise) */
+  int evaluated;          /* schedules built */
 } base_info;
 
 void base_info_free(base_info *info);

@@ -25,7 +25,8 @@ static json_t *cmd_baseline_extra(const remat_graph *g, const base_params *p,
   }
   json_object_set_new(b, "checkpoints", ck);
   if (info->segment_budget >= 0)
-    json_object_set_new(b, "segment_budget", json_integer(info->segment_budget));
+    json_object_set_new(b, "segment_budget",
+                        json_integer(info->segment_budget));
   json_object_set_new(b, "schedules", json_integer(info->evaluated));
   json_object_set_new(b, "forward_backward", json_boolean(g->backward != NULL));
   return json_pack("{s:o}", "baseline", b);

@@ -27,11 +27,16 @@ static json_t *cmd_milp_lp_value(int status, double duration) {
 
 static const char *cmd_milp_lp_status(int status) {
   switch (status) {
-  case 0: return "optimal";
-  case 1: return "infeasible";
-  case 2: return "out of time";
-  case -2: return "not solved";
-  default: return "error";
+  case 0:
+    return "optimal";
+  case 1:
+    return "infeasible";
+  case 2:
+    return "out of time";
+  case -2:
+    return "not solved";
+  default:
+    return "error";
   }
 }
 
@@ -40,15 +45,20 @@ static json_t *cmd_milp_round_extra(const round_stats *st, double eps) {
   json_object_set_new(lp, "columns", json_integer(st->columns));
   json_object_set_new(lp, "rows", json_integer(st->rows));
   json_object_set_new(lp, "nonzeros", json_integer(st->nonzeros));
-  json_object_set_new(lp, "status", json_string(cmd_milp_lp_status(st->lp_status)));
-  json_object_set_new(lp, "duration", cmd_milp_lp_value(st->lp_status, st->lp_duration));
+  json_object_set_new(lp, "status",
+                      json_string(cmd_milp_lp_status(st->lp_status)));
+  json_object_set_new(lp, "duration",
+                      cmd_milp_lp_value(st->lp_status, st->lp_duration));
   json_object_set_new(lp, "eps", json_real(eps));
   json_object_set_new(lp, "rounding_budget", json_integer(st->rounding_budget));
-  json_object_set_new(lp, "eps_status", json_string(cmd_milp_lp_status(st->lp_eps_status)));
-  json_object_set_new(lp, "eps_duration",
-                      cmd_milp_lp_value(st->lp_eps_status, st->lp_eps_duration));
+  json_object_set_new(lp, "eps_status",
+                      json_string(cmd_milp_lp_status(st->lp_eps_status)));
+  json_object_set_new(
+      lp, "eps_duration",
+      cmd_milp_lp_value(st->lp_eps_status, st->lp_eps_duration));
   json_object_set_new(lp, "threshold",
-                      st->threshold >= 0 ? json_real(st->threshold) : json_null());
+                      st->threshold >= 0 ? json_real(st->threshold)
+                                         : json_null());
   json_object_set_new(lp, "from_eps_lp", json_boolean(st->from_eps_lp));
   json_object_set_new(lp, "schedules", json_integer(st->schedules));
   return json_pack("{s:o}", "lp", lp);
@@ -61,7 +71,8 @@ static void cmd_milp_bound(const remat_result *r) {
   printf("lower bound: duration %.0f  TDI %.3f%%", r->bound,
          base > 0 ? 100.0 * (r->bound - base) / base : 0.0);
   if (r->seq && r->peak <= r->budget && r->duration > 0)
-    printf("  gap %.3f%%", 100.0 * ((double)r->duration - r->bound) / (double)r->duration);
+    printf("  gap %.3f%%",
+           100.0 * ((double)r->duration - r->bound) / (double)r->duration);
   putchar('\n');
 }
 
@@ -109,7 +120,8 @@ int cmd_milp(const char *name, int argc, char **argv) {
   }
   if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
   if (o.eps < 0 || o.eps >= 1 || (o.eps_set && !o.relax)) {
-    fprintf(stderr, "remat %s: --eps must be in [0, 1) and goes with --relax\n", name);
+    fprintf(stderr, "remat %s: --eps must be in [0, 1) and goes with --relax\n",
+            name);
     rc = 2;
     goto out;
   }
@@ -131,9 +143,11 @@ int cmd_milp(const char *name, int argc, char **argv) {
   } else {
     result_summary(stdout, &r);
     cmd_milp_bound(&r);
-    if (r.message[0] && rc != 0) fprintf(stderr, "remat %s: %s\n", name, r.message);
+    if (r.message[0] && rc != 0)
+      fprintf(stderr, "remat %s: %s\n", name, r.message);
     char err[512];
-    if (o.output && result_write_json(&r, g, extra, o.output, err, sizeof err)) {
+    if (o.output &&
+        result_write_json(&r, g, extra, o.output, err, sizeof err)) {
       fprintf(stderr, "remat %s: %s\n", name, err);
       if (!rc) rc = 2;
     }

@@ -29,11 +29,11 @@
  * order, so each column's entries come out sorted). */
 typedef struct milp_bld {
   milp_model *md;
-  int fill;   /* 0: counting, 1: writing */
-  int row;    /* rows so far */
-  int *cur;   /* counting: entries per column; writing: next slot */
-  int *fidx;  /* FREE column of each predecessor slot in this stage, -1 */
-  int fcol;   /* next FREE column */
+  int fill;  /* 0: counting, 1: writing */
+  int row;   /* rows so far */
+  int *cur;  /* counting: entries per column; writing: next slot */
+  int *fidx; /* FREE column of each predecessor slot in this stage, -1 */
+  int fcol;  /* next FREE column */
 } milp_bld;
 
 static int milp_row(milp_bld *b, double lb, double ub) {
@@ -68,7 +68,10 @@ static int milp_edge(const remat_graph *g, int i, int j) {
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
     if (g->succ[mid] == j) return 1;
-    if (g->succ[mid] < j) lo = mid + 1; else hi = mid;
+    if (g->succ[mid] < j)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return 0;
 }
@@ -152,7 +155,8 @@ static void milp_stage_memory(milp_bld *b, int t) {
     double mk = milp_mem(md, k);
     row = milp_row(b, k == t ? mk : 0, k == t ? mk : 0);
     for (int p = g->pred_off[k - 1]; p < g->pred_off[k]; p++)
-      if (b->fidx[p] >= 0) milp_put(b, row, b->fidx[p], milp_mem(md, g->pred[p]));
+      if (b->fidx[p] >= 0)
+        milp_put(b, row, b->fidx[p], milp_mem(md, g->pred[p]));
     if (k < t) milp_put(b, row, milp_col_r(t, k), -mk);
     milp_put(b, row, milp_col_u(md, t, k - 1), -1);
     milp_put(b, row, milp_col_u(md, t, k), 1);
@@ -170,7 +174,8 @@ static void milp_columns(milp_bld *b) {
       milp_col(b, milp_col_s(md, t, i), 0, ub, 0);
     }
   for (int t = 0; t < md->n; t++)
-    for (int k = 0; k <= t; k++) milp_col(b, milp_col_u(md, t, k), 0, md->cap, 0);
+    for (int k = 0; k <= t; k++)
+      milp_col(b, milp_col_u(md, t, k), 0, md->cap, 0);
 }
 
 static void milp_generate(milp_bld *b) {
@@ -213,7 +218,8 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
   md->kind = kind;
   md->budget = budget;
   milp_scale(md);
-  long long n = g->n, ntri = n * (n - 1) / 2, nf = n > 20000 ? 0 : milp_count_free(g);
+  long long n = g->n, ntri = n * (n - 1) / 2,
+            nf = n > 20000 ? 0 : milp_count_free(g);
   long long ncols = 2 * ntri + n * (n + 1) / 2 + nf;
   if (n > 20000 || ncols > INT_MAX / 2 || nf > MILP_MAX_NONZEROS)
     return util_err(err, errlen, REMAT_EUSAGE,
@@ -296,7 +302,8 @@ void milp_s_values(const milp_model *md, const double *x, double *s) {
 }
 
 double milp_duration(const milp_model *md, double objective) {
-  return (double)remat_graph_base_duration(md->g) + objective * (double)md->dur_q;
+  return (double)remat_graph_base_duration(md->g) +
+         objective * (double)md->dur_q;
 }
 
 /* ------------------------------------------------------------------ */
@@ -341,16 +348,16 @@ typedef struct milp_run {
   remat_result *r;
   milp_stats *st;
   milp_model md;
-  int phase;         /* 1: until a first schedule within budget, 2: the rest */
+  int phase; /* 1: until a first schedule within budget, 2: the rest */
   prog pr;
   double t0;
-  atomic_flag lock;  /* CBC may call back from several threads */
-  double incumbent;  /* objective units, INFINITY: none logged yet */
-  double bound;      /* objective units, -INFINITY: none logged yet */
-  double dbound;     /* phase 2's bound on the duration, -INFINITY: none */
-  double t_inc;      /* when CBC logged its incumbent */
-  int stopped;       /* a callback saw the stop flag */
-  Cbc_Model *cbc;    /* while CBC runs */
+  atomic_flag lock; /* CBC may call back from several threads */
+  double incumbent; /* objective units, INFINITY: none logged yet */
+  double bound;     /* objective units, -INFINITY: none logged yet */
+  double dbound;    /* phase 2's bound on the duration, -INFINITY: none */
+  double t_inc;     /* when CBC logged its incumbent */
+  int stopped;      /* a callback saw the stop flag */
+  Cbc_Model *cbc;   /* while CBC runs */
   int internal;
   char errmsg[480];
 } milp_run;
@@ -393,7 +400,8 @@ static void milp_progress(milp_run *M, double inc, double bnd, int nodes) {
     prog_line(&M->pr, "[%7.2fs] CBC phase %d incumbent %s  bound %s",
               milp_elapsed(M), M->phase, i, b);
   else
-    prog_status(&M->pr, "[%7.2fs] CBC phase %d  incumbent %s  bound %s  nodes %d",
+    prog_status(&M->pr,
+                "[%7.2fs] CBC phase %d  incumbent %s  bound %s  nodes %d",
                 milp_elapsed(M), M->phase, i, b, nodes);
 }
 
@@ -406,7 +414,11 @@ static void milp_on_message(Cbc_Model *model, int msgno, int nd,
   double inc = INFINITY, bnd = -INFINITY;
   int nodes = -1;
   switch (msgno) {
-  case 4: case 12: case 16: case 24: case 33: /* new integer solutions */
+  case 4:
+  case 12:
+  case 16:
+  case 24:
+  case 33: /* new integer solutions */
     if (nd >= 1) inc = d[0];
     break;
   case 10: /* After %d nodes, %d on tree, %g best solution, best possible %g */
@@ -451,7 +463,8 @@ static void milp_on_cuts(void *osi, void *cuts, void *appdata) {
   OsiCuts_addRowCut(cuts, 1, &col, &one, 'G', Osi_getColUpper(osi)[0] + 1);
 }
 
-static void milp_setp(Cbc_Model *m, const char *name, const char *fmt, double v) {
+static void milp_setp(Cbc_Model *m, const char *name, const char *fmt,
+                      double v) {
   char buf[64];
   snprintf(buf, sizeof buf, fmt, v);
   Cbc_setParameter(m, name, buf);
@@ -536,17 +549,22 @@ static void milp_take(milp_run *M, const double *x, double obj) {
     int64_t cm = stage_checkmate_peak(g, &R, &S, NULL);
     double claimed = milp_duration(&M->md, obj);
     if (sim.peak > cm) {
-      snprintf(msg, sizeof msg, "the MILP's memory (%lld) is below the "
-               "simulated peak (%lld)", (long long)cm, (long long)sim.peak);
+      snprintf(msg, sizeof msg,
+               "the MILP's memory (%lld) is below the "
+               "simulated peak (%lld)",
+               (long long)cm, (long long)sim.peak);
       milp_internal(M, msg);
     } else if (fabs((double)sim.duration - claimed) >
                1e-6 * claimed + 0.5 * (double)M->md.dur_q) {
-      snprintf(msg, sizeof msg, "the MILP's objective (%.0f) differs from "
-               "the simulated duration (%lld)", claimed, (long long)sim.duration);
+      snprintf(msg, sizeof msg,
+               "the MILP's objective (%.0f) differs from "
+               "the simulated duration (%lld)",
+               claimed, (long long)sim.duration);
       milp_internal(M, msg);
     }
     double t = milp_elapsed(M);
-    if (M->incumbent < 1e40 && fabs(obj - M->incumbent) <= 1e-6 * fabs(obj) + 1e-6)
+    if (M->incumbent < 1e40 &&
+        fabs(obj - M->incumbent) <= 1e-6 * fabs(obj) + 1e-6)
       t = M->t_inc; /* when CBC found it, not when it returned */
     remat_result_offer(M->r, g, seq, len, M->phase, t);
     if (stage_prune(g, &R)) {
@@ -598,7 +616,8 @@ static int milp_heur_found(void *ctx, const int *seq, int len,
   int rc = remat_result_offer(M->r, M->g, seq, len, 0, milp_elapsed(M));
   if (rc < 0) {
     char msg[128];
-    snprintf(msg, sizeof msg, "heuristic %s produced an invalid schedule", name);
+    snprintf(msg, sizeof msg, "heuristic %s produced an invalid schedule",
+             name);
     milp_internal(M, msg);
     return 1;
   }
@@ -606,14 +625,18 @@ static int milp_heur_found(void *ctx, const int *seq, int len,
   return milp_stop_requested(M);
 }
 
-/* Phase 0: the input order, the baselines, the C heuristics and, while
- * nothing fits, LP rounding with growing slack. */
-static int milp_seed(milp_run *M) {
+/* The input order: optimal when it fits. */
+static int milp_input_order(milp_run *M) {
   int *topo = util_malloc((size_t)(M->g->n ? M->g->n : 1) * sizeof *topo);
   for (int v = 0; v < M->g->n; v++) topo[v] = v;
   milp_offer(M, topo, M->g->n, "input order");
   free(topo);
-  if (M->r->peak <= M->r->budget || !M->p->warm_start) return 0;
+  return M->r->peak <= M->r->budget;
+}
+
+/* Phase 0: the baselines, the C heuristics and, while nothing fits, LP
+ * rounding with growing slack; then local search on the best. */
+static int milp_seed(milp_run *M) {
   int ntrace = M->r->ntrace;
   int rc = base_best(M->g, M->p->budget, M->t0, M->p->stop, M->r);
   if (M->r->ntrace > ntrace) milp_report(M, "baselines");
@@ -630,11 +653,14 @@ static int milp_seed(milp_run *M) {
   }
   if (M->r->peak > M->r->budget && !rc && !milp_stop_requested(M)) {
     ntrace = M->r->ntrace;
-    rc = round_seed(M->g, M->p->budget, M->p->time_limit * 0.1, M->p->stop,
-                    M->p->verbose, M->r);
+    rc = round_seed(M->g, M->p->budget, M->t0, M->p->time_limit * 0.1,
+                    M->p->stop, M->p->verbose, M->r);
     if (M->r->ntrace > ntrace) milp_report(M, "LP rounding");
     if (rc) milp_internal(M, "an LP-rounded schedule failed re-simulation");
   }
+  if (!rc &&
+      round_polish(M->g, M->t0, M->p->time_limit * 0.05, M->p->stop, M->r))
+    milp_report(M, "polished");
   return rc;
 }
 
@@ -643,7 +669,8 @@ static void milp_infeasible_budget(milp_run *M) {
   int arg = 0;
   for (int v = 0; v < g->n; v++) {
     int64_t s = g->m[v];
-    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) s += g->m[g->pred[j]];
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+      s += g->m[g->pred[j]];
     if (s == M->r->min_peak) {
       arg = v;
       break;
@@ -671,15 +698,16 @@ static int milp_conclude(milp_run *M, milp_end e) {
   if (fits) {
     /* proven: CBC completed and its optimum is what we report */
     int proven = e.optimal && !stopped && e.have_sol &&
-                 (double)r->duration <= milp_duration(&M->md, e.obj) + 1e-6 *
-                 (double)r->duration + 0.5;
+                 (double)r->duration <= milp_duration(&M->md, e.obj) +
+                                            1e-6 * (double)r->duration + 0.5;
     r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
     if (proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
     } else if (M->dbound > -1e40) {
       r->has_bound = 1;
-      r->bound = M->dbound < (double)r->duration ? M->dbound : (double)r->duration;
+      r->bound =
+          M->dbound < (double)r->duration ? M->dbound : (double)r->duration;
     }
     return REMAT_OK;
   }
@@ -716,9 +744,11 @@ static milp_end milp_cbc_run(milp_run *M) {
   if (!warm) Cbc_setParameter(m, "preprocess", "off");
   if (M->phase == 1) Cbc_setParameter(m, "maxSolutions", "1");
   if (M->st) M->st->warm_start |= warm;
-  prog_line(&M->pr, "[%7.2fs] CBC phase %d on %d columns (%d integer), %d rows, "
-            "%lld nonzeros%s", milp_elapsed(M), M->phase, M->md.ncols,
-            M->md.nint, M->md.nrows, M->md.nnz,
+  prog_line(&M->pr,
+            "[%7.2fs] CBC phase %d on %d columns (%d integer), %d rows, "
+            "%lld nonzeros%s",
+            milp_elapsed(M), M->phase, M->md.ncols, M->md.nint, M->md.nrows,
+            M->md.nnz,
             warm ? "; warm start"
                  : "; no preprocessing, stop at the first schedule");
   M->incumbent = INFINITY;
@@ -754,6 +784,20 @@ static int milp_time_left(const milp_run *M) {
 /* Phase 1 (only while no schedule fits): CBC until its first schedule;
  * phase 2: CBC warm-started from the best fitting schedule. */
 static int milp_cbc(milp_run *M) {
+  milp_end e;
+  M->phase = M->r->peak <= M->r->budget ? 2 : 1;
+  e = milp_cbc_run(M);
+  if (M->phase == 1 && !e.optimal && M->r->peak <= M->r->budget &&
+      !M->stopped && !M->internal && milp_time_left(M)) {
+    M->phase = 2;
+    e = milp_cbc_run(M);
+  }
+  return milp_conclude(M, e);
+}
+
+/* Build the model (before the seeds, so that a model too large is refused
+ * at once).  Returns 0 or REMAT_EUSAGE. */
+static int milp_model_build(milp_run *M) {
   char err[256];
   if (milp_build(&M->md, M->g, M->p->budget, MILP_INTEGRAL, err, sizeof err)) {
     snprintf(M->r->message, sizeof M->r->message, "%s", err);
@@ -767,15 +811,29 @@ static int milp_cbc(milp_run *M) {
   }
   M->r->mem_quantum = M->md.mem_q;
   M->r->dur_quantum = M->md.dur_q;
-  milp_end e;
-  M->phase = M->r->peak <= M->r->budget ? 2 : 1;
-  e = milp_cbc_run(M);
-  if (M->phase == 1 && !e.optimal && M->r->peak <= M->r->budget &&
-      !M->stopped && !M->internal && milp_time_left(M)) {
-    M->phase = 2;
-    e = milp_cbc_run(M);
+  return 0;
+}
+
+/* After the budget checks: the input order, the model, the seeds, CBC. */
+static int milp_main(milp_run *M) {
+  remat_result *r = M->r;
+  if (milp_input_order(M)) {
+    r->status = REMAT_STATUS_OPTIMAL; /* no recomputation needed */
+    r->has_bound = 1;
+    r->bound = (double)r->base_duration;
+    return REMAT_OK;
   }
-  return milp_conclude(M, e);
+  if (milp_model_build(M)) return REMAT_EUSAGE;
+  double th = util_now();
+  if (M->p->warm_start) milp_seed(M);
+  r->t_phase[0] = util_now() - th;
+  if (M->internal) return REMAT_EINTERNAL;
+  if (milp_stop_requested(M) || !milp_time_left(M)) {
+    milp_end none = {0, 0, 0, INFINITY};
+    M->stopped = milp_stop_requested(M);
+    return milp_conclude(M, none); /* no time left for CBC */
+  }
+  return milp_cbc(M);
 }
 
 int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
@@ -800,23 +858,8 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
     milp_infeasible_budget(&M);
     rc = REMAT_ENOFIT;
   } else {
-    double th = util_now();
-    milp_seed(&M);
-    r->t_phase[0] = util_now() - th;
-    if (M.internal) {
-      rc = REMAT_EINTERNAL;
-    } else if (r->peak <= r->budget && r->recomputations == 0) {
-      r->status = REMAT_STATUS_OPTIMAL; /* no recomputation needed */
-      r->has_bound = 1;
-      r->bound = (double)r->base_duration;
-    } else if (milp_stop_requested(&M) || !milp_time_left(&M)) {
-      milp_end none = {0, 0, 0, INFINITY};
-      M.stopped = milp_stop_requested(&M);
-      rc = milp_conclude(&M, none); /* no time left for CBC */
-    } else {
-      rc = milp_cbc(&M);
-      milp_free(&M.md);
-    }
+    rc = milp_main(&M);
+    milp_free(&M.md);
   }
   r->t_total = milp_elapsed(&M);
   r->interrupted = M.stopped || milp_stop_requested(&M);

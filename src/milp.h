@@ -7,16 +7,17 @@
  *                    a constant, not a column);
  *   S[t,i] (i < t)   binary: node i is resident at the start of stage t;
  *   U[t,k] (k <= t)  continuous in [0, cap]: memory while k runs in stage t;
- *   FREE[t,(i,k)]    continuous in [0, 1], for each edge i -> k with k <= t
+ *   FREE[t,(i,k)]    continuous in [0, 1], for each edge i -> k with k < t
  *                    (omitted when t itself is a later user of i: then it is
- *                    0): i is freed right after k in stage t.
+ *                    0; and for k = t, where the stage ends): i is freed
+ *                    right after k in stage t.
  * Constraints:
  *   (1b) R[t,v] <= R[t,u] + S[t,u] for every edge u -> v, v <= t;
  *   (1c) S[t+1,i] <= S[t,i] + R[t,i];
  *   U[t,0] = sum_i m_i S[t,i] + m_0 R[t,0];
  *   U[t,k] = U[t,k-1] - sum_{i in DEPS[k-1]} m_i FREE[t,(i,k-1)] + m_k R[t,k];
  *   FREE[t,(i,k)] <= R[t,k], <= 1 - S[t+1,i] (t < n-1) and <= 1 - R[t,j]
- *   for every user j of i with k < j <= t: the product form of Checkmate's
+ *   for every user j of i with k < j < t: the product form of Checkmate's
  *   (5) as its tight linear upper bounds.  FREE has no lower bound: freeing
  *   less only overstates the memory, and an optimal solution frees where
  *   it helps.
@@ -36,7 +37,10 @@
  *
  * Scaling: sizes are divided by their GCD (budget floor(M / g)), durations
  * by theirs.  Models above MILP_MAX_NONZEROS matrix entries are refused
- * (random_layered_n1000 would need about 40 million). */
+ * after a counting pass that allocates one int per column: the benchmark
+ * graphs need 19 thousand (VGG16 train) to 1.3 million (n250, ResNet50
+ * train) entries; random_layered_n1000 would need 39 million and is
+ * refused in 0.3 s. */
 #ifndef REMAT_MILP_H
 #define REMAT_MILP_H
 
@@ -49,18 +53,18 @@
 
 /* Model kinds. */
 enum {
-  MILP_RELAXED = 0,    /* the LP relaxation (all columns continuous) */
-  MILP_INTEGRAL = 1    /* the MILP */
+  MILP_RELAXED = 0, /* the LP relaxation (all columns continuous) */
+  MILP_INTEGRAL = 1 /* the MILP */
 };
 
 typedef struct milp_model {
   const remat_graph *g;
   int n;
-  int kind;            /* MILP_* */
-  int64_t budget;      /* M in bytes */
-  int64_t mem_q;       /* GCD of the sizes */
-  int64_t dur_q;       /* GCD of the durations */
-  double cap;          /* floor(M / mem_q) */
+  int kind;       /* MILP_* */
+  int64_t budget; /* M in bytes */
+  int64_t mem_q;  /* GCD of the sizes */
+  int64_t dur_q;  /* GCD of the durations */
+  double cap;     /* floor(M / mem_q) */
   int ncols, nrows, nint;
   long long nnz;
   int s_base, u_base, f_base; /* first S, U, FREE column */
@@ -99,19 +103,19 @@ double milp_duration(const milp_model *md, double objective);
 /* ------------------------------------------------------------------ */
 
 typedef struct milp_params {
-  int64_t budget;        /* M in bytes (required) */
-  double time_limit;     /* seconds (60) */
-  int threads;           /* CBC threads, 0 = all cores (0) */
-  int verbose;           /* 0 quiet, 1 progress lines, 2 also CBC's log */
-  volatile int *stop;    /* stop (keeping the best) when nonzero */
-  int warm_start;        /* seed CBC with the best fitting schedule of the
-                            baselines (base_best), the C heuristics and,
-                            while none fits, LP rounding (round_seed, 10% of
-                            the time limit) (1) */
-  int heuristics;        /* with warm_start: run the C heuristics (heur.h)
-                            for 5% of the time limit (1) */
-  double rel_gap;        /* stop when (incumbent - bound) / incumbent is at
-                            most this (0: prove optimality) */
+  int64_t budget;     /* M in bytes (required) */
+  double time_limit;  /* seconds (60) */
+  int threads;        /* CBC threads, 0 = all cores (0) */
+  int verbose;        /* 0 quiet, 1 progress lines, 2 also CBC's log */
+  volatile int *stop; /* stop (keeping the best) when nonzero */
+  int warm_start;     /* seed CBC with the best fitting schedule of the
+                         baselines (base_best), the C heuristics and,
+                         while none fits, LP rounding (round_seed, 10% of
+                         the time limit), polished (round_polish, 5%) (1) */
+  int heuristics;     /* with warm_start: run the C heuristics (heur.h)
+                         for 5% of the time limit (1) */
+  double rel_gap;     /* stop when (incumbent - bound) / incumbent is at
+                         most this (0: prove optimality) */
 } milp_params;
 
 void milp_params_init(milp_params *p);
@@ -120,16 +124,24 @@ void milp_params_init(milp_params *p);
 typedef struct milp_stats {
   int columns, rows, integer_columns;
   long long nonzeros;
-  int warm_start;        /* CBC got a MIP start */
-  int cbc_status;        /* Cbc_status(): 0 finished, 1 stopped, ... */
-  int cbc_secondary;     /* Cbc_secondaryStatus() */
+  int warm_start;    /* CBC got a MIP start */
+  int cbc_status;    /* Cbc_status(): 0 finished, 1 stopped, ... */
+  int cbc_secondary; /* Cbc_secondaryStatus() */
 } milp_stats;
 
 /* Solve the MILP with CBC and fill r (initialised with remat_result_init,
  * method "milp"): the decoded schedule, re-simulated; CBC's best bound
  * (r->has_bound, r->bound in duration units); status optimal (proven by
  * CBC), feasible, over-budget or infeasible (proven by CBC).  The input
- * order is returned at once when it fits.  Returns REMAT_OK, REMAT_ENOFIT,
+ * order is returned at once when it fits.
+ *
+ * Phases (trace phases): 0 the seeds (warm_start); 1 only while no seed
+ * fits: CBC without preprocessing until its first schedule (see
+ * milp_cbc_run in milp.c for why); 2 CBC warm-started from the best fitting
+ * schedule.  Every CBC solution is decoded (Algorithm 1), checked against
+ * the model (its memory must not be below the simulated peak, its
+ * objective must be the simulated duration) and offered with its pruned
+ * form.  Returns REMAT_OK, REMAT_ENOFIT,
  * REMAT_EUSAGE (bad parameters, model too large) or REMAT_EINTERNAL (a
  * decoded schedule disagrees with the model, a solver failure).  st may
  * be NULL.

@@ -49,9 +49,10 @@ typedef struct round_run {
   const round_params *p;
   remat_result *r;
   round_stats *st;
-  int phase;           /* trace phase of the offers */
+  int phase; /* trace phase of the offers */
   prog pr;
-  double t0;
+  double t0;       /* for trace times and messages */
+  double deadline; /* util_now() at which the LPs must stop */
   int internal;
   char errmsg[256];
 } round_run;
@@ -125,7 +126,7 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
     X->st->rows = md.nrows;
     X->st->nonzeros = md.nnz;
   }
-  double left = X->p->time_limit - round_elapsed(X), obj = 0;
+  double left = X->deadline - util_now(), obj = 0;
   double *x = util_malloc((size_t)md.ncols * sizeof *x);
   int st = milp_solve_lp(&md, left, x, &obj);
   if (st == 0) {
@@ -142,7 +143,9 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
   } else {
     prog_line(&X->pr, "[%7.2fs] LP at %lld: %s", round_elapsed(X),
               (long long)budget,
-              st == 1 ? "infeasible" : st == 2 ? "out of time" : "solver error");
+              st == 1   ? "infeasible"
+              : st == 2 ? "out of time"
+                        : "solver error");
   }
   free(x);
   milp_free(&md);
@@ -163,7 +166,8 @@ static int round_infeasible_budget(round_run *X) {
 static int round_conclude(round_run *X, int lp_status) {
   remat_result *r = X->r;
   if (r->seq && r->peak <= r->budget) {
-    int proven = r->has_bound && (double)r->duration <= r->bound + 1e-9 * r->bound + 0.5;
+    int proven =
+        r->has_bound && (double)r->duration <= r->bound + 1e-9 * r->bound + 0.5;
     r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
     if (proven) r->bound = (double)r->duration;
     return REMAT_OK;
@@ -180,8 +184,9 @@ static int round_conclude(round_run *X, int lp_status) {
     snprintf(r->message, sizeof r->message,
              "%s found no schedule within %lld; best peak %lld (%.1f%% of "
              "budget)",
-             lp_status == 2 ? "the LP ran out of time: rounding"
-             : round_stopped(X) ? "interrupted: rounding" : "rounding",
+             lp_status == 2     ? "the LP ran out of time: rounding"
+             : round_stopped(X) ? "interrupted: rounding"
+                                : "rounding",
              (long long)r->budget, (long long)r->peak,
              100.0 * (double)r->peak / (double)r->budget);
   }
@@ -223,8 +228,79 @@ static int round_main(round_run *X) {
   return round_conclude(X, st);
 }
 
-int round_seed(const remat_graph *g, int64_t budget, double time_limit,
-               volatile int *stop, int verbose, remat_result *r) {
+/* The previous stage before t computing i (i itself at the latest). */
+static int round_prev_copy(const stage_mat *R, int t, int i) {
+  int a = t - 1;
+  while (a > i && !stage_get(R, a, i)) a--;
+  return a;
+}
+
+/* Try dropping the recomputation (t, i); on success R, S, *sim change. */
+static int round_polish_move(const remat_graph *g, int64_t budget, int t, int i,
+                             stage_mat *R, stage_mat *S, stage_mat *S2,
+                             stage_mat *R2, remat_sim *best) {
+  int n = g->n, a = round_prev_copy(R, t, i), ok = 0;
+  memcpy(S2->a, S->a, (size_t)n * (size_t)n);
+  for (int u = a + 1; u <= t; u++) stage_set(S2, u, i, 1);
+  stage_r_opt(g, S2, R2);
+  stage_prune(g, R2);
+  int *seq, len = stage_sequence(R2, &seq);
+  remat_sim sim;
+  if (!remat_simulate(g, seq, len, &sim, NULL) && sim.peak <= budget &&
+      sim.duration < best->duration) {
+    memcpy(R->a, R2->a, (size_t)n * (size_t)n);
+    stage_canonical_s(g, R, S);
+    *best = sim;
+    ok = 1;
+  }
+  free(seq);
+  return ok;
+}
+
+int round_polish(const remat_graph *g, double t0, double time_limit,
+                 volatile int *stop, remat_result *r) {
+  if (!r->seq || r->peak > r->budget) return 0;
+  int n = g->n, improved = 0;
+  double start = util_now();
+  if (t0 <= 0) t0 = start;
+  stage_mat R, S, S2, R2;
+  stage_mat_init(&R, n);
+  if (stage_from_sequence(r->seq, r->len, &R)) {
+    stage_mat_free(&R);
+    return 0;
+  }
+  stage_mat_init(&S, n);
+  stage_mat_init(&S2, n);
+  stage_mat_init(&R2, n);
+  stage_prune(g, &R);
+  stage_canonical_s(g, &R, &S);
+  remat_sim best;
+  best.duration = r->duration, best.peak = r->peak;
+  for (int pass = 1; pass;) {
+    pass = 0;
+    for (int t = n - 1; t > 0 && !pass; t--)
+      for (int i = t - 1; i >= 0 && !pass; i--) {
+        if (!stage_get(&R, t, i) || g->w[i] == 0) continue;
+        if (util_now() - start > time_limit || (stop && *stop)) goto done;
+        pass = round_polish_move(g, r->budget, t, i, &R, &S, &S2, &R2, &best);
+      }
+    if (pass) {
+      int *seq, len = stage_sequence(&R, &seq);
+      improved += remat_result_offer(r, g, seq, len, 0, util_now() - t0) > 0;
+      free(seq);
+    }
+  }
+done:
+  stage_mat_free(&R);
+  stage_mat_free(&S);
+  stage_mat_free(&S2);
+  stage_mat_free(&R2);
+  return improved;
+}
+
+int round_seed(const remat_graph *g, int64_t budget, double t0,
+               double time_limit, volatile int *stop, int verbose,
+               remat_result *r) {
   round_params p;
   round_params_init(&p);
   p.budget = budget;
@@ -236,10 +312,11 @@ int round_seed(const remat_graph *g, int64_t budget, double time_limit,
   X.g = g;
   X.p = &p;
   X.r = r;
-  X.t0 = util_now();
+  X.t0 = t0 > 0 ? t0 : util_now();
+  X.deadline = util_now() + time_limit;
   prog_init(&X.pr, verbose);
   for (int k = 1; k <= 6 && !(r->seq && r->peak <= budget); k++) {
-    double lp, left = time_limit - round_elapsed(&X);
+    double lp, left = X.deadline - util_now();
     int64_t mb = (int64_t)floor((1.0 - 0.1 * k) * (double)budget);
     if (left <= 0 || round_stopped(&X) || mb <= 0) break;
     if (round_lp(&X, mb, 1, &lp) == -2) break; /* too large */
@@ -258,6 +335,7 @@ int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
   X.st = st;
   X.phase = 2;
   X.t0 = util_now();
+  X.deadline = X.t0 + p->time_limit;
   prog_init(&X.pr, p->verbose);
   if (st) {
     memset(st, 0, sizeof *st);

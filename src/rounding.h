@@ -23,13 +23,13 @@
 #include "remat.h"
 
 typedef struct round_params {
-  int64_t budget;          /* M in bytes (required) */
-  double eps;              /* the LP for rounding gets (1 - eps) M (0.1) */
-  const double *thresholds;/* NULL: 0.1, 0.2, ..., 0.9 */
+  int64_t budget;           /* M in bytes (required) */
+  double eps;               /* the LP for rounding gets (1 - eps) M (0.1) */
+  const double *thresholds; /* NULL: 0.1, 0.2, ..., 0.9 */
   int nthresholds;
-  double time_limit;       /* seconds for both LPs (60) */
-  int verbose;             /* progress on stderr: 0 none, 1 lines */
-  volatile int *stop;      /* stop (keeping the best) when nonzero */
+  double time_limit;  /* seconds for both LPs (60) */
+  int verbose;        /* progress on stderr: 0 none, 1 lines */
+  volatile int *stop; /* stop (keeping the best) when nonzero */
 } round_params;
 
 void round_params_init(round_params *p);
@@ -37,10 +37,10 @@ void round_params_init(round_params *p);
 typedef struct round_stats {
   int columns, rows;
   long long nonzeros;
-  int lp_status;           /* LP at M: 0 optimal, 1 infeasible, 2 out of
-                              time, -1 error, -2 not solved */
-  double lp_duration;      /* its value in duration units (the bound) */
-  int lp_eps_status;       /* LP at (1 - eps) M, same codes */
+  int lp_status;      /* LP at M: 0 optimal, 1 infeasible, 2 out of
+                         time, -1 error, -2 not solved */
+  double lp_duration; /* its value in duration units (the bound) */
+  int lp_eps_status;  /* LP at (1 - eps) M, same codes */
   double lp_eps_duration;
   int64_t rounding_budget; /* floor((1 - eps) M) */
   double threshold;        /* theta of the best schedule (-1: none) */
@@ -62,10 +62,22 @@ int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
 /* A warm start for the MILP while nothing fits: the LP at (1 - eps) M
  * rounded as above for eps = 0.1, 0.2, ..., 0.6 until a rounded schedule
  * fits M, within time_limit seconds (checked between the LPs; each LP gets
- * what is left).  Every schedule is offered to r (trace phase 0).  Returns
- * REMAT_OK or REMAT_EINTERNAL (an invalid schedule). */
-int round_seed(const remat_graph *g, int64_t budget, double time_limit,
-               volatile int *stop, int verbose, remat_result *r);
+ * what is left).  Every schedule is offered to r (trace phase 0; t0 is
+ * util_now() at the caller's start, for trace times and messages, 0: now).
+ * Returns REMAT_OK or REMAT_EINTERNAL (an invalid schedule). */
+int round_seed(const remat_graph *g, int64_t budget, double t0,
+               double time_limit, volatile int *stop, int verbose,
+               remat_result *r);
+
+/* Local search on r's best schedule when it fits and is stage-structured:
+ * repeatedly drop one recomputation of i in stage t by keeping i resident
+ * from its previous copy instead (S[a+1..t, i] = 1, then the cheapest R),
+ * keeping the change when the re-simulated schedule fits and is shorter;
+ * until no move helps or time_limit seconds have passed.  Improvements are
+ * offered to r (trace phase 0, times since t0 as in round_seed).  Returns
+ * the number of improvements. */
+int round_polish(const remat_graph *g, double t0, double time_limit,
+                 volatile int *stop, remat_result *r);
 
 /* One two-phase rounding: S[t,i] = (i < t && s[t * n + i] >= theta), R =
  * stage_r_opt(S), *seq its sequence (allocated); returns the length. */

@@ -11,9 +11,10 @@
  *     complete searches prove optimality or infeasibility;
  *   - the window worker runs window LNS (sublns.c): many small sub-models,
  *     fast on large graphs.
- * With --threads 1 the one worker is the CP on small models (at most
- * SOLVE_SMALL copies) and the window LNS on larger ones; with two or more
- * threads both run, each adopting the other's improvements.  Every solver
+ * Worker 0 is the CP on small models (at most SOLVE_SMALL copies) and a
+ * window worker on larger ones; each further thread (--threads, default
+ * all cores) adds a window worker with its own seed.  Workers adopt each
+ * other's improvements.  Every solver
  * solution is decoded, re-simulated and offered to the result; a decoded
  * schedule that disagrees with the solver is an internal error. */
 #include <pthread.h>
@@ -38,8 +39,9 @@
 #include "sublns.h"
 #include "util.h"
 
-/* Models with at most this many copies are the CP's alone by default. */
+/* Models with at most this many copies get the CP worker. */
 #define SOLVE_SMALL 1000
+#define SOLVE_MAX_WORKERS 16
 
 void remat_solve_params_init(remat_solve_params *p) {
   memset(p, 0, sizeof *p);
@@ -454,7 +456,11 @@ static void solve_seed(shared *S, const int *copies) {
     heur_params_init(&hp);
     hp.budget = p->budget;
     hp.copies = copies;
-    hp.time_limit = p->time_limit * 0.05;
+    /* 5% of the time, but at least what the greedy needs on large graphs
+     * (up to 2 s) unless the time limit is tiny */
+    double share = p->time_limit * 0.05, floor_ = p->time_limit * 0.3;
+    if (floor_ > 2) floor_ = 2;
+    hp.time_limit = share > floor_ ? share : floor_;
     hp.stop = p->stop;
     hp.seed = p->seed;
     hp.found = solve_heur_found;
@@ -561,26 +567,29 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
   } else {
     solve_seed(&S, r->copies);
     int threads = p->threads > 0 ? p->threads : util_ncpus();
-    int cp = p->fzn_solver || C.md.ncopy <= SOLVE_SMALL || threads > 1;
-    int window = !p->fzn_solver && (C.md.ncopy > SOLVE_SMALL || threads > 1);
-    ww Wd;
-    memset(&Wd, 0, sizeof Wd);
-    Wd.S = &S;
-    Wd.md = C.md; /* shares the arrays; only the phase differs */
-    Wd.seed = p->seed * 7919u + 1;
-    pthread_t tid;
-    int spawned = 0;
-    if (cp && window) {
-      gz_warmup(); /* Gecode initialises some globals lazily */
-      spawned = pthread_create(&tid, NULL, ww_thread, &Wd) == 0;
-      if (!spawned) window = 0;
+    if (threads > SOLVE_MAX_WORKERS) threads = SOLVE_MAX_WORKERS;
+    if (p->fzn_solver) threads = 1; /* the external solver is the worker */
+    /* worker 0: the CP on small models, else window LNS; the others: window
+     * LNS with their own seeds */
+    int cp = p->fzn_solver || C.md.ncopy <= SOLVE_SMALL;
+    ww Wd[SOLVE_MAX_WORKERS];
+    pthread_t tid[SOLVE_MAX_WORKERS];
+    int spawned[SOLVE_MAX_WORKERS] = {0};
+    for (int k = 0; k < threads; k++) {
+      memset(&Wd[k], 0, sizeof Wd[k]);
+      Wd[k].S = &S;
+      Wd[k].md = C.md; /* shares the arrays; only the phase differs */
+      Wd[k].seed = p->seed * 7919u + 1 + 104729u * (unsigned)k;
     }
+    if (threads > 1) gz_warmup(); /* Gecode initialises some globals lazily */
+    for (int k = 1; k < threads; k++)
+      spawned[k] = pthread_create(&tid[k], NULL, ww_thread, &Wd[k]) == 0;
     if (cp)
       cp_run(&C);
-    else if (window)
-      ww_run(&Wd);
-    if (spawned) /* the window worker runs to the time limit or a proof */
-      pthread_join(tid, NULL);
+    else
+      ww_run(&Wd[0]);
+    for (int k = 1; k < threads; k++) /* they run to the time limit or a proof */
+      if (spawned[k]) pthread_join(tid[k], NULL);
   }
   if (S.internal) {
     snprintf(r->message, sizeof r->message, "internal error: %.480s", S.errmsg);

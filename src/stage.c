@@ -97,13 +97,12 @@ static int stage_used_in(const remat_graph *g, const stage_mat *R, int t,
   return 0;
 }
 
-void stage_canonical_s(const remat_graph *g, const stage_mat *R,
-                       stage_mat *S) {
+void stage_canonical_s(const remat_graph *g, const stage_mat *R, stage_mat *S) {
   int n = g->n;
   stage_mat_clear(S);
   for (int i = 0; i < n; i++) {
     if (g->succ_off[i] == g->succ_off[i + 1]) continue; /* a sink */
-    int next = 0; /* S[t+1,i] */
+    int next = 0;                                       /* S[t+1,i] */
     for (int t = n - 1; t > i; t--) {
       int s = !stage_get(R, t, i) && (next || stage_used_in(g, R, t, i));
       stage_set(S, t, i, s);
@@ -122,8 +121,8 @@ int stage_prune(const remat_graph *g, stage_mat *R) {
     for (int t = n - 1; t > 0; t--)
       for (int i = t - 1; i >= 0; i--) {
         if (!stage_get(R, t, i)) continue;
-        int read = (t + 1 < n && stage_get(&S, t + 1, i)) ||
-                   stage_used_in(g, R, t, i);
+        int read =
+            (t + 1 < n && stage_get(&S, t + 1, i)) || stage_used_in(g, R, t, i);
         if (!read) {
           stage_set(R, t, i, 0);
           changed++;

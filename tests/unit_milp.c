@@ -225,7 +225,8 @@ static void test_checkmate_accounting(void **state) {
                       stage_get(&S, t, v) + stage_get(&R, t, v));
         if (!stage_get(&R, t, v)) continue;
         for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
-          assert_true(stage_get(&R, t, g->pred[k]) || stage_get(&S, t, g->pred[k]));
+          assert_true(stage_get(&R, t, g->pred[k]) ||
+                      stage_get(&S, t, g->pred[k]));
       }
     len = stage_sequence(&R, &seq);
     int64_t *m1 = malloc(sizeof(int64_t) * (size_t)len);
@@ -254,7 +255,7 @@ static void milp_vs_brute(const remat_graph *g, int warm) {
   int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g), bf_min;
   int64_t probe[1] = {0}, dummy[1];
   brute_force(g, probe, 1, dummy, &bf_min);
-  int64_t budgets[6] = {lb - 1, bf_min - 1, bf_min, (bf_min + topo) / 2,
+  int64_t budgets[6] = {lb - 1,   bf_min - 1, bf_min, (bf_min + topo) / 2,
                         topo - 1, topo};
   int64_t best[6];
   brute_force(g, budgets, 6, best, &bf_min);
@@ -265,10 +266,11 @@ static void milp_vs_brute(const remat_graph *g, int warm) {
     check_result(g, &r);
     if (best[k] >= 0) {
       if (rc != 0 || r.status != REMAT_STATUS_OPTIMAL || r.duration != best[k])
-        fprintf(stderr, "n=%d budget %lld: milp rc %d status %s duration %lld, "
-                "brute force %lld (%s)\n", g->n, (long long)budgets[k], rc,
-                remat_status_name(r.status), (long long)r.duration,
-                (long long)best[k], r.message);
+        fprintf(stderr,
+                "n=%d budget %lld: milp rc %d status %s duration %lld, "
+                "brute force %lld (%s)\n",
+                g->n, (long long)budgets[k], rc, remat_status_name(r.status),
+                (long long)r.duration, (long long)best[k], r.message);
       assert_int_equal(rc, 0);
       assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
       assert_int_equal(r.duration, best[k]);
@@ -383,7 +385,8 @@ static void test_rounding_and_baselines(void **state) {
       assert_true(rc == 0 || rc == REMAT_ENOFIT);
       assert_int_equal(rc == 0, r.seq && r.peak <= budgets[k]);
       if (rc) assert_true(r.message[0] != 0);
-      if (r.has_bound && rc == 0) assert_true(r.bound <= (double)r.duration + 1e-6);
+      if (r.has_bound && rc == 0)
+        assert_true(r.bound <= (double)r.duration + 1e-6);
       remat_result_free(&r);
       for (int m = 0; m < BASE_NMETHODS; m++)
         for (int c = 0; c < BASE_NCAND; c++) {
@@ -404,6 +407,12 @@ static void test_rounding_and_baselines(void **state) {
       remat_result_init(&r, g, budgets[k], "baselines");
       assert_int_equal(base_best(g, budgets[k], 0, NULL, &r), 0);
       check_result(g, &r);
+      /* polishing keeps a fitting schedule fitting and never lengthens it */
+      int fits = r.seq && r.peak <= budgets[k];
+      int64_t before = r.duration;
+      round_polish(g, 0, 10, NULL, &r);
+      check_result(g, &r);
+      if (fits) assert_true(r.peak <= budgets[k] && r.duration <= before);
       remat_result_free(&r);
     }
     remat_graph_free(g);
@@ -418,15 +427,16 @@ static void test_baseline_training_chain(void **state) {
   int64_t w[32], m[32];
   int src[64], dst[64];
   for (int v = 0; v < n; v++) w[v] = 1, m[v] = 1;
-  for (int i = 1; i < L; i++) src[ne] = i - 1, dst[ne++] = i;       /* forward */
-  src[ne] = L - 1, dst[ne++] = L;                                   /* loss */
-  src[ne] = L, dst[ne++] = L + 1;                                   /* grad(L-1) */
+  for (int i = 1; i < L; i++) src[ne] = i - 1, dst[ne++] = i; /* forward */
+  src[ne] = L - 1, dst[ne++] = L;                             /* loss */
+  src[ne] = L, dst[ne++] = L + 1;                             /* grad(L-1) */
   for (int i = L - 1; i >= 1; i--) {
     int gi = 2 * L - i, gim1 = 2 * L - (i - 1);
     src[ne] = gi, dst[ne++] = gim1; /* grad(i) -> grad(i-1) */
     src[ne] = i, dst[ne++] = gim1;  /* i -> grad(i-1) */
   }
-  for (int i = 0; i < L; i++) src[ne] = i, dst[ne++] = 2 * L - i; /* i -> grad(i) */
+  for (int i = 0; i < L; i++)
+    src[ne] = i, dst[ne++] = 2 * L - i; /* i -> grad(i) */
   remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "train");
   g->backward = calloc((size_t)n, 1);
   for (int v = L; v < n; v++) g->backward[v] = 1;
@@ -500,12 +510,34 @@ static void test_milp_trivial(void **state) {
   remat_graph_free(g);
 }
 
+/* Polishing a chain schedule that recomputes everything in every stage:
+ * with the input order's peak as budget every recomputation goes. */
+static void test_polish_chain(void **state) {
+  (void)state;
+  remat_graph *g = chain(5);
+  int seq[15], len = 0;
+  for (int t = 0; t < 5; t++)
+    for (int i = 0; i <= t; i++) seq[len++] = i;
+  remat_result r;
+  remat_result_init(&r, g, remat_topo_peak(g), "polish");
+  assert_int_equal(remat_result_offer(&r, g, seq, len, 0, 0), 1);
+  assert_int_equal(r.recomputations, 10);
+  assert_true(round_polish(g, 0, 10, NULL, &r) > 0);
+  check_result(g, &r);
+  assert_int_equal(r.recomputations, 0);
+  assert_int_equal(r.duration, 5);
+  remat_result_free(&r);
+  remat_graph_free(g);
+}
+
 /* The model refuses instead of blowing up. */
 static void test_milp_too_large(void **state) {
   (void)state;
   int n = 1200, ne = 0;
-  int64_t *w = malloc(sizeof(int64_t) * (size_t)n), *m = malloc(sizeof(int64_t) * (size_t)n);
-  int *src = malloc(sizeof(int) * 4 * (size_t)n), *dst = malloc(sizeof(int) * 4 * (size_t)n);
+  int64_t *w = malloc(sizeof(int64_t) * (size_t)n),
+          *m = malloc(sizeof(int64_t) * (size_t)n);
+  int *src = malloc(sizeof(int) * 4 * (size_t)n),
+      *dst = malloc(sizeof(int) * 4 * (size_t)n);
   for (int v = 0; v < n; v++) {
     w[v] = 1, m[v] = 1;
     for (int d = 1; d <= 3 && v - d >= 0; d++) src[ne] = v - d, dst[ne++] = v;
@@ -513,7 +545,8 @@ static void test_milp_too_large(void **state) {
   remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "big");
   milp_model md;
   char err[256] = "";
-  assert_int_equal(milp_build(&md, g, 10, MILP_INTEGRAL, err, sizeof err), REMAT_EUSAGE);
+  assert_int_equal(milp_build(&md, g, 10, MILP_INTEGRAL, err, sizeof err),
+                   REMAT_EUSAGE);
   assert_non_null(strstr(err, "too large"));
   free(w), free(m), free(src), free(dst);
   remat_graph_free(g);
@@ -531,6 +564,7 @@ int main(void) {
       cmocka_unit_test(test_milp_chain),
       cmocka_unit_test(test_lp_bound),
       cmocka_unit_test(test_rounding_and_baselines),
+      cmocka_unit_test(test_polish_chain),
       cmocka_unit_test(test_milp_too_large),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1048,34 +1048,21 @@ char *batch_graph_stem(const char *graph) {
   return util_stem(graph ? graph : "?");
 }
 
-static void batch_csv_field(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n\r")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 void batch_write_csv(FILE *f, const batch_rec *const *row, int n) {
   fprintf(f, "graph,n,budget,budget_bytes,status,peak,tdi_percent,"
              "time_to_best_s,time_s\n");
   for (int i = 0; i < n; i++) {
     const batch_rec *r = row[i];
     char *stem = batch_graph_stem(r->graph);
-    batch_csv_field(f, stem);
+    util_csv_field(f, stem);
     free(stem);
     if (r->n >= 0) fprintf(f, ",%d,", r->n);
     else fputs(",,", f);
-    batch_csv_field(f, r->budget ? r->budget : "");
+    util_csv_field(f, r->budget ? r->budget : "");
     fputc(',', f);
     if (r->budget_bytes >= 0) fprintf(f, "%lld", (long long)r->budget_bytes);
     fputc(',', f);
-    batch_csv_field(f, r->status ? r->status : "");
+    util_csv_field(f, r->status ? r->status : "");
     if (r->has_schedule)
       fprintf(f, ",%lld,%.4f", (long long)r->peak, r->tdi);
     else

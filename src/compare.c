@@ -203,16 +203,6 @@ static void cmp_md_note(FILE *f, const char *s) {
   for (; *s; s++) fputc(*s == '|' || *s == '\n' ? ' ' : *s, f);
 }
 
-/* A CSV field, quoted. */
-static void cmp_csv_field(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 static void cmp_write_md(FILE *f, const remat_graph *g, const cmp_row *rows, int n) {
   fprintf(f, "### %s (%d nodes, %d edges)\n\n", g->name, g->n, g->n_edges);
   fprintf(f, "| budget | method | TDI %% | peak | within budget | time to best s | "
@@ -242,7 +232,7 @@ static void cmp_write_csv(FILE *f, const remat_graph *g, const cmp_row *rows, in
     char tdi[32], lb[32];
     cmp_cell_tdi(tdi, sizeof tdi, r);
     cmp_cell_bound(lb, sizeof lb, r);
-    cmp_csv_field(f, g->name);
+    util_csv_field(f, g->name);
     fprintf(f, ",%lld,%s,%s,", (long long)r->budget, r->method, r->has_schedule ? tdi : "");
     if (r->has_schedule)
       fprintf(f, "%lld,%s,%.3f,", (long long)r->peak, r->within ? "yes" : "no",

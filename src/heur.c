@@ -55,6 +55,8 @@ static int heur_copies_ok(const heur *H, int v, int extra) {
 /* ---------------------------------------------------------------- greedy */
 
 #define HEUR_MAXMOVE 16
+/* at most two moves per live value */
+#define HEUR_MOVES(H) (2 * (H)->n)
 
 typedef struct move {
   int nkey;
@@ -95,6 +97,26 @@ static int heur_close(heur *H, const plan *s, move *mv, int u, int ev, int jp,
   return 0;
 }
 
+/* The latest slot of u after step jp and before step r at which every
+ * input of u still has a live copy (read at or after that event), or 0. */
+static int heur_early_event(const heur *H, const plan *s, int u, int jp, int r) {
+  const remat_graph *g = H->g;
+  const int *seq = H->E.seq, *lastuse = H->E.lastuse;
+  int limit = s->key[r] - 1, after = s->key[jp];
+  for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
+    int p = g->pred[k], a = r - 1;
+    while (a >= 0 && seq[a] != p) a--;
+    if (a < 0 || lastuse[a] <= jp) return 0;
+    if (s->key[lastuse[a]] < limit) limit = s->key[lastuse[a]];
+    if (s->key[a] > after) after = s->key[a]; /* that copy must exist then */
+  }
+  int st = model_stage(limit);
+  if (model_event(st, u + 1) > limit) st--;
+  if (st < u + 2) return 0;
+  int ev = model_event(st, u + 1);
+  return ev > after ? ev : 0;
+}
+
 /* Moves that free a value across step jp. */
 static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
   const remat_graph *g = H->g;
@@ -116,8 +138,16 @@ static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
     int ev = model_event(model_stage(s->key[r]), u + 1);
     if (ev <= s->key[jp]) continue;
     move mv = {0};
-    if (heur_close(H, s, &mv, u, ev, jp, 0)) continue;
-    out[nm++] = mv;
+    if (!heur_close(H, s, &mv, u, ev, jp, 0)) out[nm++] = mv;
+    /* or earlier, while all of u's inputs are still live: no chain, u held
+     * a little longer */
+    int early = heur_early_event(H, s, u, jp, r);
+    if (early > 0 && early < ev && nm < max && !plan_has(s, early) &&
+        heur_copies_ok(H, u, 1)) {
+      move me = {0};
+      me.key[me.nkey++] = early;
+      out[nm++] = me;
+    }
   }
   return nm;
 }
@@ -151,7 +181,7 @@ static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise)
 
 /* Repair s until it fits M; returns 1 if it does. */
 static int heur_greedy(heur *H, plan *s, int randomise) {
-  move *moves = util_malloc((size_t)H->n * sizeof *moves);
+  move *moves = util_malloc((size_t)HEUR_MOVES(H) * sizeof *moves);
   int ok = 0;
   for (;;) {
     plan_run(&H->E, s);
@@ -159,7 +189,7 @@ static int heur_greedy(heur *H, plan *s, int randomise) {
       ok = 1;
       break;
     }
-    if (heur_out_of_time(H) || !heur_step(H, s, moves, H->n, randomise)) break;
+    if (heur_out_of_time(H) || !heur_step(H, s, moves, HEUR_MOVES(H), randomise)) break;
   }
   free(moves);
   return ok;
@@ -216,16 +246,16 @@ static int heur_repair(heur *H, plan *s, int64_t max_dur, int depth,
   if (depth == HEUR_XDEPTH || heur_out_of_time(H)) return 0;
   int64_t dur = H->E.duration;
   int j = heur_first_over(H);
-  move *mv = buf + (size_t)depth * (size_t)H->n;
-  int nm = heur_moves(H, s, j, mv, H->n);
+  move *mv = buf + (size_t)depth * (size_t)HEUR_MOVES(H);
+  int nm = heur_moves(H, s, j, mv, HEUR_MOVES(H));
   /* cheapest first, within the cost bound */
   int64_t cost[HEUR_XWIDTH];
   int order[HEUR_XWIDTH], k = 0;
   for (int i = 0; i < nm; i++) {
     int64_t c = heur_move_cost(H, &mv[i]);
     if (dur + c > max_dur) continue;
+    if (k == HEUR_XWIDTH && c >= cost[k - 1]) continue; /* full, dearer */
     int p = k < HEUR_XWIDTH ? k++ : HEUR_XWIDTH - 1;
-    if (p == HEUR_XWIDTH - 1 && k == HEUR_XWIDTH && c >= cost[p]) continue;
     while (p > 0 && cost[p - 1] > c) {
       cost[p] = cost[p - 1];
       order[p] = order[p - 1];
@@ -258,7 +288,7 @@ static int heur_exchange(heur *H, plan *s) {
     }
     rec[j] = key;
   }
-  move *buf = util_malloc((size_t)HEUR_XDEPTH * (size_t)H->n * sizeof *buf);
+  move *buf = util_malloc((size_t)HEUR_XDEPTH * (size_t)HEUR_MOVES(H) * sizeof *buf);
   int wins = 0;
   for (int i = 0; i < nr && !heur_out_of_time(H); i++) {
     if (!plan_has(s, rec[i])) continue;

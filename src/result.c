@@ -139,7 +139,8 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
                               (double)r->base_duration
                         : 0.0;
     json_object_set_new(o, "lower_bound_tdi_percent", json_real(lb_tdi));
-    if (r->seq && r->duration > 0)
+    /* a gap only makes sense for a schedule within budget */
+    if (r->seq && r->duration > 0 && r->peak <= r->budget)
       json_object_set_new(
           o, "gap_percent",
           json_real(100.0 * ((double)r->duration - r->bound) / (double)r->duration));
@@ -242,7 +243,8 @@ int result_append_trace_csv(const remat_result *r, const remat_graph *g,
     double tdi = r->base_duration ? 100.0 * (double)(t->duration - r->base_duration) /
                                         (double)r->base_duration
                                   : 0.0;
-    fprintf(f, "%s,%lld,%s,%.3f,%d,%lld,%lld,%.4f\n", g->name,
+    util_csv_field(f, g->name);
+    fprintf(f, ",%lld,%s,%.3f,%d,%lld,%lld,%.4f\n",
             (long long)r->budget, r->method, t->seconds, t->phase,
             (long long)t->peak, (long long)t->duration, tdi);
   }

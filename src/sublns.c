@@ -25,6 +25,7 @@ typedef struct sl {
   int *cand;
   double nodes;  /* relaxed nodes per window (adaptive) */
   double width;  /* stages per window (adaptive) */
+  double span_nodes; /* relaxed nodes per span window (adaptive) */
   util_buf last; /* the last solution's text */
   int got;
 } sl;
@@ -116,6 +117,65 @@ static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, i
   return 1;
 }
 
+/* Mark up to k nodes live somewhere in [t0, t1], by tournament: of two
+ * random candidates the one with less duration per byte (cheap to
+ * recompute, much memory freed). */
+static void sl_pick_cheap(sl *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
+  const remat_graph *g = L->g;
+  int cnt = 0;
+  for (int i = 0; i < E->len; i++)
+    if (s->key[E->lastuse[i]] >= t0 && s->key[i] <= t1 && !L->R[E->seq[i]])
+      L->cand[cnt++] = E->seq[i];
+  for (int tries = 0; cnt > 0 && k > 0 && tries < 4 * k + 8; tries++) {
+    int a = L->cand[sl_below(L, cnt)], b = L->cand[sl_below(L, cnt)];
+    /* w_a / m_a < w_b / m_b, in exact arithmetic */
+    if ((double)g->w[b] * (double)g->m[a] < (double)g->w[a] * (double)g->m[b]) a = b;
+    if (!L->R[a]) {
+      L->R[a] = 1;
+      k--;
+    }
+  }
+}
+
+/* Phase 2, the span neighbourhood: the whole gap a recomputation bridges
+ * (from its node's previous last read to the recomputation, so the
+ * eviction itself can move), few nodes: the recomputed node, other
+ * recomputations in the gap and cheap values live in it, which the
+ * sub-model may evict instead.  Returns 0 when there is nothing to do or
+ * the gap is too wide. */
+#define SL_SPAN_MAX 400
+
+static int sl_span(sl *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
+  const model *md = L->md;
+  memset(L->R, 0, (size_t)md->n);
+  int pick = -1, seen = 0;
+  for (int i = 0; i < E->len; i++)
+    if (!plan_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
+  if (pick < 0) return 0;
+  int u = E->seq[pick], prev = pick - 1;
+  while (prev >= 0 && E->seq[prev] != u) prev--;
+  int lo = model_stage(prev >= 0 ? s->key[E->lastuse[prev]] : s->key[pick]);
+  int hi = model_stage(s->key[pick]);
+  lo -= sl_below(L, 4);
+  hi += sl_below(L, 4);
+  if (lo < 1) lo = 1;
+  if (hi > md->n) hi = md->n;
+  if (hi - lo + 1 > SL_SPAN_MAX) return 0;
+  *k0 = lo;
+  *k1 = hi;
+  L->R[u] = 1;
+  int k = (int)(L->span_nodes + 0.5);
+  int t0 = model_event(lo, 1), t1 = model_event(hi, hi);
+  for (int i = 0; i < E->len && k > 2; i++)
+    if (s->key[i] >= t0 && s->key[i] <= t1 && !plan_is_first(s->key[i]) &&
+        !L->R[E->seq[i]] && sl_below(L, 3) == 0) {
+      L->R[E->seq[i]] = 1;
+      k--;
+    }
+  sl_pick_cheap(L, s, E, t0, t1, k - 1);
+  return 1;
+}
+
 gz_status sublns_run(const model *md, const int *seq, int len,
                      const sublns_params *p, gz_stats *stats, char *err,
                      size_t errlen) {
@@ -131,6 +191,7 @@ gz_status sublns_run(const model *md, const int *seq, int len,
   L.cand = util_malloc((size_t)(2 * md->ncopy + g->n) * sizeof *L.cand);
   L.nodes = 12;
   L.width = 12;
+  L.span_nodes = 4;
   plan cur = {0}, trial = {0};
   plan_eval E, T;
   plan_eval_init(&E, g, md->budget);
@@ -162,7 +223,8 @@ gz_status sublns_run(const model *md, const int *seq, int len,
       break;
     }
     int k0, k1;
-    if (!sl_neighbourhood(&L, &cur, &E, &k0, &k1)) {
+    int span = md->phase == 2 && sl_below(&L, 2) == 0 && sl_span(&L, &cur, &E, &k0, &k1);
+    if (!span && !sl_neighbourhood(&L, &cur, &E, &k0, &k1)) {
       status = GZ_OPTIMAL; /* phase 2: no recomputation left */
       break;
     }
@@ -212,8 +274,14 @@ gz_status sublns_run(const model *md, const int *seq, int len,
      * shrink after successes and when they run out of time */
     int timed_out = s != GZ_OPTIMAL && s != GZ_UNSAT;
     double f = improved ? 0.95 : timed_out ? 0.9 : 1.03;
-    L.nodes *= f;
-    L.width *= f;
+    if (span) {
+      L.span_nodes *= f;
+      if (L.span_nodes < 2) L.span_nodes = 2;
+      if (L.span_nodes > 24) L.span_nodes = 24;
+    } else {
+      L.nodes *= f;
+      L.width *= f;
+    }
     if (L.nodes < 4) L.nodes = 4;
     if (L.nodes > g->n / 2) L.nodes = g->n / 2;
     if (L.width < 4) L.width = 4;

@@ -146,3 +146,16 @@ char *util_stem(const char *path) {
   if (n > 5 && strcmp(base + n - 5, ".json") == 0) n -= 5;
   return util_strndup(base, n);
 }
+
+void util_csv_field(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\n\r")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 void *util_malloc(size_t n);
 void *util_calloc(size_t n, size_t size);
@@ -43,5 +44,9 @@ int util_ncpus(void);
 /* Base name of a path without directory and without a ".json" suffix,
  * freshly allocated. */
 char *util_stem(const char *path);
+
+/* Write s to f as one CSV field (RFC 4180): quoted, with inner quotes
+ * doubled, when it holds a comma, a quote or a line break. */
+void util_csv_field(FILE *f, const char *s);
 
 #endif

@@ -158,13 +158,25 @@ static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise)
   int64_t excess0 = H->E.excess, dur0 = H->E.duration;
   int jp = H->E.peak_step;
   int nm = heur_moves(H, s, jp, moves, maxmoves);
-  int best = -1;
+  int best = -1, fallback = -1;
   double best_score = 0;
   int64_t unit = 1 + remat_graph_base_duration(H->g) / H->g->n / 50;
+  int64_t peak0 = H->E.peak, fb_peak = peak0, fb_excess = 0;
+  int key_jp = s->key[jp];
   for (int i = 0; i < nm; i++) {
     for (int k = 0; k < moves[i].nkey; k++) plan_insert(s, moves[i].key[k]);
     plan_run(&H->E, s);
     for (int k = 0; k < moves[i].nkey; k++) plan_erase(s, moves[i].key[k]);
+    /* fallback: relieve the peak step without raising the peak; the
+     * lowest peak, then the least excess */
+    int64_t at_jp = H->E.mem[plan_find(s, key_jp)];
+    if (H->E.peak <= peak0 && at_jp < peak0 &&
+        (fallback < 0 || H->E.peak < fb_peak ||
+         (H->E.peak == fb_peak && H->E.excess < fb_excess))) {
+      fallback = i;
+      fb_peak = H->E.peak;
+      fb_excess = H->E.excess;
+    }
     int64_t gain = excess0 - H->E.excess;
     if (gain <= 0) continue;
     double score = (double)gain / (double)(H->E.duration - dur0 + unit);
@@ -174,6 +186,8 @@ static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise)
       best_score = score;
     }
   }
+  /* no move lowers the excess: one that lowers the peak still helps */
+  if (best < 0) best = fallback;
   if (best < 0) return 0;
   for (int k = 0; k < moves[best].nkey; k++) plan_insert(s, moves[best].key[k]);
   return 1;

@@ -55,7 +55,7 @@ static int heur_copies_ok(const heur *H, int v, int extra) {
 /* ---------------------------------------------------------------- greedy */
 
 #define HEUR_MAXMOVE 16
-/* at most two moves per live value */
+/* at most two moves per live value (at the next reader, or earlier) */
 #define HEUR_MOVES(H) (2 * (H)->n)
 
 typedef struct move {
@@ -340,7 +340,12 @@ static void heur_lns(heur *H, plan *best, heur_out *o) {
   int64_t cur_dur = H->E.duration, best_dur = H->E.duration;
   int *rec = NULL, rec_cap = 0;
   long long since = 0, stale = 0;
+  /* stop after a stall as long as the search so far (at least 0.25 s):
+   * the solver's workers use the time better */
+  double start = util_now(), last = start;
   while (!heur_out_of_time(H) && !o->stop && stale < 20000) {
+    double now = util_now(), stall = last - start;
+    if (now - last > (stall > 0.25 ? stall : 0.25)) break;
     stale++;
     plan_copy(&trial, &cur);
     if (rec_cap < trial.len) {
@@ -364,6 +369,7 @@ static void heur_lns(heur *H, plan *best, heur_out *o) {
       plan_copy(best, &cur);
       heur_emit(H, best, o, "heuristic");
       since = stale = 0;
+      last = util_now();
     }
     if (++since > 2000) { /* back to the best */
       plan_copy(&cur, best);

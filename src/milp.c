@@ -470,6 +470,8 @@ static void milp_setp(Cbc_Model *m, const char *name, const char *fmt,
   Cbc_setParameter(m, name, buf);
 }
 
+#define MILP_PUMP_MAX_COLS 100000
+
 static Cbc_Model *milp_cbc_model(milp_run *M) {
   const milp_model *md = &M->md;
   Cbc_Model *m = Cbc_newModel();
@@ -484,6 +486,9 @@ static Cbc_Model *milp_cbc_model(milp_run *M) {
   if (threads > 1) milp_setp(m, "threads", "%.0f", threads);
   milp_setp(m, "ratioGap", "%.12g", M->p->rel_gap);
   milp_setp(m, "allowableGap", "%.12g", 1e-9);
+  /* CBC's feasibility pump checks neither the time limit nor the stop
+   * callback; on large models one pass takes minutes */
+  if (md->ncols > MILP_PUMP_MAX_COLS) Cbc_setParameter(m, "feas", "off");
   Cbc_registerCallBack(m, milp_on_message);
   Cbc_addCutCallback(m, milp_on_cuts, "remat-stop", M);
   return m;

@@ -128,7 +128,7 @@ static void sl_pick_cheap(sl *L, const plan *s, const plan_eval *E, int t0, int 
       L->cand[cnt++] = E->seq[i];
   for (int tries = 0; cnt > 0 && k > 0 && tries < 4 * k + 8; tries++) {
     int a = L->cand[sl_below(L, cnt)], b = L->cand[sl_below(L, cnt)];
-    /* w_a / m_a < w_b / m_b, in exact arithmetic */
+    /* w_b / m_b < w_a / m_a, cross-multiplied */
     if ((double)g->w[b] * (double)g->m[a] < (double)g->w[a] * (double)g->m[b]) a = b;
     if (!L->R[a]) {
       L->R[a] = 1;

@@ -1,14 +1,20 @@
-/* heur.c -- constructive heuristics on the stage axis (see sched.h).
+/* heur.c -- constructive heuristics on the stage axis (schedules as event
+ * sets, plan.h).
  *
  * greedy:  while the peak exceeds M, take the peak step and the values live
- *          across it that are not read there; for each, the move "drop it
+ *          across it that are not read there; for each, the moves "drop it
  *          after its last use before the peak and recompute it just before
  *          its next reader" (recomputing, recursively, inputs that would
- *          otherwise have to stay live across the peak); apply the move that
- *          removes the most memory excess per unit of added duration.
+ *          otherwise have to stay live across the peak) and "... recompute
+ *          it after the peak as late as all its inputs are still live" (no
+ *          chain, the value held a little longer); apply the move that
+ *          removes the most memory excess per unit of added duration, or,
+ *          when none does, the one that relieves the peak step most without
+ *          raising the peak.
  * prune:   drop recomputations that are not needed, most expensive first.
  * lns:     ruin and recreate: remove a few recomputations, repair with the
- *          greedy, prune, keep the result when it is not worse. */
+ *          greedy, prune, keep the result when it is not worse; stop after
+ *          a stall as long as the search so far. */
 #include "heur.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * of nodes R inside a window of stages, everything else fixed, as a small
  * FlatZinc model.
  *
- * Given the current schedule (a set of stage events, see sched.h) and its
+ * Given the current schedule (a set of stage events, see plan.h) and its
  * simulation, the window [T0, T1] (the events of stages k0..k1) and R:
  *   - the variable nodes are R and their predecessors P; their copies that
  *     meet the window become intervals clipped to the window: fixed starts

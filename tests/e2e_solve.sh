@@ -147,6 +147,18 @@ run "$REMAT" solve g.json --budget 14 --copies 6 -q --fzn-solver /nonexistent/so
 [ "$rc" = 4 ] && echo "$err" | grep -q "cannot run /nonexistent/solver" ||
   fail "missing external solver: $rc '$err'"
 
+# ------------------- the trace CSV quotes a graph name holding commas
+cat >named.json <<'JSON'
+{"name": "net (1, 2)", "nodes": [{"id": "a", "duration": 1, "memory": 4},
+ {"id": "b", "duration": 1, "memory": 4}, {"id": "c", "duration": 1, "memory": 1}],
+ "edges": [["a", "b"], ["a", "c"], ["b", "c"]]}
+JSON
+run "$REMAT" solve named.json --budget 1.0 -q --time-limit 5 --trace-csv tr.csv
+[ "$rc" = 0 ] || fail "trace CSV solve: $rc '$err'"
+head -n 1 tr.csv | grep -qx "graph,budget,method,seconds,phase,peak,duration,tdi_percent" ||
+  fail "trace CSV header: $(head -n 1 tr.csv)"
+sed -n 2p tr.csv | grep -q '^"net (1, 2)",9,cp,' || fail "trace CSV row: $(sed -n 2p tr.csv)"
+
 # ---------------------------- Ctrl-C keeps the best schedule so far
 set +e
 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --time-limit 60 -q -o int.json >int.out 2>int.err &

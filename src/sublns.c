@@ -48,12 +48,19 @@ static int sl_solution(void *ctx, const char *text) {
   return 0;
 }
 
-/* Mark up to k random nodes with a copy live somewhere in [t0, t1]. */
-static void sl_pick_live(sl *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
+/* Collect in L->cand the unmarked nodes with a copy live somewhere in
+ * [t0, t1] (one entry per copy); returns their number. */
+static int sl_live(sl *L, const plan *s, const plan_eval *E, int t0, int t1) {
   int cnt = 0;
   for (int i = 0; i < E->len; i++)
     if (s->key[E->lastuse[i]] >= t0 && s->key[i] <= t1 && !L->R[E->seq[i]])
       L->cand[cnt++] = E->seq[i];
+  return cnt;
+}
+
+/* Mark up to k random nodes with a copy live somewhere in [t0, t1]. */
+static void sl_pick_live(sl *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
+  int cnt = sl_live(L, s, E, t0, t1);
   for (int i = 0; i < cnt && k > 0; i++) {
     int j = i + sl_below(L, cnt - i), t = L->cand[i];
     L->cand[i] = L->cand[j];
@@ -65,28 +72,33 @@ static void sl_pick_live(sl *L, const plan *s, const plan_eval *E, int t0, int t
   }
 }
 
+/* A random recomputation, marked in L->R: its node, and in *lo, *hi the
+ * stages of the gap it bridges (from its node's previous last read to
+ * it).  Returns -1 when there is none. */
+static int sl_pick_recomp(sl *L, const plan *s, const plan_eval *E, int *lo, int *hi) {
+  int pick = -1, seen = 0;
+  for (int i = 0; i < E->len; i++)
+    if (!plan_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
+  if (pick < 0) return -1;
+  int u = E->seq[pick], prev = pick - 1;
+  while (prev >= 0 && E->seq[prev] != u) prev--;
+  L->R[u] = 1;
+  *lo = model_stage(prev >= 0 ? s->key[E->lastuse[prev]] : s->key[pick]);
+  *hi = model_stage(s->key[pick]);
+  return u;
+}
+
 /* Phase 2: around a random recomputation; phase 1: around the peak.
  * Returns 0 when there is nothing to do. */
 static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
   const model *md = L->md;
   memset(L->R, 0, (size_t)md->n);
   int w = (int)(L->width + 0.5), k = (int)(L->nodes + 0.5);
-  int centre, lo, hi;
+  int lo, hi;
   if (md->phase == 2) {
-    int pick = -1, seen = 0;
-    for (int i = 0; i < E->len; i++)
-      if (!plan_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
-    if (pick < 0) return 0;
-    int u = E->seq[pick], prev = pick - 1;
-    while (prev >= 0 && E->seq[prev] != u) prev--;
-    int pe = prev >= 0 ? s->key[E->lastuse[prev]] : s->key[pick];
-    L->R[u] = 1;
-    lo = model_stage(pe);
-    hi = model_stage(s->key[pick]);
-    centre = hi;
+    if (sl_pick_recomp(L, s, E, &lo, &hi) < 0) return 0;
   } else {
-    centre = model_stage(s->key[E->peak_step]);
-    lo = hi = centre;
+    lo = hi = model_stage(s->key[E->peak_step]);
   }
   /* the window: the span, widened (or cut) to about w stages */
   if (hi - lo + 1 > w) lo = hi - w + 1;
@@ -98,7 +110,6 @@ static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, i
   }
   if (lo < 1) lo = 1;
   if (hi > md->n) hi = md->n;
-  (void)centre;
   *k0 = lo;
   *k1 = hi;
   int t0 = model_event(lo, 1), t1 = model_event(hi, hi);
@@ -122,10 +133,7 @@ static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, i
  * recompute, much memory freed). */
 static void sl_pick_cheap(sl *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
   const remat_graph *g = L->g;
-  int cnt = 0;
-  for (int i = 0; i < E->len; i++)
-    if (s->key[E->lastuse[i]] >= t0 && s->key[i] <= t1 && !L->R[E->seq[i]])
-      L->cand[cnt++] = E->seq[i];
+  int cnt = sl_live(L, s, E, t0, t1);
   for (int tries = 0; cnt > 0 && k > 0 && tries < 4 * k + 8; tries++) {
     int a = L->cand[sl_below(L, cnt)], b = L->cand[sl_below(L, cnt)];
     /* w_b / m_b < w_a / m_a, cross-multiplied */
@@ -148,14 +156,8 @@ static void sl_pick_cheap(sl *L, const plan *s, const plan_eval *E, int t0, int 
 static int sl_span(sl *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
   const model *md = L->md;
   memset(L->R, 0, (size_t)md->n);
-  int pick = -1, seen = 0;
-  for (int i = 0; i < E->len; i++)
-    if (!plan_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
-  if (pick < 0) return 0;
-  int u = E->seq[pick], prev = pick - 1;
-  while (prev >= 0 && E->seq[prev] != u) prev--;
-  int lo = model_stage(prev >= 0 ? s->key[E->lastuse[prev]] : s->key[pick]);
-  int hi = model_stage(s->key[pick]);
+  int lo, hi;
+  if (sl_pick_recomp(L, s, E, &lo, &hi) < 0) return 0;
   lo -= sl_below(L, 4);
   hi += sl_below(L, 4);
   if (lo < 1) lo = 1;
@@ -163,7 +165,6 @@ static int sl_span(sl *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
   if (hi - lo + 1 > SL_SPAN_MAX) return 0;
   *k0 = lo;
   *k1 = hi;
-  L->R[u] = 1;
   int k = (int)(L->span_nodes + 0.5);
   int t0 = model_event(lo, 1), t1 = model_event(hi, hi);
   for (int i = 0; i < E->len && k > 2; i++)

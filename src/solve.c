@@ -5,15 +5,20 @@
  *   1. phase 1 (only while nothing fits): minimise max(peak, M) from the
  *      lowest-peak schedule known, until a schedule fits M;
  *   2. phase 2: peak <= M, minimise the duration from the best schedule.
- * The phases run in one or two workers sharing the best schedule:
+ * The phases run in workers sharing the best schedule:
  *   - the CP worker searches the whole model with Gecode (restarts,
  *     large-neighbourhood search chosen in lns.c); on small models its
  *     complete searches prove optimality or infeasibility;
  *   - the window worker runs window LNS (sublns.c): many small sub-models,
- *     fast on large graphs.
+ *     fast on large graphs;
+ *   - the annealing worker (anneal.c) moves recomputations around with a
+ *     penalty on memory over budget: it reaches the budget and finds short
+ *     schedules fast, but proves nothing.
  * Worker 0 is the CP on small models (at most SOLVE_SMALL copies) and a
  * window worker on larger ones; each further thread (--threads, default
- * all cores) adds a window worker with its own seed.  Workers adopt each
+ * all cores) adds an annealing worker, then a window worker, by turns,
+ * each with its own seed.  Alone, worker 0 anneals first until it stalls.
+ * Without heuristics (--no-heuristic) nothing anneals.  Workers adopt each
  * other's improvements.  Every solver
  * solution is decoded, re-simulated and offered to the result; a decoded
  * schedule that disagrees with the solver is an internal error. */
@@ -25,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "anneal.h"
 #include "baseline.h"
 #include "decode.h"
 #include "extsolver.h"
@@ -42,6 +48,9 @@
 /* Models with at most this many copies get the CP worker. */
 #define SOLVE_SMALL 1000
 #define SOLVE_MAX_WORKERS 16
+/* A lone worker anneals until no new best came for this long (and for
+ * longer than the annealing took to find the last one). */
+#define SOLVE_STALL 0.2
 
 void remat_solve_params_init(remat_solve_params *p) {
   memset(p, 0, sizeof *p);
@@ -428,6 +437,71 @@ static void *ww_thread(void *arg) {
   return NULL;
 }
 
+/* ----------------------------------------------------- anneal worker */
+
+typedef struct aw {
+  shared *S;
+  const int *copies;
+  long seen;
+  unsigned seed;
+} aw;
+
+static int aw_found(void *ctx, const int *seq, int len, const char *name) {
+  aw *W = ctx;
+  shared *S = W->S;
+  int rc = sh_offer(S, seq, len, S->fits ? 2 : 1, name);
+  if (rc < 0) {
+    sh_error(S, "%s produced an invalid schedule", name);
+    return 1;
+  }
+  if (rc > 0) W->seen = S->version;
+  return sh_stopped(S);
+}
+
+static int aw_poll(void *ctx, int **seq, int *len) {
+  aw *W = ctx;
+  shared *S = W->S;
+  if (S->version == W->seen) return 0;
+  *seq = sh_best(S, len, &W->seen);
+  return *seq != NULL;
+}
+
+static int aw_halt(void *ctx) { return sh_stopped(((aw *)ctx)->S); }
+
+static void aw_tick(void *ctx, long long moves) {
+  aw *W = ctx;
+  sh_status(W->S, W->S->fits ? 2 : 1, "moves", moves);
+}
+
+/* Anneal from the shared best for at most `seconds` (stall > 0: stop
+ * earlier once it stalls, see anneal.h). */
+static void aw_run(aw *W, double seconds, double stall) {
+  shared *S = W->S;
+  int len;
+  int *seq = sh_best(S, &len, &W->seen);
+  anneal_params ap;
+  anneal_params_init(&ap);
+  ap.budget = S->p->budget;
+  ap.copies = W->copies;
+  ap.time_limit = seconds;
+  ap.stall = stall;
+  ap.stop = S->p->stop;
+  ap.seed = W->seed;
+  ap.found = aw_found;
+  ap.poll = aw_poll;
+  ap.halt = aw_halt;
+  ap.on_tick = aw_tick;
+  ap.ctx = W;
+  anneal_run(S->g, seq, len, &ap);
+  free(seq);
+}
+
+static void *aw_thread(void *arg) {
+  aw *W = arg;
+  aw_run(W, sh_left(W->S), 0);
+  return NULL;
+}
+
 /* ------------------------------------------------------------- driver */
 
 static int solve_heur_found(void *ctx, const int *seq, int len, const char *name) {
@@ -569,8 +643,8 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     int threads = p->threads > 0 ? p->threads : util_ncpus();
     if (threads > SOLVE_MAX_WORKERS) threads = SOLVE_MAX_WORKERS;
     if (p->fzn_solver) threads = 1; /* the external solver is the worker */
-    /* worker 0: the CP on small models, else window LNS; the others: window
-     * LNS with their own seeds */
+    /* worker 0: the CP on small models, else window LNS; the others:
+     * annealing and window LNS by turns, with their own seeds */
     int cp = p->fzn_solver || C.md.ncopy <= SOLVE_SMALL;
     ww Wd[SOLVE_MAX_WORKERS];
     pthread_t tid[SOLVE_MAX_WORKERS];
@@ -581,9 +655,20 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
       Wd[k].md = C.md; /* shares the arrays; only the phase differs */
       Wd[k].seed = p->seed * 7919u + 1 + 104729u * (unsigned)k;
     }
+    aw Ad[SOLVE_MAX_WORKERS];
+    for (int k = 0; k < threads; k++) {
+      memset(&Ad[k], 0, sizeof Ad[k]);
+      Ad[k].S = &S;
+      Ad[k].copies = r->copies;
+      Ad[k].seed = p->seed * 7919u + 17 + 104729u * (unsigned)k;
+    }
     if (threads > 1) gz_warmup(); /* Gecode initialises some globals lazily */
     for (int k = 1; k < threads; k++)
-      spawned[k] = pthread_create(&tid[k], NULL, ww_thread, &Wd[k]) == 0;
+      spawned[k] = k % 2 && p->heuristics ? pthread_create(&tid[k], NULL, aw_thread, &Ad[k]) == 0
+                         : pthread_create(&tid[k], NULL, ww_thread, &Wd[k]) == 0;
+    /* alone, worker 0 anneals first (until it stalls, at most half the
+     * time), then searches with the solver */
+    if (threads == 1 && p->heuristics && !p->fzn_solver) aw_run(&Ad[0], sh_left(&S) / 2, SOLVE_STALL);
     if (cp)
       cp_run(&C);
     else

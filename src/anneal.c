@@ -1,0 +1,349 @@
+/* anneal.c -- simulated annealing over stage-axis schedules. */
+#include "anneal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+#include "model.h"
+#include "plan.h"
+#include "util.h"
+
+void anneal_params_init(anneal_params *p) {
+  memset(p, 0, sizeof *p);
+  p->time_limit = 1.0;
+  p->seed = 1;
+}
+
+typedef struct an {
+  const remat_graph *g;
+  const anneal_params *p;
+  int n;
+  int64_t M;
+  plan cur, best;
+  plan_eval E[2];
+  int ci;          /* E[ci] evaluates cur */
+  int *cand, cand_cap; /* scratch */
+  uint64_t rng;
+  double lambda, lam0;  /* weight of the excess memory */
+  double mu, mu0;       /* weight of copies beyond C_v */
+  double T, T0, T1;     /* temperature: now, at a cycle's start and end */
+  double fcur;          /* cost of cur */
+  long long cycle_len, in_cycle;
+  int64_t best_dur, best_peak;
+  int best_fits, pending;
+  double last_emit, last_better;
+  int stopped;
+} an;
+
+static uint64_t an_rand(an *A) {
+  uint64_t x = A->rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return A->rng = x;
+}
+
+static int an_below(an *A, int n) { return n <= 1 ? 0 : (int)(an_rand(A) % (uint64_t)n); }
+
+static double an_unit(an *A) { return (double)(an_rand(A) >> 11) * (1.0 / 9007199254740992.0); }
+
+static const plan_eval *an_cur(const an *A) { return &A->E[A->ci]; }
+
+/* Copies beyond C_v, summed over the nodes. */
+static int64_t an_extra(const an *A, const plan_eval *E) {
+  const int *c = A->p->copies;
+  if (!c) return 0;
+  int64_t x = 0;
+  for (int v = 0; v < A->n; v++)
+    if (c[v] && E->ncopy[v] > c[v]) x += E->ncopy[v] - c[v];
+  return x;
+}
+
+static double an_cost(const an *A, const plan_eval *E) {
+  return (double)E->duration + A->lambda * (double)E->excess + A->mu * (double)an_extra(A, E);
+}
+
+static int an_copies_ok(const an *A, int u) {
+  const int *c = A->p->copies;
+  return !c || !c[u] || an_cur(A)->ncopy[u] < c[u];
+}
+
+/* ------------------------------------------------------------- moves */
+
+/* A step to relieve: a random overloaded one, or the fullest of a few. */
+static int an_pick_step(an *A) {
+  const plan_eval *E = an_cur(A);
+  if (E->over > 0) {
+    int k = an_below(A, E->over);
+    for (int j = 0; j < E->len; j++)
+      if (E->mem[j] > A->M && k-- == 0) return j;
+  }
+  int best = an_below(A, E->len);
+  for (int t = 0; t < 3; t++) {
+    int j = an_below(A, E->len);
+    if (E->mem[j] > E->mem[best]) best = j;
+  }
+  return best;
+}
+
+/* A recomputation of a value live across a chosen step, placed between
+ * that step and the value's next reader (half the time just before the
+ * reader); when the value has no copy left, half the time one of its
+ * recomputations moves there (*out), else the copy penalty decides.
+ * Returns 0 if no move was found. */
+static int an_add(an *A, int *ins, int *out) {
+  const plan_eval *E = an_cur(A);
+  const remat_graph *g = A->g;
+  const int *key = A->cur.key;
+  int j = an_pick_step(A), cnt = 0;
+  for (int a = 0; a < j; a++)
+    if (E->lastuse[a] > j) A->cand[cnt++] = a;
+  if (!cnt) return 0;
+  int a = A->cand[an_below(A, cnt)];
+  int b = A->cand[an_below(A, cnt)]; /* prefer the larger of two */
+  if (g->m[E->seq[b]] > g->m[E->seq[a]]) a = b;
+  int u = E->seq[a];
+  if (!an_copies_ok(A, u) && an_rand(A) & 1) { /* move one of u's recomputations */
+    int nth = an_below(A, E->ncopy[u] - 1);
+    for (int i = 0; i < A->cur.len && !*out; i++)
+      if (plan_node(key[i]) == u && !plan_is_first(key[i]) && nth-- == 0) *out = key[i];
+    if (!*out) return 0;
+  }
+  int r = j + 1;
+  while (r < E->lastuse[a] && !plan_is_pred(g, u, E->seq[r])) r++;
+  int klo = model_stage(key[j]), khi = model_stage(key[r]);
+  if (klo < u + 2) klo = u + 2;
+  if (klo > khi) return 0;
+  int k = an_rand(A) & 1 ? khi : klo + an_below(A, khi - klo + 1);
+  int ev = model_event(k, u + 1);
+  if (ev >= key[r] && k > klo) ev = model_event(--k, u + 1);
+  if (ev <= key[j] || ev >= key[r] || plan_has(&A->cur, ev)) {
+    if (out) *out = 0;
+    return 0;
+  }
+  *ins = ev;
+  return 1;
+}
+
+/* A random recomputation event, or 0. */
+static int an_pick_rec(an *A) {
+  const plan *s = &A->cur;
+  int nrec = s->len - A->n;
+  if (nrec <= 0) return 0;
+  int k = an_below(A, nrec);
+  for (int i = 0; i < s->len; i++)
+    if (!plan_is_first(s->key[i]) && k-- == 0) return s->key[i];
+  return 0;
+}
+
+/* The same node recomputed a few stages earlier or later. */
+static int an_shift(an *A, int old) {
+  int u = plan_node(old), k = model_stage(old);
+  int d = 1;
+  while (d < A->n && an_rand(A) & 1) d *= 2;
+  d = 1 + an_below(A, d);
+  int k2 = an_rand(A) & 1 ? k + d : k - d;
+  if (k2 < u + 2 || k2 > A->n) return 0;
+  int ev = model_event(k2, u + 1);
+  return plan_has(&A->cur, ev) ? 0 : ev;
+}
+
+/* Propose a move: at most one event out, at most one in. */
+static int an_propose(an *A, int *out, int *in) {
+  *out = *in = 0;
+  int r = an_below(A, 100);
+  if (r < 35) return an_add(A, in, out);
+  if (r < 60) return (*out = an_pick_rec(A)) != 0;
+  if (r < 85) {
+    if (!(*out = an_pick_rec(A))) return 0;
+    return (*in = an_shift(A, *out)) != 0;
+  }
+  if (!an_add(A, in, out)) return 0;
+  if (!*out) *out = an_pick_rec(A);
+  if (*out == *in) *out = 0;
+  return 1;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static int an_halted(an *A) {
+  const anneal_params *p = A->p;
+  if (p->stop && *p->stop) return 1;
+  return p->halt && p->halt(p->ctx);
+}
+
+static void an_emit(an *A, int force) {
+  if (!A->pending || A->stopped) return;
+  double now = util_now();
+  if (!force && now - A->last_emit < 0.05) return;
+  A->pending = 0;
+  A->last_emit = now;
+  plan_eval *E = &A->E[1 - A->ci]; /* scratch */
+  plan_run(E, &A->best);
+  if (A->p->found && A->p->found(A->p->ctx, E->seq, E->len, "anneal")) A->stopped = 1;
+}
+
+/* Is E (its schedule within the copy limits) a new best: within budget
+ * and shorter, or the lowest peak while nothing fits? */
+static int an_better(const an *A, const plan_eval *E) {
+  if (an_extra(A, E)) return 0;
+  if (E->peak <= A->M) return !A->best_fits || E->duration < A->best_dur;
+  return !A->best_fits && E->peak < A->best_peak;
+}
+
+static void an_set_best(an *A, const plan *s, const plan_eval *E) {
+  plan_copy(&A->best, s);
+  A->best_fits = E->peak <= A->M;
+  A->best_dur = E->duration;
+  A->best_peak = E->peak;
+}
+
+static void an_consider(an *A) {
+  if (!an_better(A, an_cur(A))) return;
+  an_set_best(A, &A->cur, an_cur(A));
+  A->pending = 1;
+  A->last_better = util_now();
+}
+
+/* Move to a better schedule from elsewhere. */
+static void an_poll(an *A) {
+  const anneal_params *p = A->p;
+  int *seq, len;
+  if (!p->poll || !p->poll(p->ctx, &seq, &len)) return;
+  plan s = {0};
+  if (!plan_from_seq(&s, seq, len, A->n)) {
+    plan_eval *E = &A->E[1 - A->ci]; /* scratch */
+    plan_run(E, &s);
+    if (an_better(A, E)) an_set_best(A, &s, E);
+  }
+  plan_free(&s);
+  free(seq);
+}
+
+/* Scales: a mean recomputation costs mean_w; at the start a mean value one
+ * step over the budget costs the same, and so does a copy beyond C_v. */
+static void an_init(an *A, const remat_graph *g, const int *seq, int len,
+                    const anneal_params *p) {
+  memset(A, 0, sizeof *A);
+  A->g = g;
+  A->p = p;
+  A->n = g->n;
+  A->M = p->budget;
+  A->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->seed * 0x2545f4914f6cdd1dull);
+  if (!A->rng) A->rng = 1;
+  if (!seq || plan_from_seq(&A->cur, seq, len, g->n)) {
+    plan_free(&A->cur);
+    plan_init_topo(&A->cur, g->n);
+  }
+  plan_eval_init(&A->E[0], g, A->M);
+  plan_eval_init(&A->E[1], g, A->M);
+  plan_run(&A->E[0], &A->cur);
+  A->cand_cap = 2 * (A->cur.len + 16);
+  A->cand = util_malloc((size_t)A->cand_cap * sizeof *A->cand);
+  A->best_peak = INT64_MAX;
+  an_consider(A);
+  double mean_w = 0, mean_m = 0;
+  for (int v = 0; v < g->n; v++) {
+    mean_w += (double)g->w[v];
+    mean_m += (double)g->m[v];
+  }
+  mean_w = mean_w / g->n + 1;
+  mean_m = mean_m / g->n + 1;
+  A->lam0 = mean_w / mean_m;
+  A->lambda = A->lam0;
+  A->mu0 = A->mu = mean_w;
+  A->T0 = A->T = mean_w;
+  A->T1 = mean_w * 0.002;
+  A->cycle_len = 40LL * (g->n + 16);
+  A->fcur = an_cost(A, an_cur(A));
+}
+
+static double an_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+/* Every 64 moves: the penalties rise while the current schedule breaks
+ * the budget (or the copy limits) and fall while it keeps them; the
+ * temperature follows the cycle's geometric cooling. */
+static void an_adapt(an *A) {
+  const plan_eval *E = an_cur(A);
+  A->lambda = an_clamp(A->lambda * (E->excess > 0 ? 1.05 : 0.97), A->lam0 * 1e-3, A->lam0 * 1e6);
+  A->mu = an_clamp(A->mu * (an_extra(A, E) > 0 ? 1.05 : 0.97), A->mu0 * 1e-2, A->mu0 * 1e6);
+  A->T = A->T0 * pow(A->T1 / A->T0, (double)A->in_cycle / (double)A->cycle_len);
+  A->fcur = an_cost(A, E);
+}
+
+/* The end of a cycle: report, adopt a better schedule from elsewhere,
+ * restart from the best with a longer cycle. */
+static void an_reheat(an *A) {
+  an_emit(A, 1);
+  an_poll(A);
+  plan_copy(&A->cur, &A->best);
+  plan_run(&A->E[A->ci], &A->cur);
+  A->in_cycle = 0;
+  A->cycle_len = A->cycle_len * 5 / 4;
+  A->fcur = an_cost(A, an_cur(A));
+}
+
+/* One move: propose, evaluate, accept (Metropolis) or undo. */
+static void an_step(an *A) {
+  if (A->cand_cap < A->cur.len + 2) {
+    A->cand_cap = 2 * (A->cur.len + 2);
+    A->cand = util_realloc(A->cand, (size_t)A->cand_cap * sizeof *A->cand);
+  }
+  int out, in;
+  if (!an_propose(A, &out, &in)) return;
+  if (out) plan_erase(&A->cur, out);
+  if (in) plan_insert(&A->cur, in);
+  plan_eval *E = &A->E[1 - A->ci];
+  plan_run(E, &A->cur);
+  double f = an_cost(A, E), d = f - A->fcur;
+  if (d <= 0 || an_unit(A) < exp(-d / A->T)) {
+    A->ci = 1 - A->ci;
+    A->fcur = f;
+    an_consider(A);
+  } else {
+    if (in) plan_erase(&A->cur, in);
+    if (out) plan_insert(&A->cur, out);
+  }
+}
+
+/* Out of time, stopped, halted, or (with p->stall) stalled: no new best
+ * for longer than p->stall and than the search took to find the last. */
+static int an_done(an *A, double start, long long moves) {
+  const anneal_params *p = A->p;
+  if (A->stopped || (p->max_moves && moves >= p->max_moves)) return 1;
+  if ((moves & 255) != 0) return 0;
+  double now = util_now();
+  if (now - start > p->time_limit || an_halted(A)) return 1;
+  if (p->stall > 0) {
+    double quiet = now - A->last_better, before = A->last_better - start;
+    if (quiet > p->stall && quiet > before) return 1;
+  }
+  return 0;
+}
+
+long long anneal_run(const remat_graph *g, const int *seq, int len, const anneal_params *p) {
+  an A;
+  an_init(&A, g, seq, len, p);
+  double start = util_now();
+  A.last_better = start;
+  long long moves = 0;
+  while (!an_done(&A, start, moves)) {
+    if ((moves & 255) == 0) {
+      an_emit(&A, 0);
+      if (p->on_tick && (moves & 65535) == 0) p->on_tick(p->ctx, moves);
+    }
+    if ((moves & 63) == 0) an_adapt(&A);
+    if (++A.in_cycle > A.cycle_len) an_reheat(&A);
+    moves++;
+    an_step(&A);
+  }
+  an_emit(&A, 1);
+  free(A.cand);
+  plan_free(&A.cur);
+  plan_free(&A.best);
+  plan_eval_free(&A.E[0]);
+  plan_eval_free(&A.E[1]);
+  return moves;
+}

@@ -1,0 +1,49 @@
+/* anneal.h -- simulated annealing over stage-axis schedules (plan.h).
+ *
+ * A schedule on the stage axis is the set of its recomputation events; any
+ * such set is a valid schedule (the first copies are fixed, every input is
+ * computed before its reader), so the search moves freely: add a
+ * recomputation of a value live across an overloaded step, remove one,
+ * shift one to another stage, or replace one.  The cost is
+ *     duration + lambda * excess,
+ * excess being the memory above the budget summed over the steps; lambda
+ * rises while the search stays over budget and falls while it fits, so
+ * the search crosses the boundary in both directions.  Cooling runs in
+ * cycles that restart from the best schedule; cycles grow.  Each schedule
+ * evaluation is a pass over the sequence, so on graphs of a few hundred
+ * nodes it makes some hundred thousand moves a second. */
+#ifndef REMAT_ANNEAL_H
+#define REMAT_ANNEAL_H
+
+#include "heur.h"
+
+typedef struct anneal_params {
+  int64_t budget;
+  const int *copies; /* C_v per node, first copy included (NULL or 0: any) */
+  double time_limit; /* seconds */
+  long long max_moves; /* stop after this many moves (0: no limit) */
+  /* stop once no new best came for stall seconds and for longer than the
+   * search took to find the last one (0: run to the time limit) */
+  double stall;
+  volatile int *stop;
+  unsigned seed;
+  /* each new best: within budget and shorter, or (while nothing fits) a
+   * lower peak; return nonzero to stop */
+  heur_fn found;
+  /* optional: a better schedule found elsewhere (portfolio): return 1 and
+   * an allocated copy to move there */
+  int (*poll)(void *ctx, int **seq, int *len);
+  int (*halt)(void *ctx); /* optional: nonzero to stop */
+  void (*on_tick)(void *ctx, long long moves);
+  void *ctx;
+} anneal_params;
+
+void anneal_params_init(anneal_params *p);
+
+/* Anneal from seq[0..len) (stage-structured; the input order if seq is
+ * NULL) until the time limit, a stop or a halt.  Returns the number of
+ * moves made. */
+long long anneal_run(const remat_graph *g, const int *seq, int len,
+                     const anneal_params *p);
+
+#endif

@@ -16,12 +16,22 @@ void anneal_params_init(anneal_params *p) {
   p->seed = 1;
 }
 
+/* A best schedule and its numbers. */
+typedef struct an_rec {
+  plan s;
+  int fits;
+  int64_t dur, peak;
+} an_rec;
+
 typedef struct an {
   const remat_graph *g;
   const anneal_params *p;
   int n;
   int64_t M;
-  plan cur, best;
+  plan cur, start;
+  an_rec best;  /* overall */
+  an_rec ebest; /* of this epoch */
+  int stale;    /* cycles since the epoch's best improved */
   plan_eval E[2];
   int ci;          /* E[ci] evaluates cur */
   int *cand, cand_cap; /* scratch */
@@ -30,12 +40,14 @@ typedef struct an {
   double mu, mu0;       /* weight of copies beyond C_v */
   double T, T0, T1;     /* temperature: now, at a cycle's start and end */
   double fcur;          /* cost of cur */
-  long long cycle_len, in_cycle;
-  int64_t best_dur, best_peak;
-  int best_fits, pending;
+  long long cycle_len, cycle0, in_cycle;
+  int pending;
   double last_emit, last_better;
   int stopped;
 } an;
+
+/* Cycles without a better schedule before a new epoch starts. */
+#define AN_PATIENCE 2
 
 static uint64_t an_rand(an *A) {
   uint64_t x = A->rng;
@@ -181,28 +193,32 @@ static void an_emit(an *A, int force) {
   A->pending = 0;
   A->last_emit = now;
   plan_eval *E = &A->E[1 - A->ci]; /* scratch */
-  plan_run(E, &A->best);
+  plan_run(E, &A->best.s);
   if (A->p->found && A->p->found(A->p->ctx, E->seq, E->len, "anneal")) A->stopped = 1;
 }
 
-/* Is E (its schedule within the copy limits) a new best: within budget
- * and shorter, or the lowest peak while nothing fits? */
-static int an_better(const an *A, const plan_eval *E) {
+/* Is E (its schedule within the copy limits) better than the record B:
+ * within budget and shorter, or a lower peak while nothing fits? */
+static int an_better(const an *A, const an_rec *B, const plan_eval *E) {
   if (an_extra(A, E)) return 0;
-  if (E->peak <= A->M) return !A->best_fits || E->duration < A->best_dur;
-  return !A->best_fits && E->peak < A->best_peak;
+  if (E->peak <= A->M) return !B->fits || E->duration < B->dur;
+  return !B->fits && E->peak < B->peak;
 }
 
-static void an_set_best(an *A, const plan *s, const plan_eval *E) {
-  plan_copy(&A->best, s);
-  A->best_fits = E->peak <= A->M;
-  A->best_dur = E->duration;
-  A->best_peak = E->peak;
+static void an_set(an *A, an_rec *B, const plan *s, const plan_eval *E) {
+  plan_copy(&B->s, s);
+  B->fits = E->peak <= A->M;
+  B->dur = E->duration;
+  B->peak = E->peak;
 }
 
 static void an_consider(an *A) {
-  if (!an_better(A, an_cur(A))) return;
-  an_set_best(A, &A->cur, an_cur(A));
+  const plan_eval *E = an_cur(A);
+  if (!an_better(A, &A->ebest, E)) return;
+  an_set(A, &A->ebest, &A->cur, E);
+  A->stale = 0;
+  if (!an_better(A, &A->best, E)) return;
+  an_set(A, &A->best, &A->cur, E);
   A->pending = 1;
   A->last_better = util_now();
 }
@@ -216,7 +232,10 @@ static void an_poll(an *A) {
   if (!plan_from_seq(&s, seq, len, A->n)) {
     plan_eval *E = &A->E[1 - A->ci]; /* scratch */
     plan_run(E, &s);
-    if (an_better(A, E)) an_set_best(A, &s, E);
+    if (an_better(A, &A->best, E)) {
+      an_set(A, &A->best, &s, E);
+      an_set(A, &A->ebest, &s, E);
+    }
   }
   plan_free(&s);
   free(seq);
@@ -242,7 +261,8 @@ static void an_init(an *A, const remat_graph *g, const int *seq, int len,
   plan_run(&A->E[0], &A->cur);
   A->cand_cap = 2 * (A->cur.len + 16);
   A->cand = util_malloc((size_t)A->cand_cap * sizeof *A->cand);
-  A->best_peak = INT64_MAX;
+  A->best.peak = A->ebest.peak = INT64_MAX;
+  plan_copy(&A->start, &A->cur);
   an_consider(A);
   double mean_w = 0, mean_m = 0;
   for (int v = 0; v < g->n; v++) {
@@ -256,7 +276,7 @@ static void an_init(an *A, const remat_graph *g, const int *seq, int len,
   A->mu0 = A->mu = mean_w;
   A->T0 = A->T = mean_w;
   A->T1 = mean_w * 0.002;
-  A->cycle_len = 40LL * (g->n + 16);
+  A->cycle0 = A->cycle_len = 40LL * (g->n + 16);
   A->fcur = an_cost(A, an_cur(A));
 }
 
@@ -273,16 +293,28 @@ static void an_adapt(an *A) {
   A->fcur = an_cost(A, E);
 }
 
-/* The end of a cycle: report, adopt a better schedule from elsewhere,
- * restart from the best with a longer cycle. */
+/* The end of a cycle: report, adopt a better schedule from elsewhere;
+ * restart from the epoch's best with a longer cycle, or, when the epoch
+ * has not improved for AN_PATIENCE cycles, start a new epoch from the
+ * starting schedule (runs from one start end in quite different basins;
+ * sampling several finds the good ones more often than one long run). */
 static void an_reheat(an *A) {
   an_emit(A, 1);
   an_poll(A);
-  plan_copy(&A->cur, &A->best);
-  plan_run(&A->E[A->ci], &A->cur);
   A->in_cycle = 0;
-  A->cycle_len = A->cycle_len * 5 / 4;
+  if (++A->stale > AN_PATIENCE) { /* a new epoch, from the start */
+    A->stale = 0;
+    A->ebest.fits = 0;
+    A->ebest.peak = INT64_MAX;
+    plan_copy(&A->cur, &A->start);
+    A->cycle_len = A->cycle0;
+  } else {
+    plan_copy(&A->cur, &A->ebest.s);
+    A->cycle_len = A->cycle_len * 5 / 4;
+  }
+  plan_run(&A->E[A->ci], &A->cur);
   A->fcur = an_cost(A, an_cur(A));
+  an_consider(A);
 }
 
 /* One move: propose, evaluate, accept (Metropolis) or undo. */
@@ -342,7 +374,9 @@ long long anneal_run(const remat_graph *g, const int *seq, int len, const anneal
   an_emit(&A, 1);
   free(A.cand);
   plan_free(&A.cur);
-  plan_free(&A.best);
+  plan_free(&A.best.s);
+  plan_free(&A.ebest.s);
+  plan_free(&A.start);
   plan_eval_free(&A.E[0]);
   plan_eval_free(&A.E[1]);
   return moves;

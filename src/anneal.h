@@ -8,8 +8,10 @@
  *     duration + lambda * excess,
  * excess being the memory above the budget summed over the steps; lambda
  * rises while the search stays over budget and falls while it fits, so
- * the search crosses the boundary in both directions.  Cooling runs in
- * cycles that restart from the best schedule; cycles grow.  Each schedule
+ * the search crosses the boundary in both directions; a copy beyond C_v
+ * is penalised the same way.  Cooling runs in cycles that restart from the
+ * best schedule and grow; when they stop improving, a new epoch starts
+ * from the starting schedule.  Each schedule
  * evaluation is a pass over the sequence, so on graphs of a few hundred
  * nodes it makes some hundred thousand moves a second. */
 #ifndef REMAT_ANNEAL_H

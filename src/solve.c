@@ -17,7 +17,7 @@
  * Worker 0 is the CP on small models (at most SOLVE_SMALL copies) and a
  * window worker on larger ones; each further thread (--threads, default
  * all cores) adds an annealing worker, then a window worker, by turns,
- * each with its own seed.  Alone, worker 0 anneals first until it stalls.
+ * each with its own seed.  Alone, worker 0 takes turns (solve_alone).
  * Without heuristics (--no-heuristic) nothing anneals.  Workers adopt each
  * other's improvements.  Every solver
  * solution is decoded, re-simulated and offered to the result; a decoded
@@ -51,6 +51,8 @@
 /* A lone worker anneals until no new best came for this long (and for
  * longer than the annealing took to find the last one). */
 #define SOLVE_STALL 0.2
+/* ... and then gives the CP this share of the time left. */
+#define SOLVE_SLICE 0.25
 
 void remat_solve_params_init(remat_solve_params *p) {
   memset(p, 0, sizeof *p);
@@ -81,10 +83,14 @@ typedef struct shared {
 
 static double sh_elapsed(const shared *S) { return util_now() - S->t0; }
 
-static double sh_left(const shared *S) {
-  double left = S->p->time_limit - sh_elapsed(S);
+/* Seconds left until `end` (elapsed time) or the time limit. */
+static double sh_left_by(const shared *S, double end) {
+  if (end > S->p->time_limit) end = S->p->time_limit;
+  double left = end - sh_elapsed(S);
   return left > 0 ? left : 0;
 }
+
+static double sh_left(const shared *S) { return sh_left_by(S, S->p->time_limit); }
 
 static int sh_stopped(const shared *S) {
   return S->done || S->internal || (S->p->stop && *S->p->stop);
@@ -175,6 +181,7 @@ typedef struct cpw {
   long long solutions; /* of the current phase */
   long seen;           /* shared version last adopted or produced */
   volatile int stop;   /* this worker's stop flag */
+  double end;          /* stop at this elapsed time */
 } cpw;
 
 /* The solver's solution callback: decode, check, offer. */
@@ -307,7 +314,7 @@ static gz_status cp_phase(cpw *W, int phase) {
   } else {
     gz_params gp;
     gz_params_init(&gp);
-    gp.time_limit = sh_left(S);
+    gp.time_limit = sh_left_by(S, W->end);
     gp.threads = 1; /* restarts are what make LNS work; see gecode.h */
     gp.seed = S->p->seed;
     gp.stop = &W->stop;
@@ -332,7 +339,7 @@ static gz_status cp_phase(cpw *W, int phase) {
 
 static void cp_run(cpw *W) {
   shared *S = W->S;
-  if (!S->fits && !sh_stopped(S) && sh_left(S) > 0) {
+  if (!S->fits && !sh_stopped(S) && sh_left_by(S, W->end) > 0) {
     gz_status st = cp_phase(W, 1);
     /* complete without a fitting schedule: nothing fits (in the model,
      * with exact memory; rounded memory only proves it for the scaled
@@ -343,7 +350,7 @@ static void cp_run(cpw *W) {
       S->done = 1;
     }
   }
-  if (S->fits && !sh_stopped(S) && sh_left(S) > 0) {
+  if (S->fits && !sh_stopped(S) && sh_left_by(S, W->end) > 0) {
     gz_status st = cp_phase(W, 2);
     if (st == GZ_OPTIMAL) { /* optimal in the model */
       S->proven = 1;
@@ -359,6 +366,7 @@ typedef struct ww {
   model md;
   long seen;
   unsigned seed;
+  double end; /* stop at this elapsed time */
 } ww;
 
 static int ww_found(void *ctx, const int *seq, int len, const char *name) {
@@ -400,7 +408,7 @@ static gz_status ww_phase(ww *W, int phase) {
   if (!seq) return GZ_UNKNOWN;
   sublns_params sp;
   sublns_params_init(&sp);
-  sp.time_limit = sh_left(S);
+  sp.time_limit = sh_left_by(S, W->end);
   sp.stop = S->p->stop;
   sp.seed = W->seed + (unsigned)phase;
   sp.found = ww_found;
@@ -421,9 +429,9 @@ static gz_status ww_phase(ww *W, int phase) {
 
 static void ww_run(ww *W) {
   shared *S = W->S;
-  while (!S->fits && !sh_stopped(S) && sh_left(S) > 0.01)
+  while (!S->fits && !sh_stopped(S) && sh_left_by(S, W->end) > 0.01)
     if (ww_phase(W, 1) != GZ_SATISFIED) break;
-  if (S->fits && !sh_stopped(S) && sh_left(S) > 0.01) {
+  if (S->fits && !sh_stopped(S) && sh_left_by(S, W->end) > 0.01) {
     gz_status st = ww_phase(W, 2);
     if (st == GZ_OPTIMAL) { /* no recomputation left: the base duration */
       S->proven = 1;
@@ -444,6 +452,7 @@ typedef struct aw {
   const int *copies;
   long seen;
   unsigned seed;
+  int *start, start_len; /* where its epochs start: the first best it saw */
 } aw;
 
 static int aw_found(void *ctx, const int *seq, int len, const char *name) {
@@ -473,12 +482,16 @@ static void aw_tick(void *ctx, long long moves) {
   sh_status(W->S, W->S->fits ? 2 : 1, "moves", moves);
 }
 
-/* Anneal from the shared best for at most `seconds` (stall > 0: stop
- * earlier once it stalls, see anneal.h). */
+/* Anneal for at most `seconds` (stall > 0: stop earlier once it stalls,
+ * see anneal.h).  Epochs start from the best schedule the worker first saw
+ * (the heuristics' schedule); on later runs the current best comes in
+ * through the poll. */
 static void aw_run(aw *W, double seconds, double stall) {
   shared *S = W->S;
-  int len;
-  int *seq = sh_best(S, &len, &W->seen);
+  if (!W->start)
+    W->start = sh_best(S, &W->start_len, &W->seen);
+  else
+    W->seen = -1; /* adopt the current best at once */
   anneal_params ap;
   anneal_params_init(&ap);
   ap.budget = S->p->budget;
@@ -492,13 +505,14 @@ static void aw_run(aw *W, double seconds, double stall) {
   ap.halt = aw_halt;
   ap.on_tick = aw_tick;
   ap.ctx = W;
-  anneal_run(S->g, seq, len, &ap);
-  free(seq);
+  anneal_run(S->g, W->start, W->start_len, &ap);
 }
 
 static void *aw_thread(void *arg) {
   aw *W = arg;
   aw_run(W, sh_left(W->S), 0);
+  free(W->start);
+  W->start = NULL;
   return NULL;
 }
 
@@ -542,6 +556,24 @@ static void solve_seed(shared *S, const int *copies) {
     heur_run(S->g, &hp);
   }
   S->r->t_phase[0] = util_now() - th;
+}
+
+/* One worker for everything: anneal until it stalls (a first schedule
+ * fast), give the CP (or window search) a slice of the time (small models
+ * are proven optimal there), then anneal for the rest. */
+static void solve_alone(shared *S, cpw *C, ww *W, aw *A, int cp) {
+  aw_run(A, sh_left(S) / 2, SOLVE_STALL);
+  double slice = sh_left(S) * SOLVE_SLICE;
+  if (cp) {
+    C->end = sh_elapsed(S) + slice;
+    cp_run(C);
+  } else {
+    W->end = sh_elapsed(S) + slice;
+    ww_run(W);
+  }
+  if (!sh_stopped(S) && sh_left(S) > 0.01) aw_run(A, sh_left(S), 0);
+  free(A->start);
+  A->start = NULL;
 }
 
 /* The budget is below max_v (m_v + inputs): say so with that node. */
@@ -613,6 +645,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
   cpw C;
   memset(&C, 0, sizeof C);
   C.S = &S;
+  C.end = p->time_limit;
   if (p->budget <= 0) {
     snprintf(r->message, sizeof r->message, "the budget must be positive");
     rc = REMAT_EUSAGE;
@@ -654,6 +687,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
       Wd[k].S = &S;
       Wd[k].md = C.md; /* shares the arrays; only the phase differs */
       Wd[k].seed = p->seed * 7919u + 1 + 104729u * (unsigned)k;
+      Wd[k].end = p->time_limit;
     }
     aw Ad[SOLVE_MAX_WORKERS];
     for (int k = 0; k < threads; k++) {
@@ -666,10 +700,9 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     for (int k = 1; k < threads; k++)
       spawned[k] = k % 2 && p->heuristics ? pthread_create(&tid[k], NULL, aw_thread, &Ad[k]) == 0
                          : pthread_create(&tid[k], NULL, ww_thread, &Wd[k]) == 0;
-    /* alone, worker 0 anneals first (until it stalls, at most half the
-     * time), then searches with the solver */
-    if (threads == 1 && p->heuristics && !p->fzn_solver) aw_run(&Ad[0], sh_left(&S) / 2, SOLVE_STALL);
-    if (cp)
+    if (threads == 1 && p->heuristics && !p->fzn_solver)
+      solve_alone(&S, &C, &Wd[0], &Ad[0], cp);
+    else if (cp)
       cp_run(&C);
     else
       ww_run(&Wd[0]);

@@ -48,10 +48,10 @@
 /* Models with at most this many copies get the CP worker. */
 #define SOLVE_SMALL 1000
 #define SOLVE_MAX_WORKERS 16
-/* A lone worker anneals until no new best came for this long (and for
- * longer than the annealing took to find the last one). */
+/* A lone worker first anneals until no new best came for this long (and
+ * for longer than the annealing took to find the last one), ... */
 #define SOLVE_STALL 0.2
-/* ... and then gives the CP this share of the time left. */
+/* ... then gives the CP this share of the time left, then anneals again. */
 #define SOLVE_SLICE 0.25
 
 void remat_solve_params_init(remat_solve_params *p) {
@@ -559,16 +559,18 @@ static void solve_seed(shared *S, const int *copies) {
 }
 
 /* One worker for everything: anneal until it stalls (a first schedule
- * fast), give the CP (or window search) a slice of the time (small models
- * are proven optimal there), then anneal for the rest. */
+ * fast), give the CP (or window search) a slice of the time left (small
+ * models are proven optimal there), then anneal for the rest.  (Taking
+ * turns again and again measured worse: each new annealing run needs
+ * seconds to get back to its good basins.) */
 static void solve_alone(shared *S, cpw *C, ww *W, aw *A, int cp) {
   aw_run(A, sh_left(S) / 2, SOLVE_STALL);
-  double slice = sh_left(S) * SOLVE_SLICE;
+  double end = sh_elapsed(S) + sh_left(S) * SOLVE_SLICE;
   if (cp) {
-    C->end = sh_elapsed(S) + slice;
+    C->end = end;
     cp_run(C);
   } else {
-    W->end = sh_elapsed(S) + slice;
+    W->end = end;
     ww_run(W);
   }
   if (!sh_stopped(S) && sh_left(S) > 0.01) aw_run(A, sh_left(S), 0);

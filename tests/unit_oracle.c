@@ -1,7 +1,7 @@
 /* unit_oracle.c -- the CP solver against brute force: on random DAGs of at
  * most 6 nodes and several budgets, `remat_solve` with C_v = n proves the
  * optimum that enumerating every stage-structured schedule finds, or
- * proves that nothing fits. */
+ * proves that nothing fits (all cores, CP only, and one worker). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,7 +10,7 @@
 #include "oracle.h"
 #include "remat.h"
 
-static int check_instance(const remat_graph *g, int64_t M, int heuristics) {
+static int check_instance(const remat_graph *g, int64_t M, int heuristics, int threads) {
   int64_t minp;
   int64_t best = oracle_best(g, M, &minp);
   remat_solve_params p;
@@ -20,6 +20,7 @@ static int check_instance(const remat_graph *g, int64_t M, int heuristics) {
   p.time_limit = 20;
   p.verbose = 0;
   p.heuristics = heuristics;
+  p.threads = threads;
   remat_result r;
   remat_result_init(&r, g, M, "cp");
   int rc = remat_solve(g, &p, &r);
@@ -40,7 +41,7 @@ static int check_instance(const remat_graph *g, int64_t M, int heuristics) {
   return ok;
 }
 
-static void run(int heuristics, int graphs) {
+static void run(int heuristics, int threads, int graphs) {
   int bad = 0, total = 0;
   for (int i = 0; i < graphs; i++) {
     int n = 3 + i % 4; /* 3..6 nodes */
@@ -51,7 +52,7 @@ static void run(int heuristics, int graphs) {
     for (int k = 0; k < 5; k++) {
       if (budgets[k] <= 0) continue;
       total++;
-      bad += !check_instance(g, budgets[k], heuristics);
+      bad += !check_instance(g, budgets[k], heuristics, threads);
     }
     remat_graph_free(g);
   }
@@ -60,18 +61,26 @@ static void run(int heuristics, int graphs) {
 
 static void test_oracle_with_heuristics(void **state) {
   (void)state;
-  run(1, 24);
+  run(1, 0, 24);
+}
+
+/* One worker takes turns between annealing and the CP (solve_alone): the
+ * CP's slices still prove the optimum. */
+static void test_oracle_one_worker(void **state) {
+  (void)state;
+  run(1, 1, 8);
 }
 
 static void test_oracle_cp_only(void **state) {
   (void)state;
-  run(0, 24);
+  run(0, 0, 24);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_oracle_with_heuristics),
       cmocka_unit_test(test_oracle_cp_only),
+      cmocka_unit_test(test_oracle_one_worker),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

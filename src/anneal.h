@@ -43,8 +43,9 @@ typedef struct anneal_params {
 void anneal_params_init(anneal_params *p);
 
 /* Anneal from seq[0..len) (stage-structured; the input order if seq is
- * NULL) until the time limit, a stop or a halt.  Returns the number of
- * moves made. */
+ * NULL or not stage-structured) until the time limit, a stop, a halt,
+ * max_moves or a stall.  Returns the number of moves made (0 without
+ * searching on graphs of more than 60,000 nodes). */
 long long anneal_run(const remat_graph *g, const int *seq, int len,
                      const anneal_params *p);
 

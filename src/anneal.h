@@ -12,8 +12,8 @@
  * is penalised the same way.  Cooling runs in cycles that restart from the
  * best schedule and grow; when they stop improving, a new epoch starts
  * from the starting schedule.  Each schedule
- * evaluation is a pass over the sequence, so on graphs of a few hundred
- * nodes it makes some hundred thousand moves a second. */
+ * evaluation is a pass over the sequence: about 70,000 moves a second on
+ * 250 nodes, 12,000 on 1,000 (bench/RESULTS.md). */
 #ifndef REMAT_ANNEAL_H
 #define REMAT_ANNEAL_H
 

@@ -49,15 +49,9 @@ typedef struct an {
 /* Cycles without a better schedule before a new epoch starts. */
 #define AN_PATIENCE 2
 
-static uint64_t an_rand(an *A) {
-  uint64_t x = A->rng;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  return A->rng = x;
-}
+static uint64_t an_rand(an *A) { return util_xorshift(&A->rng); }
 
-static int an_below(an *A, int n) { return n <= 1 ? 0 : (int)(an_rand(A) % (uint64_t)n); }
+static int an_below(an *A, int n) { return util_below(&A->rng, n); }
 
 static double an_unit(an *A) { return (double)(an_rand(A) >> 11) * (1.0 / 9007199254740992.0); }
 

@@ -41,13 +41,7 @@ typedef struct heur {
   double deadline;
 } heur;
 
-static uint64_t heur_rand(heur *H) {
-  uint64_t x = H->rng;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  return H->rng = x;
-}
+static uint64_t heur_rand(heur *H) { return util_xorshift(&H->rng); }
 
 static int heur_out_of_time(const heur *H) {
   return util_now() > H->deadline || (H->p->stop && *H->p->stop);

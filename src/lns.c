@@ -11,15 +11,9 @@
 #define LNS_COMPLETE_EVERY 16
 #define LNS_SMALL 64 /* models with at most this many copies: no LNS */
 
-static uint64_t lns_next(lns *L) {
-  uint64_t x = L->rng;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  return L->rng = x;
-}
+static uint64_t lns_next(lns *L) { return util_xorshift(&L->rng); }
 
-static int lns_below(lns *L, int n) { return n <= 1 ? 0 : (int)(lns_next(L) % (uint64_t)n); }
+static int lns_below(lns *L, int n) { return util_below(&L->rng, n); }
 
 void lns_init(lns *L, const model *md, const fzn_layout *layout, int mode,
               unsigned seed, const long long *solutions) {

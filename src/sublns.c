@@ -30,15 +30,7 @@ typedef struct sl {
   int got;
 } sl;
 
-static uint64_t sl_rand(sl *L) {
-  uint64_t x = L->rng;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  return L->rng = x;
-}
-
-static int sl_below(sl *L, int n) { return n <= 1 ? 0 : (int)(sl_rand(L) % (uint64_t)n); }
+static int sl_below(sl *L, int n) { return util_below(&L->rng, n); }
 
 static int sl_solution(void *ctx, const char *text) {
   sl *L = ctx;

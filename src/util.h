@@ -38,6 +38,20 @@ void util_buf_free(util_buf *b);
 /* Greatest common divisor of non-negative values (gcd(0, x) = x). */
 int64_t util_gcd(int64_t a, int64_t b);
 
+/* xorshift64: the next value of the generator whose state (nonzero) is
+ * *state; and a value in 0..n-1 from it (0 when n <= 1). */
+static inline uint64_t util_xorshift(uint64_t *state) {
+  uint64_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return *state = x;
+}
+
+static inline int util_below(uint64_t *state, int n) {
+  return n <= 1 ? 0 : (int)(util_xorshift(state) % (uint64_t)n);
+}
+
 /* Number of online processors, at least 1. */
 int util_ncpus(void);
 

@@ -68,8 +68,8 @@ enum {
     "batch: merge per-job result files into one summary")                    \
   O(results, "results", 0, S, NULL, "FILE", CMD_BATCH,                        \
     "batch: the JSONL results file (default remat-batch.jsonl)")             \
-  O(no_heuristic, "no-heuristic", 0, B, 0, NULL, CMD_SOLVE | CMD_COMPARE | CMD_BATCH | CMD_TUNE, \
-    "solve: CP only: no C heuristics (greedy, baselines, annealing)")        \
+  O(no_heuristic, "no-heuristic", 0, B, 0, NULL, CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE, \
+    "solve: CP only, milp: CBC only (no C heuristics, baselines, annealing or MIP start)")        \
   O(lns, "lns", 0, S, "auto", "auto|random|none", CMD_SOLVE | CMD_BATCH | CMD_TUNE, \
     "solve: large-neighbourhood search neighbourhoods")                      \
   O(nodes, "nodes", 'n', I, 50, "N", CMD_GEN, "gen: layered: nodes (50); training: forward layers (50); unet: depth (4)") \

@@ -63,6 +63,7 @@ int cmd_compare(const char *name, int argc, char **argv) {
   p.threads = (int)o.threads;
   p.seed = (unsigned)o.seed;
   p.verbose = !o.quiet;
+  p.heuristics = !o.no_heuristic;
   p.stop = sig_install();
   int n = cmp_run(g, budgets, nb, &p, &rows, err, sizeof err);
   sig_restore();

@@ -99,6 +99,7 @@ static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
     p.budget = budget;
     p.time_limit = o->time_limit;
     p.threads = (int)o->threads;
+    p.warm_start = !o->no_heuristic;
     p.verbose = verbose;
     p.stop = stop;
     milp_stats st;

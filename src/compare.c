@@ -61,6 +61,7 @@ void cmp_params_init(cmp_params *p) {
   p->methods = CMP_ALL;
   p->default_copies = 2;
   p->verbose = 1;
+  p->heuristics = 1;
 }
 
 /* Run one method into r; returns the command's exit code class. */
@@ -75,6 +76,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
     sp.seed = p->seed;
     sp.copies = p->copies;
     sp.default_copies = p->default_copies;
+    sp.heuristics = p->heuristics;
     sp.verbose = 0;
     sp.stop = p->stop;
     return remat_solve(g, &sp, r);
@@ -85,6 +87,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
     mp.budget = M;
     mp.time_limit = p->time_limit;
     mp.threads = p->threads;
+    mp.warm_start = p->heuristics;
     mp.verbose = 0;
     mp.stop = p->stop;
     return milp_solve(g, &mp, r, NULL);

@@ -35,6 +35,8 @@ typedef struct cmp_params {
   const int *copies;   /* C_v for the CP (NULL: default_copies) */
   int default_copies;  /* (2) */
   int verbose;         /* progress on stderr (1) */
+  int heuristics;      /* CP: the C heuristics and the annealing; MILP: its
+                          MIP start from them (1) */
   volatile int *stop;
 } cmp_params;
 

@@ -78,6 +78,20 @@ check_eval "$tmp/milp.json" 0.8
 grep -q "^milp: budget" "$tmp/out" || fail "milp: no summary line on stdout"
 milp_dur=$(field "$tmp/milp.json" .duration)
 
+# phase 0 of the trace: the input order, then the baselines' and heuristics'
+phase0() { jq '[.trace[] | select(.[1] == 0)] | length' "$1"; }
+(($(phase0 "$tmp/milp.json") >= 2)) || fail "milp: no heuristic schedule before CBC"
+
+# --no-heuristic: CBC alone (no MIP start), the same optimum
+run "$REMAT" milp "$g" --budget 0.8 --no-heuristic -o "$tmp/cold.json" -q
+[ "$rc" -eq 0 ] || fail "milp --no-heuristic exited with $rc: $(cat "$tmp/err")"
+[ "$(phase0 "$tmp/cold.json")" = 1 ] ||
+  fail "milp --no-heuristic: schedules from outside CBC: $(jq -c .trace "$tmp/cold.json")"
+[ "$(field "$tmp/cold.json" .status)" = optimal ] || fail "milp --no-heuristic: not optimal"
+[ "$(field "$tmp/cold.json" .duration)" = "$(field "$tmp/milp.json" .duration)" ] ||
+  fail "milp --no-heuristic: optimum differs from the warm-started MILP's"
+check_eval "$tmp/cold.json" 0.8
+
 # progress on stderr unless --quiet
 run "$REMAT" milp "$g" --budget 0.8 --threads 1 -t 30
 [ "$rc" -eq 0 ] || fail "milp with progress exited with $rc"

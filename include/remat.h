@@ -208,6 +208,10 @@ typedef struct remat_solve_params {
   const int *warm_seq;     /* a schedule to start from (e.g. a baseline) */
   int warm_len;
   const char *keep_fzn;    /* if set, write phase k's model to KEEP.phaseK.fzn */
+  double lp_time;          /* > 0: after the search, solve Checkmate's LP
+                              relaxation (milp.h) for at most this many
+                              seconds; its value is the lower bound when the
+                              search proved none (0) */
 } remat_solve_params;
 
 void remat_solve_params_init(remat_solve_params *p);

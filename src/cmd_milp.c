@@ -64,18 +64,6 @@ static json_t *cmd_milp_round_extra(const round_stats *st, double eps) {
   return json_pack("{s:o}", "lp", lp);
 }
 
-/* The bound line printed after the summary. */
-static void cmd_milp_bound(const remat_result *r) {
-  if (!r->has_bound) return;
-  double base = (double)r->base_duration;
-  printf("lower bound: duration %.0f  TDI %.3f%%", r->bound,
-         base > 0 ? 100.0 * (r->bound - base) / base : 0.0);
-  if (r->seq && r->peak <= r->budget && r->duration > 0)
-    printf("  gap %.3f%%",
-           100.0 * ((double)r->duration - r->bound) / (double)r->duration);
-  putchar('\n');
-}
-
 static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
                         remat_result *r, json_t **extra) {
   int verbose = o->quiet ? 0 : o->verbose ? 2 : 1;
@@ -143,7 +131,7 @@ int cmd_milp(const char *name, int argc, char **argv) {
     fprintf(stderr, "remat %s: %s\n", name, r.message);
   } else {
     result_summary(stdout, &r);
-    cmd_milp_bound(&r);
+    result_bound_line(stdout, &r);
     if (r.message[0] && rc != 0)
       fprintf(stderr, "remat %s: %s\n", name, r.message);
     char err[512];

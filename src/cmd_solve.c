@@ -47,6 +47,7 @@ int cmd_solve(const char *name, int argc, char **argv) {
     fprintf(stderr, "remat %s: %s\n", name, r.message);
   } else {
     result_summary(stdout, &r);
+    result_bound_line(stdout, &r);
     if (r.message[0] && rc != 0) fprintf(stderr, "remat %s: %s\n", name, r.message);
     char err[512];
     if (o.output && result_write_json(&r, g, NULL, o.output, err, sizeof err)) {

@@ -330,6 +330,19 @@ int milp_solve_lp(const milp_model *md, double time_limit, double *x,
   return rc;
 }
 
+int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
+                  double *duration, char *err, size_t errlen) {
+  milp_model md;
+  if (milp_build(&md, g, budget, MILP_RELAXED, err, errlen)) return -2;
+  double obj = 0;
+  double *x = util_malloc((size_t)md.ncols * sizeof *x);
+  int st = milp_solve_lp(&md, time_limit, x, &obj);
+  if (st == 0) *duration = milp_duration(&md, obj);
+  free(x);
+  milp_free(&md);
+  return st;
+}
+
 /* ------------------------------------------------------------------ */
 /* Solving with CBC                                                    */
 /* ------------------------------------------------------------------ */

@@ -160,4 +160,12 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
 int milp_solve_lp(const milp_model *md, double time_limit, double *x,
                   double *objective);
 
+/* The value of the LP relaxation at `budget` in duration units (*duration):
+ * a lower bound on the duration of every stage-structured schedule on the
+ * input order, so on every schedule of the CP model (any C_v).  Returns
+ * milp_solve_lp's codes, or -2 when the model is not built (too large:
+ * err says why). */
+int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
+                  double *duration, char *err, size_t errlen);
+
 #endif

@@ -232,6 +232,17 @@ void result_summary(FILE *f, const remat_result *r) {
   fputc('\n', f);
 }
 
+void result_bound_line(FILE *f, const remat_result *r) {
+  if (!r->has_bound) return;
+  double base = (double)r->base_duration;
+  fprintf(f, "lower bound: duration %.0f  TDI %.3f%%", r->bound,
+          base > 0 ? 100.0 * (r->bound - base) / base : 0.0);
+  if (r->seq && r->peak <= r->budget && r->duration > 0)
+    fprintf(f, "  gap %.3f%%",
+            100.0 * ((double)r->duration - r->bound) / (double)r->duration);
+  fputc('\n', f);
+}
+
 int result_append_trace_csv(const remat_result *r, const remat_graph *g,
                             const char *path) {
   FILE *f = fopen(path, "a");

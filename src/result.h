@@ -29,6 +29,10 @@ json_t *result_node_id(const remat_graph *g, int v);
 /* "budget 41687  peak 40820  TDI 0.80%  optimal  9.3s" */
 void result_summary(FILE *f, const remat_result *r);
 
+/* "lower bound: duration D  TDI T%  gap G%" when r has a bound (the gap
+ * when a schedule fits); nothing otherwise. */
+void result_bound_line(FILE *f, const remat_result *r);
+
 /* Append the trace as CSV rows: graph,budget,method,seconds,phase,peak,
  * duration,tdi. */
 int result_append_trace_csv(const remat_result *r, const remat_graph *g,

@@ -22,6 +22,7 @@
  * other's improvements.  Every solver
  * solution is decoded, re-simulated and offered to the result; a decoded
  * schedule that disagrees with the solver is an internal error. */
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -39,6 +40,7 @@
 #include "graph.h"
 #include "heur.h"
 #include "lns.h"
+#include "milp.h"
 #include "model.h"
 #include "progress.h"
 #include "remat.h"
@@ -633,6 +635,40 @@ static void solve_conclude(shared *S, const model *md) {
   }
 }
 
+/* --lp-bound: Checkmate's LP relaxation bounds every schedule of the model
+ * (milp.h), so its value is a lower bound where the search proved none; a
+ * schedule at that bound is optimal. */
+static void solve_lp_bound(shared *S) {
+  remat_result *r = S->r;
+  if (S->proven || S->p->lp_time <= 0 || (S->p->stop && *S->p->stop)) return;
+  char err[256];
+  double lp = 0, t = sh_elapsed(S);
+  int st = milp_lp_bound(S->g, S->p->budget, S->p->lp_time, &lp, err, sizeof err);
+  double base = (double)r->base_duration;
+  if (st == 0) {
+    double lb = ceil(lp - 1e-6 * (lp > 1 ? lp : 1)); /* durations are integers */
+    if (lb < base) lb = base;
+    r->has_bound = 1;
+    r->bound = lb;
+    if (S->fits && (double)r->duration <= lb) r->status = REMAT_STATUS_OPTIMAL;
+    prog_line(&S->pr, "[%7.2fs] LP bound  duration >= %.0f (TDI >= %.3f%%) in %.2fs%s",
+              sh_elapsed(S), lb, base > 0 ? 100.0 * (lb - base) / base : 0.0,
+              sh_elapsed(S) - t, r->status == REMAT_STATUS_OPTIMAL ? ": optimal" : "");
+  } else if (st == 1 && !S->fits) {
+    r->status = REMAT_STATUS_INFEASIBLE;
+    snprintf(r->message, sizeof r->message,
+             "proven infeasible: the LP relaxation at %lld is infeasible, so no "
+             "schedule on the input order's stages fits; best peak %lld",
+             (long long)S->p->budget, (long long)r->peak);
+  } else {
+    prog_line(&S->pr, "[%7.2fs] LP bound  none: %s", sh_elapsed(S),
+              st == -2  ? err
+              : st == 2 ? "out of time"
+              : st == 1 ? "the LP is infeasible"
+                        : "solver error");
+  }
+}
+
 int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
   shared S;
   memset(&S, 0, sizeof S);
@@ -716,6 +752,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     rc = REMAT_EINTERNAL;
   } else {
     solve_conclude(&S, &C.md);
+    solve_lp_bound(&S);
     if (!S.fits) rc = REMAT_ENOFIT;
   }
   model_sol_free(&C.x);

@@ -159,6 +159,21 @@ head -n 1 tr.csv | grep -qx "graph,budget,method,seconds,phase,peak,duration,tdi
   fail "trace CSV header: $(head -n 1 tr.csv)"
 sed -n 2p tr.csv | grep -q '^"net (1, 2)",9,cp,' || fail "trace CSV row: $(sed -n 2p tr.csv)"
 
+# ------------------ --lp-bound: Checkmate's LP value as the lower bound
+# (layered_60 at 0.9: the search proves nothing in 2 s; the LP is the one
+# `remat milp --relax --eps 0` solves, rounded up to an integer duration)
+l60=$root/examples/layered_60.json
+run "$REMAT" solve "$l60" --budget 0.9 --time-limit 2 --lp-bound -q -o lb.json
+[ "$rc" = 0 ] || fail "--lp-bound: exit $rc ($err)"
+lb=$(jq '.lower_bound' lb.json)
+echo "$out" | grep -q "^lower bound: duration $lb  TDI [0-9.]*%  gap [0-9.]*%$" ||
+  fail "--lp-bound: no bound line on stdout: '$out'"
+[ "$(jq '.lower_bound >= .base_duration and .lower_bound <= .duration and .gap_percent >= 0' lb.json)" = true ] ||
+  fail "--lp-bound: bound $lb outside [base, duration] of $(jq -c '[.base_duration, .duration]' lb.json)"
+run "$REMAT" milp "$l60" --budget 0.9 --relax --eps 0 -q -o lp.json
+[ "$lb" = "$(jq '.lp.duration - 1e-6 * .lp.duration | ceil' lp.json)" ] ||
+  fail "--lp-bound: bound $lb, LP value $(jq .lp.duration lp.json)"
+
 # ---------------------------- Ctrl-C keeps the best schedule so far
 set +e
 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --time-limit 60 -q -o int.json >int.out 2>int.err &

@@ -69,7 +69,7 @@ enum {
   O(results, "results", 0, S, NULL, "FILE", CMD_BATCH,                        \
     "batch: the JSONL results file (default remat-batch.jsonl)")             \
   O(no_heuristic, "no-heuristic", 0, B, 0, NULL, CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE, \
-    "solve: CP only, milp: CBC only (no C heuristics, baselines, annealing or MIP start)")        \
+    "solve: CP only; milp: CBC alone (no C heuristics, baselines or annealing as MIP start)")        \
   O(lp_bound, "lp-bound", 0, B, 0, NULL, CMD_SOLVE,                           \
     "solve: then Checkmate's LP relaxation (up to --time-limit more) as lower bound") \
   O(lns, "lns", 0, S, "auto", "auto|random|none", CMD_SOLVE | CMD_BATCH | CMD_TUNE, \

@@ -14,6 +14,7 @@ void anneal_params_init(anneal_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 1.0;
   p->seed = 1;
+  p->target_step = 0.005;
 }
 
 /* A best schedule and its numbers. */
@@ -27,7 +28,9 @@ typedef struct an {
   const remat_graph *g;
   const anneal_params *p;
   int n;
-  int64_t M;
+  int64_t M;      /* the budget */
+  int64_t target; /* the memory the cost counts excess over (see an_retarget) */
+  int targeting;  /* a cycle ended with nothing within budget */
   plan cur, start;
   an_rec best;  /* overall */
   an_rec ebest; /* of this epoch */
@@ -84,7 +87,7 @@ static int an_pick_step(an *A) {
   if (E->over > 0) {
     int k = an_below(A, E->over);
     for (int j = 0; j < E->len; j++)
-      if (E->mem[j] > A->M && k-- == 0) return j;
+      if (E->mem[j] > E->M && k-- == 0) return j;
   }
   int best = an_below(A, E->len);
   for (int t = 0; t < 3; t++) {
@@ -206,6 +209,21 @@ static void an_set(an *A, an_rec *B, const plan *s, const plan_eval *E) {
   B->peak = E->peak;
 }
 
+/* The excess counts over the budget, or, once a cycle ended with nothing
+ * within budget and until something fits, over the best peak less
+ * target_step x the budget (anneal.h). */
+static void an_retarget(an *A) {
+  int64_t t = A->M;
+  if (A->targeting && !A->best.fits && A->p->target_step > 0) {
+    int64_t step = (int64_t)((double)A->M * A->p->target_step) + 1;
+    if (A->best.peak - step > t) t = A->best.peak - step;
+  }
+  if (t == A->target) return;
+  A->target = A->E[0].M = A->E[1].M = t;
+  plan_run(&A->E[A->ci], &A->cur);
+  A->fcur = an_cost(A, an_cur(A));
+}
+
 static void an_consider(an *A) {
   const plan_eval *E = an_cur(A);
   if (!an_better(A, &A->ebest, E)) return;
@@ -215,6 +233,7 @@ static void an_consider(an *A) {
   an_set(A, &A->best, &A->cur, E);
   A->pending = 1;
   A->last_better = util_now();
+  an_retarget(A);
 }
 
 /* Move to a better schedule from elsewhere. */
@@ -229,6 +248,7 @@ static void an_poll(an *A) {
     if (an_better(A, &A->best, E)) {
       an_set(A, &A->best, &s, E);
       an_set(A, &A->ebest, &s, E);
+      an_retarget(A);
     }
   }
   plan_free(&s);
@@ -250,6 +270,7 @@ static void an_init(an *A, const remat_graph *g, const int *seq, int len,
     plan_free(&A->cur);
     plan_init_topo(&A->cur, g->n);
   }
+  A->target = A->M;
   plan_eval_init(&A->E[0], g, A->M);
   plan_eval_init(&A->E[1], g, A->M);
   plan_run(&A->E[0], &A->cur);
@@ -296,6 +317,10 @@ static void an_reheat(an *A) {
   an_emit(A, 1);
   an_poll(A);
   A->in_cycle = 0;
+  if (!A->best.fits && !A->targeting) {
+    A->targeting = 1;
+    an_retarget(A);
+  }
   if (++A->stale > AN_PATIENCE) { /* a new epoch, from the start */
     A->stale = 0;
     A->ebest.fits = 0;

@@ -627,11 +627,15 @@ static void solve_conclude(shared *S, const model *md) {
              (long long)p->budget, (long long)r->peak);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
+    int most = 0;
+    for (int v = 0; v < S->g->n; v++)
+      if (r->copies[v] > most) most = r->copies[v];
     snprintf(r->message, sizeof r->message,
-             "out of time: no schedule within %lld found; best peak %lld (%.1f%% of "
-             "budget)",
-             (long long)p->budget, (long long)r->peak,
-             100.0 * (double)r->peak / (double)p->budget);
+             "out of time: no schedule within %lld found with at most %d copies per "
+             "node; best peak %lld (%.1f%% of budget); more time or more copies "
+             "(--copies %d) may reach it",
+             (long long)p->budget, most, (long long)r->peak,
+             100.0 * (double)r->peak / (double)p->budget, 2 * most);
   }
 }
 

@@ -97,6 +97,17 @@ run "$REMAT" solve g.json --budget 10 -q -o inf.json
   fail "budget below the bound: '$err'"
 grep -q '"status": "infeasible"' inf.json || fail "inf.json has no infeasible status"
 
+# ------------------------------------------------ out of time: exit 3
+# (on this generated graph at 0.8 the search stalls near 114% of the
+# budget for a minute with 2 copies per node)
+"$REMAT" gen layered --nodes 1000 --seed 1 -q -o big.json
+run "$REMAT" solve big.json --budget 0.8 --time-limit 1 --threads 1 -q -o over.json
+[ "$rc" = 3 ] || fail "out of time: exit $rc ($err)"
+echo "$err" | grep -Eq "^remat solve: out of time: no schedule within 458912 found with at most 2 copies per node; best peak [0-9]+ \([0-9.]+% of budget\); more time or more copies \(--copies 4\) may reach it$" ||
+  fail "out of time: '$err'"
+jq -e '.status == "over-budget" and .peak > .budget and (.sequence | length) >= 1000' over.json >/dev/null ||
+  fail "out of time: over.json"
+
 # ------------------------------------- solve: optimum, JSON, eval agrees
 run "$REMAT" info g.json
 echo "$out" | grep -qx "topo_peak: 16 (16 B)" || fail "info topo peak: $out"

@@ -14,9 +14,10 @@
  * something fits: the cost then presses on the peak, as phase 1's
  * max(peak, M) does, rather than on every step above a budget that may be
  * far below (bench/RESULTS.md: on hard graphs it ends much nearer the
- * budget; graphs that fit within the first cycle are not affected).  Cooling runs in cycles that restart from the
- * best schedule and grow; when they stop improving, a new epoch starts
- * from the starting schedule.  Each schedule
+ * budget; graphs that fit within the first cycle are not affected).
+ * Cooling runs in cycles that restart from the best schedule and grow;
+ * when they stop improving, a new epoch starts from the starting
+ * schedule.  Each schedule
  * evaluation is a pass over the sequence: about 70,000 moves a second on
  * 250 nodes, 12,000 on 1,000 (bench/RESULTS.md). */
 #ifndef REMAT_ANNEAL_H

@@ -25,34 +25,19 @@ static json_t *cmd_milp_lp_value(int status, double duration) {
   return status == 0 ? json_real(duration) : json_null();
 }
 
-static const char *cmd_milp_lp_status(int status) {
-  switch (status) {
-  case 0:
-    return "optimal";
-  case 1:
-    return "infeasible";
-  case 2:
-    return "out of time";
-  case -2:
-    return "not solved";
-  default:
-    return "error";
-  }
-}
-
 static json_t *cmd_milp_round_extra(const round_stats *st, double eps) {
   json_t *lp = json_object();
   json_object_set_new(lp, "columns", json_integer(st->columns));
   json_object_set_new(lp, "rows", json_integer(st->rows));
   json_object_set_new(lp, "nonzeros", json_integer(st->nonzeros));
   json_object_set_new(lp, "status",
-                      json_string(cmd_milp_lp_status(st->lp_status)));
+                      json_string(milp_lp_status_name(st->lp_status)));
   json_object_set_new(lp, "duration",
                       cmd_milp_lp_value(st->lp_status, st->lp_duration));
   json_object_set_new(lp, "eps", json_real(eps));
   json_object_set_new(lp, "rounding_budget", json_integer(st->rounding_budget));
   json_object_set_new(lp, "eps_status",
-                      json_string(cmd_milp_lp_status(st->lp_eps_status)));
+                      json_string(milp_lp_status_name(st->lp_eps_status)));
   json_object_set_new(
       lp, "eps_duration",
       cmd_milp_lp_value(st->lp_eps_status, st->lp_eps_duration));

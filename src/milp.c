@@ -343,6 +343,21 @@ int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
   return st;
 }
 
+const char *milp_lp_status_name(int status) {
+  switch (status) {
+  case 0:
+    return "optimal";
+  case 1:
+    return "infeasible";
+  case 2:
+    return "out of time";
+  case -2:
+    return "not solved";
+  default:
+    return "error";
+  }
+}
+
 /* ------------------------------------------------------------------ */
 /* Solving with CBC                                                    */
 /* ------------------------------------------------------------------ */

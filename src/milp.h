@@ -168,4 +168,8 @@ int milp_solve_lp(const milp_model *md, double time_limit, double *x,
 int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
                   double *duration, char *err, size_t errlen);
 
+/* A word for those codes: optimal, infeasible, out of time, not solved
+ * (-2), error. */
+const char *milp_lp_status_name(int status);
+
 #endif

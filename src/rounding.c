@@ -142,10 +142,7 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
     free(s);
   } else {
     prog_line(&X->pr, "[%7.2fs] LP at %lld: %s", round_elapsed(X),
-              (long long)budget,
-              st == 1   ? "infeasible"
-              : st == 2 ? "out of time"
-                        : "solver error");
+              (long long)budget, milp_lp_status_name(st));
   }
   free(x);
   milp_free(&md);

@@ -666,10 +666,7 @@ static void solve_lp_bound(shared *S) {
              (long long)S->p->budget, (long long)r->peak);
   } else {
     prog_line(&S->pr, "[%7.2fs] LP bound  none: %s", sh_elapsed(S),
-              st == -2  ? err
-              : st == 2 ? "out of time"
-              : st == 1 ? "the LP is infeasible"
-                        : "solver error");
+              st == -2 ? err : milp_lp_status_name(st));
   }
 }
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stage.h"
 #include "util.h"
 
 static const char *const base_methods[BASE_NMETHODS] = {
@@ -190,26 +189,37 @@ int base_candidates(const remat_graph *g, int kind, int **out) {
 /* Checkpoint set -> S -> R -> schedule                                */
 /* ------------------------------------------------------------------ */
 
+/* S is never built as a matrix (n x n bytes is 400 MB at 20,000 nodes): a
+ * value's stored stages are at most two intervals, S(t, i) is computed
+ * from them, and R follows stage by stage from the stages where S starts
+ * again (1c) and the inputs missing from S (1b). */
 typedef struct base_ctx {
   const remat_graph *g;
-  stage_mat S, R;
   int *seg, *end, *first, *lastuse;
   unsigned char *is_ck;
   int last_fwd;
+  int *seed_off, *seed; /* per stage t, the i with S[t+1,i] and not S[t,i] */
+  int *mark, *stack;    /* closure of one stage, stamped with t + 1 */
+  volatile int *stop;   /* give up a schedule when set or past deadline */
+  double deadline;      /* util_now() time, 0: none */
 } base_ctx;
 
 static void base_ctx_init(base_ctx *c, const remat_graph *g) {
   int n = g->n;
   size_t sz = (size_t)(n ? n : 1) + 1;
   c->g = g;
-  stage_mat_init(&c->S, n);
-  stage_mat_init(&c->R, n);
   c->seg = util_malloc(sz * sizeof *c->seg);
   c->end = util_malloc(sz * sizeof *c->end);
   c->first = util_malloc(sz * sizeof *c->first);
   c->lastuse = util_malloc(sz * sizeof *c->lastuse);
   c->is_ck = util_malloc(sz);
+  c->seed_off = util_malloc((sz + 1) * sizeof *c->seed_off);
+  c->seed = util_malloc(sz * sizeof *c->seed);
+  c->mark = util_calloc(sz, sizeof *c->mark);
+  c->stack = util_malloc(sz * sizeof *c->stack);
   c->last_fwd = -1;
+  c->stop = NULL;
+  c->deadline = 0;
   for (int v = 0; v < n; v++) {
     int deg = g->succ_off[v + 1] - g->succ_off[v];
     c->lastuse[v] = deg ? g->succ[g->succ_off[v + 1] - 1] : v;
@@ -218,13 +228,15 @@ static void base_ctx_init(base_ctx *c, const remat_graph *g) {
 }
 
 static void base_ctx_free(base_ctx *c) {
-  stage_mat_free(&c->S);
-  stage_mat_free(&c->R);
   free(c->seg);
   free(c->end);
   free(c->first);
   free(c->lastuse);
   free(c->is_ck);
+  free(c->seed_off);
+  free(c->seed);
+  free(c->mark);
+  free(c->stack);
 }
 
 /* Segment of every forward node, segment ends and first later readers. */
@@ -254,23 +266,96 @@ static void base_segments(base_ctx *c, const int *ck, int nck) {
   }
 }
 
-static void base_smatrix(base_ctx *c, const int *ck, int nck) {
-  const remat_graph *g = c->g;
-  stage_mat_clear(&c->S);
-  base_segments(c, ck, nck);
-  for (int i = 0; i < g->n; i++) {
-    int keep_all = !base_forward(g, i) || c->is_ck[i];
-    int es = keep_all ? 0 : c->end[c->seg[i]];
-    int fs = keep_all ? 0 : c->first[c->seg[i]];
-    for (int t = i + 1; t <= c->lastuse[i]; t++)
-      if (keep_all || t <= es || t >= fs) stage_set(&c->S, t, i, 1);
-  }
+/* S[t,i]: i is stored from its own stage to its last reader, except that
+ * a forward non-checkpoint is dropped after its segment's end until the
+ * segment's first later reader (Checkmate App. B). */
+static int base_s(const base_ctx *c, int t, int i) {
+  if (t <= i || t > c->lastuse[i]) return 0;
+  if (!base_forward(c->g, i) || c->is_ck[i]) return 1;
+  int s = c->seg[i];
+  return t <= c->end[s] || t >= c->first[s];
 }
 
+/* The stages t > i where S[.,i] starts again: only at a segment's first
+ * later reader. */
+static void base_seeds(base_ctx *c) {
+  int n = c->g->n;
+  memset(c->seed_off, 0, ((size_t)n + 2) * sizeof *c->seed_off);
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < n; i++) {
+      if (!base_forward(c->g, i) || c->is_ck[i]) continue;
+      int f = c->first[c->seg[i]];
+      if (f == INT_MAX || f > c->lastuse[i] || f - 1 <= i || base_s(c, f - 1, i))
+        continue;
+      if (pass == 0)
+        c->seed_off[f]++; /* counts of stage t = f - 1 at t + 1 */
+      else
+        c->seed[c->seed_off[f - 1]++] = i;
+    }
+    if (pass == 0) /* seed_off[t]: where stage t starts */
+      for (int t = 0; t < n; t++) c->seed_off[t + 1] += c->seed_off[t];
+  }
+  /* filling moved each stage's start to the next one's: shift back */
+  for (int t = n; t > 0; t--) c->seed_off[t] = c->seed_off[t - 1];
+  c->seed_off[0] = 0;
+}
+
+static int base_cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Stage t of R: t itself, its seeds, and recursively every input not in
+ * S[t]; appended to out in index order.  Returns the new length. */
+static int base_stage(base_ctx *c, int t, int *out, int len) {
+  const remat_graph *g = c->g;
+  int top = 0, from = len;
+  c->mark[t] = t + 1;
+  c->stack[top++] = t;
+  for (int k = c->seed_off[t]; k < c->seed_off[t + 1]; k++)
+    if (c->mark[c->seed[k]] != t + 1) {
+      c->mark[c->seed[k]] = t + 1;
+      c->stack[top++] = c->seed[k];
+    }
+  while (top > 0) {
+    int v = c->stack[--top];
+    out[len++] = v;
+    for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) {
+      int u = g->pred[k];
+      if (c->mark[u] == t + 1 || base_s(c, t, u)) continue;
+      c->mark[u] = t + 1;
+      c->stack[top++] = u;
+    }
+  }
+  qsort(out + from, (size_t)(len - from), sizeof *out, base_cmp_int);
+  return len;
+}
+
+static int base_ctx_stopped(const base_ctx *c) {
+  return (c->stop && *c->stop) || (c->deadline > 0 && util_now() > c->deadline);
+}
+
+/* The schedule of checkpoint set ck into *seq (allocated); its length, or
+ * -1 (nothing allocated) when stopped. */
 static int base_ctx_schedule(base_ctx *c, const int *ck, int nck, int **seq) {
-  base_smatrix(c, ck, nck);
-  stage_r_opt(c->g, &c->S, &c->R);
-  return stage_sequence(&c->R, seq);
+  int n = c->g->n, len = 0, cap = 2 * n + 16;
+  base_segments(c, ck, nck);
+  base_seeds(c);
+  for (int v = 0; v < n; v++) c->mark[v] = 0;
+  int *s = util_malloc((size_t)cap * sizeof *s);
+  for (int t = 0; t < n; t++) {
+    if (len + t + 1 > cap) { /* a stage holds at most t + 1 nodes */
+      cap = 2 * cap > len + t + 1 ? 2 * cap : len + t + 1;
+      s = util_realloc(s, (size_t)cap * sizeof *s);
+    }
+    len = base_stage(c, t, s, len);
+    if ((t & 1023) == 1023 && base_ctx_stopped(c)) {
+      free(s);
+      return -1;
+    }
+  }
+  *seq = s;
+  return len;
 }
 
 int base_schedule(const remat_graph *g, const int *checkpoints, int ncheck,
@@ -299,7 +384,8 @@ typedef struct base_run_ctx {
 } base_run_ctx;
 
 static int base_stopped(const base_run_ctx *x) {
-  return x->p->stop && *x->p->stop;
+  return (x->p->stop && *x->p->stop) ||
+         (x->p->time_limit > 0 && util_now() - x->t0 > x->p->time_limit);
 }
 
 static int base_better(const base_run_ctx *x, const remat_sim *s) {
@@ -319,6 +405,7 @@ static int base_try(base_run_ctx *x, const int *ck, int nck, int64_t b) {
   const remat_graph *g = x->bc.g;
   int *seq;
   int len = base_ctx_schedule(&x->bc, ck, nck, &seq);
+  if (len < 0) return 0;
   remat_sim s;
   int better = 0;
   if (x->info) x->info->evaluated++;
@@ -469,6 +556,8 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
     info->segment_budget = -1;
   }
   base_ctx_init(&x.bc, g);
+  x.bc.stop = p->stop;
+  if (p->time_limit > 0) x.bc.deadline = x.t0 + p->time_limit;
   x.ck = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *x.ck);
   int *cand = NULL, nc = 0;
   if (p->method != BASE_CHECKPOINT_ALL) {
@@ -490,18 +579,20 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
 }
 
 int base_best(const remat_graph *g, int64_t budget, double t0,
-              volatile int *stop, remat_result *r) {
+              double time_limit, volatile int *stop, remat_result *r) {
   base_params p;
   base_params_init(&p);
   p.budget = budget;
   p.max_evals = 24;
   p.t0 = t0 > 0 ? t0 : util_now();
   p.stop = stop;
+  p.time_limit = time_limit;
   p.method = BASE_CHECKPOINT_ALL;
   int rc = base_run(g, &p, r, NULL);
   for (int c = 0; c < BASE_NCAND; c++)
     for (int m = BASE_CHEN_SQRTN; m <= BASE_CHEN_GREEDY; m++) {
-      if (stop && *stop) return rc;
+      if ((stop && *stop) || (time_limit > 0 && util_now() - p.t0 > time_limit))
+        return rc;
       p.candidates = c;
       p.method = m;
       if (base_run(g, &p, r, NULL)) rc = REMAT_EINTERNAL;

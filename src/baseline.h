@@ -17,9 +17,11 @@
  *     ladder": the segment is recomputed once, in stage first_s - 1, and
  *     kept for its backward pass).
  * On Keras-numbered training graphs this is Checkmate's S up to entries
- * after a node's last use, which no schedule reads.  Then R =
- * stage_r_opt(S) (solve_r_opt), and the schedule is R's sequence, always
- * re-simulated by the result bookkeeping.
+ * after a node's last use, which no schedule reads.  Then R is
+ * stage_r_opt(S) (solve_r_opt) and the schedule is R's sequence, always
+ * re-simulated by the result bookkeeping; both are computed stage by stage
+ * from S's intervals, never as n x n matrices (linear memory: graphs of
+ * tens of thousands of nodes).
  *
  *   checkpoint-all: the input order (everything kept);
  *   chen-sqrtn:     every floor(sqrt(|C|))-th candidate;
@@ -59,6 +61,8 @@ typedef struct base_params {
   volatile int *stop; /* stop early when nonzero */
   double t0;          /* util_now() at the start, for trace times (0:
                          now) */
+  double time_limit;  /* seconds from t0; 0: none (the schedules built
+                         by then are kept) */
   int phase;          /* trace phase of offered schedules (0) */
 } base_params;
 
@@ -90,10 +94,11 @@ int base_conclude(remat_result *r, int method);
 /* All methods on both candidate sets (chen-greedy with max_evals 24),
  * every schedule offered to r (phase 0): the warm start of remat solve and
  * remat milp.  t0 is util_now() at the caller's start, for trace times (0:
- * now); stop may be NULL.  About 50 schedules: milliseconds for 100 nodes,
- * well under a second for 1000.  Returns like base_run. */
+ * now); stop may be NULL; time_limit in seconds from t0 (0: none).  About
+ * 100 schedules: milliseconds for 100 nodes, well under a second for 1000,
+ * 20 s for a 20,000-node layered graph.  Returns like base_run. */
 int base_best(const remat_graph *g, int64_t budget, double t0,
-              volatile int *stop, remat_result *r);
+              double time_limit, volatile int *stop, remat_result *r);
 
 /* Candidates: the articulation points of the undirected forward graph
  * (with Checkmate's virtual input before the first and output after the

@@ -161,7 +161,7 @@ static const batch_optdef batch_optdefs[] = {
     {"copies", 'c', BO_COPIES},  {"time-limit", 't', BO_TIME},
     {"threads", 0, BO_THREADS},  {"seed", 0, BO_SEED},
     {"lns", 0, BO_LNS},          {"no-heuristic", 0, BO_FLAG},
-    {"fzn-solver", 0, BO_STRING},
+    {"fzn-solver", 0, BO_STRING}, {"lp-bound", 0, BO_FLAG},
 };
 #define BATCH_NOPTDEFS (sizeof batch_optdefs / sizeof *batch_optdefs)
 
@@ -261,7 +261,7 @@ int batch_parse_options(char **word, int nword, const char *base_dir,
       return util_err(err, errlen, REMAT_EUSAGE,
                       "%s '%.*s' (a job takes --copies, --time-limit, "
                       "--threads, --seed, --lns, --no-heuristic, "
-                      "--fzn-solver)",
+                      "--fzn-solver, --lp-bound)",
                       w[0] == '-' ? "unknown or batch-level option"
                                   : "unexpected word",
                       (int)len, w);
@@ -704,6 +704,7 @@ json_t *batch_rec_to_json(const batch_rec *r) {
   json_object_set_new(o, "tdi_percent", r->has_schedule ? batch_json_real(r->tdi, 1e-6) : json_null());
   json_object_set_new(o, "time_s", batch_json_real(r->time_s, 1e-3));
   json_object_set_new(o, "time_to_best_s", r->time_to_best_s >= 0 ? batch_json_real(r->time_to_best_s, 1e-3) : json_null());
+  json_object_set_new(o, "lower_bound_tdi_percent", r->has_bound ? batch_json_real(r->bound_tdi, 1e-6) : json_null());
   json_object_set_new(o, "wall_s", batch_json_real(r->wall_s, 1e-3));
   json_object_set_new(o, "result", batch_json_str(r->result));
   if (r->reason) json_object_set_new(o, "reason", json_string(r->reason));
@@ -724,6 +725,12 @@ static int64_t batch_get_int(const json_t *o, const char *key) {
 static double batch_get_real(const json_t *o, const char *key, double none) {
   const json_t *v = json_object_get(o, key);
   return json_is_number(v) ? json_number_value(v) : none;
+}
+
+/* "lower_bound_tdi_percent" (records and result JSON alike), or none. */
+static void batch_get_bound(const json_t *o, batch_rec *r) {
+  r->has_bound = json_is_number(json_object_get(o, "lower_bound_tdi_percent"));
+  r->bound_tdi = batch_get_real(o, "lower_bound_tdi_percent", 0);
 }
 
 int batch_rec_from_json(const json_t *o, batch_rec *r) {
@@ -752,6 +759,7 @@ int batch_rec_from_json(const json_t *o, batch_rec *r) {
   r->signal = sig > 0 ? (int)sig : 0;
   r->time_s = batch_get_real(o, "time_s", 0);
   r->time_to_best_s = batch_get_real(o, "time_to_best_s", -1);
+  batch_get_bound(o, r);
   r->wall_s = batch_get_real(o, "wall_s", 0);
   return 0;
 }
@@ -919,6 +927,7 @@ static int batch_fill_from_json(batch_rec *r, const json_t *o,
   batch_rec_set(&r->result, path);
   r->time_s = batch_get_real(o, "time_s", 0);
   r->time_to_best_s = batch_get_real(o, "time_to_best_s", -1);
+  batch_get_bound(o, r);
   if (!batch_in(status, known))
     return batch_bad(r, "error", "%s: no valid \"status\"", path);
   if (r->budget_bytes <= 0)
@@ -1050,7 +1059,7 @@ char *batch_graph_stem(const char *graph) {
 
 void batch_write_csv(FILE *f, const batch_rec *const *row, int n) {
   fprintf(f, "graph,n,budget,budget_bytes,status,peak,tdi_percent,"
-             "time_to_best_s,time_s\n");
+             "time_to_best_s,time_s,lower_bound_tdi_percent\n");
   for (int i = 0; i < n; i++) {
     const batch_rec *r = row[i];
     char *stem = batch_graph_stem(r->graph);
@@ -1070,9 +1079,11 @@ void batch_write_csv(FILE *f, const batch_rec *const *row, int n) {
     if (r->time_to_best_s >= 0) fprintf(f, ",%.3f", r->time_to_best_s);
     else fputc(',', f);
     if (r->status && strcmp(r->status, "pending") && r->result)
-      fprintf(f, ",%.3f\n", r->time_s);
+      fprintf(f, ",%.3f", r->time_s);
     else
-      fputs(",\n", f);
+      fputc(',', f);
+    if (r->has_bound) fprintf(f, ",%.4f\n", r->bound_tdi);
+    else fputs(",\n", f);
   }
 }
 
@@ -1104,6 +1115,8 @@ static void batch_md_row(FILE *f, const batch_rec *r) {
   if (r->time_to_best_s >= 0) fprintf(f, "%.2f", r->time_to_best_s);
   fputs(" | ", f);
   if (r->result) fprintf(f, "%.2f", r->time_s);
+  fputs(" | ", f);
+  if (r->has_bound) fprintf(f, "%.2f", r->bound_tdi);
   fputs(" |\n", f);
 }
 
@@ -1111,8 +1124,8 @@ void batch_write_md(FILE *f, const batch_rec *const *row, int n,
                     const char *title) {
   fprintf(f, "# %s\n\n", title);
   fprintf(f, "| graph | n | budget | status | peak | TDI %% | time to best (s) "
-             "| time (s) |\n");
-  fprintf(f, "|---|--:|---|---|--:|--:|--:|--:|\n");
+             "| time (s) | lower bound TDI %% |\n");
+  fprintf(f, "|---|--:|---|---|--:|--:|--:|--:|--:|\n");
   for (int i = 0; i < n; i++) batch_md_row(f, row[i]);
   static const char *const order[] = {"optimal", "feasible", "over-budget",
                                       "infeasible", "failed", "crashed",

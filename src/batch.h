@@ -157,6 +157,8 @@ typedef struct batch_rec {
   int signal;        /* the signal that ended it, 0 if none */
   double time_s;     /* the solver's own time */
   double time_to_best_s; /* < 0: none */
+  int has_bound;         /* a lower bound (solve --lp-bound, or proven) */
+  double bound_tdi;      /* the lower bound on the TDI, percent */
   double wall_s;     /* wall-clock time of the job (batch side) */
   char *ended;       /* ISO 8601 UTC time the record was made, or NULL */
 } batch_rec;
@@ -236,7 +238,7 @@ int batch_exit_code(const batch_rec *const *row, int n);
 /* ------------------------------------------------------ summaries */
 
 /* CSV: graph,n,budget,budget_bytes,status,peak,tdi_percent,
- * time_to_best_s,time_s (one row per job). */
+ * time_to_best_s,time_s,lower_bound_tdi_percent (one row per job). */
 void batch_write_csv(FILE *f, const batch_rec *const *row, int n);
 /* Markdown: the same table, then the counts by status and the failures
  * with their reasons. */

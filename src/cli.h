@@ -70,8 +70,8 @@ enum {
     "batch: the JSONL results file (default remat-batch.jsonl)")             \
   O(no_heuristic, "no-heuristic", 0, B, 0, NULL, CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE, \
     "solve: CP only; milp: CBC alone (no C heuristics, baselines or annealing as MIP start)")        \
-  O(lp_bound, "lp-bound", 0, B, 0, NULL, CMD_SOLVE,                           \
-    "solve: then Checkmate's LP relaxation (up to --time-limit more) as lower bound") \
+  O(lp_bound, "lp-bound", 0, B, 0, NULL, CMD_SOLVE | CMD_BATCH,               \
+    "solve, batch: then Checkmate's LP relaxation (up to --time-limit more) as lower bound") \
   O(lns, "lns", 0, S, "auto", "auto|random|none", CMD_SOLVE | CMD_BATCH | CMD_TUNE, \
     "solve: large-neighbourhood search neighbourhoods")                      \
   O(nodes, "nodes", 'n', I, 50, "N", CMD_GEN, "gen: layered: nodes (50); training: forward layers (50); unet: depth (4)") \

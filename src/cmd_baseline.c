@@ -76,6 +76,7 @@ int cmd_baseline(const char *name, int argc, char **argv) {
   remat_result_init(&r, g, p.budget, base_method_name(p.method));
   base_info info;
   p.t0 = util_now();
+  p.time_limit = o.time_limit;
   rc = base_run(g, &p, &r, &info);
   r.t_total = util_now() - p.t0;
   r.t_phase[0] = r.t_total;

@@ -135,6 +135,7 @@ static int cb_defaults(const cli_opts *o, const char *cmd, batch_defaults *d) {
   }
   if (o->lns_set) w[n++] = "--lns", w[n++] = (char *)o->lns;
   if (o->no_heuristic) w[n++] = "--no-heuristic";
+  if (o->lp_bound) w[n++] = "--lp-bound";
   if (o->fzn_solver) w[n++] = "--fzn-solver", w[n++] = (char *)o->fzn_solver;
   double tl = d->time_limit;
   int th = d->threads;
@@ -235,6 +236,14 @@ static int cb_emit(batch_run *B) {
 
 /* ------------------------------------------------------------ running */
 
+/* A job's whole time: its limit, twice with --lp-bound (the LP gets the
+ * limit again after the solve). */
+static double cb_job_limit(const batch_job *j) {
+  for (int i = 0; i < j->nopt; i++)
+    if (!strcmp(j->opt[i], "--lp-bound")) return 2 * j->time_limit;
+  return j->time_limit;
+}
+
 /* Fork and exec one job; the child gets its own process group (a Ctrl-C
  * at the terminal reaches the batch only, which passes on SIGTERM) and
  * SIGTERM when the batch dies. */
@@ -277,7 +286,7 @@ static int cb_launch(batch_run *B, run_slot *s, int job) {
   }
   setpgid(pid, pid);
   double now = util_now();
-  *s = (run_slot){job, pid, now, now + j->time_limit + BATCH_GRACE, 0, 0, 0};
+  *s = (run_slot){job, pid, now, now + cb_job_limit(j) + BATCH_GRACE, 0, 0, 0};
   B->running++;
   return 0;
 }
@@ -300,13 +309,13 @@ static double cb_eta(const batch_run *B) {
   for (int i = 0; i < B->nslot; i++) {
     const run_slot *s = &B->slot[i];
     if (s->job < 0) continue;
-    double left = B->jobs.job[s->job].time_limit - (now - s->start);
+    double left = cb_job_limit(&B->jobs.job[s->job]) - (now - s->start);
     work += left > 0 ? left : 0;
   }
   if (B->work_n)
     per = B->work_sum / B->work_n;
   else if (pending)
-    per = B->jobs.job[B->todo[B->itodo]].time_limit;
+    per = cb_job_limit(&B->jobs.job[B->todo[B->itodo]]);
   work += per * pending;
   return work / B->nslot;
 }

@@ -105,6 +105,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
   base_params_init(&bp);
   bp.budget = M;
   bp.stop = p->stop;
+  bp.time_limit = p->time_limit;
   bp.method = bit == CMP_CHECKPOINT_ALL ? BASE_CHECKPOINT_ALL
               : bit == CMP_CHEN_SQRTN_AP || bit == CMP_CHEN_SQRTN_LIN
                   ? BASE_CHEN_SQRTN

@@ -124,6 +124,7 @@ static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
   int z = seq[jp], nm = 0;
   for (int a = 0; a < jp && nm < max; a++) {
     if (lastuse[a] <= jp) continue;
+    if ((a & 255) == 0 && heur_out_of_time(H)) break;
     int u = seq[a];
     /* first reader after jp (no newer copy of u can sit before it) */
     int r = jp + 1;
@@ -152,18 +153,56 @@ static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
   return nm;
 }
 
+/* Every candidate move costs a pass over the schedule and its edges; a
+ * step evaluates moves worth at most HEUR_WORK of those (all of them up
+ * to 1,000 nodes; on 20,000 nodes with 430,000 edges, 64: the ones that
+ * free the most memory per unit of added duration). */
+#define HEUR_WORK 20000000
+#define HEUR_EVAL_MIN 64
+
+static int64_t heur_move_cost(const heur *H, const move *mv) {
+  int64_t c = 0;
+  for (int k = 0; k < mv->nkey; k++) c += H->g->w[plan_node(mv->key[k])];
+  return c;
+}
+
+static int heur_cmp_desc(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+static int heur_shortlist(heur *H, move *moves, int nm, int64_t unit) {
+  int64_t pass = (int64_t)H->E.len + H->g->pred_off[H->g->n] + 1;
+  int cap = HEUR_WORK / pass > HEUR_EVAL_MIN ? (int)(HEUR_WORK / pass) : HEUR_EVAL_MIN;
+  if (nm <= cap) return nm;
+  double *score = util_malloc((size_t)nm * sizeof *score);
+  for (int i = 0; i < nm; i++)
+    score[i] = (double)H->g->m[plan_node(moves[i].key[0])] /
+               (double)(heur_move_cost(H, &moves[i]) + unit);
+  double *sorted = util_malloc((size_t)nm * sizeof *sorted);
+  memcpy(sorted, score, (size_t)nm * sizeof *sorted);
+  qsort(sorted, (size_t)nm, sizeof *sorted, heur_cmp_desc);
+  double cut = sorted[cap - 1];
+  int k = 0;
+  for (int i = 0; i < nm && k < cap; i++)
+    if (score[i] >= cut) moves[k++] = moves[i]; /* order kept, k <= i */
+  free(sorted);
+  free(score);
+  return k;
+}
+
 /* Apply the best move at the peak; returns 0 if none lowers the excess. */
 static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise) {
   plan_run(&H->E, s);
   int64_t excess0 = H->E.excess, dur0 = H->E.duration;
   int jp = H->E.peak_step;
-  int nm = heur_moves(H, s, jp, moves, maxmoves);
+  int64_t unit = 1 + remat_graph_base_duration(H->g) / H->g->n / 50;
+  int nm = heur_shortlist(H, moves, heur_moves(H, s, jp, moves, maxmoves), unit);
   int best = -1, fallback = -1;
   double best_score = 0;
-  int64_t unit = 1 + remat_graph_base_duration(H->g) / H->g->n / 50;
   int64_t peak0 = H->E.peak, fb_peak = peak0, fb_excess = 0;
   int key_jp = s->key[jp];
-  for (int i = 0; i < nm; i++) {
+  for (int i = 0; i < nm && !heur_out_of_time(H); i++) {
     for (int k = 0; k < moves[i].nkey; k++) plan_insert(s, moves[i].key[k]);
     plan_run(&H->E, s);
     for (int k = 0; k < moves[i].nkey; k++) plan_erase(s, moves[i].key[k]);
@@ -239,12 +278,6 @@ static void heur_prune(heur *H, plan *s) {
  * step). */
 #define HEUR_XDEPTH 3
 #define HEUR_XWIDTH 24
-
-static int64_t heur_move_cost(const heur *H, const move *mv) {
-  int64_t c = 0;
-  for (int k = 0; k < mv->nkey; k++) c += H->g->w[plan_node(mv->key[k])];
-  return c;
-}
 
 static int heur_first_over(const heur *H) {
   for (int j = 0; j < H->E.len; j++)

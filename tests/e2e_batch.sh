@@ -68,7 +68,7 @@ run "$REMAT" batch graphs --budget 0.9,0.85 -j 2 --time-limit 2 -o out/sum
 [ "$(echo "$err" | grep -c '^remat: \[[1-4]/4\]')" = 4 ] || fail "batch: no progress line per job: $err"
 [ "$(field out/sum.jsonl status | sort | uniq)" = optimal ] || fail "batch statuses: $(field out/sum.jsonl status)"
 [ "$(wc -l <out/sum.csv)" = 5 ] || fail "CSV rows: $(cat out/sum.csv)"
-head -1 out/sum.csv | grep -qx "graph,n,budget,budget_bytes,status,peak,tdi_percent,time_to_best_s,time_s" ||
+head -1 out/sum.csv | grep -qx "graph,n,budget,budget_bytes,status,peak,tdi_percent,time_to_best_s,time_s,lower_bound_tdi_percent" ||
   fail "CSV header: $(head -1 out/sum.csv)"
 grep -q "^g1,6,0.85,13,optimal,13,29.4118," out/sum.csv || fail "CSV row: $(cat out/sum.csv)"
 grep -q "| g2 | 6 | 0.9 (13) | optimal | 13 | 9.09 |" out/sum.md || fail "Markdown: $(cat out/sum.md)"
@@ -136,6 +136,23 @@ run "$REMAT" batch jobs.txt --budget 0.85 -q --results out/man.jsonl
 [ "$(field out/man.jsonl id | sort | tr '\n' '|')" = "./graphs/g1.json --budget 0.9 --copies 3|./graphs/g2.json --budget 0.85|" ] ||
   [ "$(field out/man.jsonl id | sort | tr '\n' '|')" = "graphs/g1.json --budget 0.9 --copies 3|graphs/g2.json --budget 0.85|" ] ||
   fail "manifest ids: $(field out/man.jsonl id)"
+
+# ------------------------- --lp-bound: the LP's lower bound in the records
+# (80 nodes at 0.8: the CP proves nothing in 2 s, so only the job with
+# --lp-bound has a bound, TDI >= 1.42 % against 2.89 %; the LP takes 0.3 s
+# of the 2 s more it may have)
+"$REMAT" gen layered --nodes 80 --seed 2 -q -o lp.json
+printf 'lp.json 0.8 --time-limit 2 --lp-bound\nlp.json 0.8 --time-limit 2\n' >lpjobs.txt
+run "$REMAT" batch lpjobs.txt -q -j 2 --results out/lp.jsonl
+[ "$rc" = 0 ] || fail "--lp-bound: exit $rc ($err)"
+jq -se 'map({(.options): .}) | add | .["--lp-bound"] as $lp | .[""] as $plain |
+  $lp.status == "feasible" and $plain.status == "feasible" and
+  ($lp.lower_bound_tdi_percent | type) == "number" and
+  $lp.lower_bound_tdi_percent >= 0 and $lp.lower_bound_tdi_percent <= $lp.tdi_percent + 1e-6 and
+  $plain.lower_bound_tdi_percent == null' out/lp.jsonl >/dev/null ||
+  fail "--lp-bound records: $(cat out/lp.jsonl)"
+grep -q "^lp,80,0.8,[0-9]*,feasible,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]\+$" out/lp.csv ||
+  fail "--lp-bound CSV: $(cat out/lp.csv)"
 
 # ------------------------------------- Ctrl-C, then --resume finishes
 ex="$root/examples"

@@ -2,6 +2,7 @@
  * names, inputs, the JSONL results file and the resume rule, re-checked
  * result files, how a job ended, exit codes, the CSV and Markdown
  * summaries; and the C_v tuning helpers. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,8 @@ static void test_jsonl_resume(void **state) {
   r.exit_code = 0;
   r.time_s = 1.23456;
   r.time_to_best_s = 0.5;
+  r.has_bound = 1;
+  r.bound_tdi = 1.2345678;
   assert_int_equal(batch_jsonl_append(path, &r, err, sizeof err), 0);
   batch_rec_free(&r);
   make_rec(&r, "g/b.json --budget 0.9", "crashed");
@@ -326,8 +329,11 @@ static void test_jsonl_resume(void **state) {
   assert_int_equal(R.rec[0].peak, 14);
   assert_true(R.rec[0].has_schedule);
   assert_true(R.rec[0].time_s == 1.235); /* rounded to a millisecond */
+  assert_true(R.rec[0].has_bound);
+  assert_true(fabs(R.rec[0].bound_tdi - 1.234568) < 1e-9); /* to 1e-6 */
   assert_int_equal(R.rec[1].signal, 11);
   assert_false(R.rec[1].has_schedule);
+  assert_false(R.rec[1].has_bound);
   /* resume: the last record per id decides */
   const batch_rec *a = batch_recs_find(&R, "g/a.json --budget 0.9");
   assert_non_null(a);
@@ -354,7 +360,8 @@ static char *write_result(const char *name, const char *graph,
   snprintf(text, sizeof text,
            "{\"graph_file\": \"%s\", \"budget\": %lld, \"status\": \"%s\", "
            "\"peak\": %lld, \"duration\": 17, \"sequence\": %s, \"time_s\": "
-           "2.5, \"time_to_best_s\": 0.25, \"message\": \"note\"}",
+           "2.5, \"time_to_best_s\": 0.25, \"lower_bound_tdi_percent\": 0, "
+           "\"message\": \"note\"}",
            graph, (long long)budget, status, (long long)peak, seq);
   write_text(p, text);
   return p;
@@ -376,6 +383,7 @@ static void test_rec_from_result(void **state) {
   assert_int_equal(r.budget_bytes, 16);
   assert_true(r.tdi == 0);
   assert_true(r.time_to_best_s == 0.25);
+  assert_true(r.has_bound && r.bound_tdi == 0);
   assert_string_equal(r.name, "diamond");
   batch_rec_free(&r);
 
@@ -507,6 +515,8 @@ static void test_summaries(void **state) {
   a.tdi = 17.6470588;
   a.time_s = 2.5;
   a.time_to_best_s = 0.25;
+  a.has_bound = 1;
+  a.bound_tdi = 9.87654;
   batch_rec_set(&a.result, "j/a.json");
   make_rec(&b, "g/a,b.json --budget 0.8", "infeasible");
   batch_rec_set(&b.graph, "g/a,b.json");
@@ -521,18 +531,18 @@ static void test_summaries(void **state) {
   char *csv = capture_csv(rows, 3, 0);
   assert_string_equal(csv,
                       "graph,n,budget,budget_bytes,status,peak,tdi_percent,"
-                      "time_to_best_s,time_s\n"
-                      "a,6,0.9,14,feasible,14,17.6471,0.250,2.500\n"
-                      "\"a,b\",6,0.8,12,infeasible,,,,0.000\n"
-                      "bad,,0.9,,failed,,,,\n");
+                      "time_to_best_s,time_s,lower_bound_tdi_percent\n"
+                      "a,6,0.9,14,feasible,14,17.6471,0.250,2.500,9.8765\n"
+                      "\"a,b\",6,0.8,12,infeasible,,,,0.000,\n"
+                      "bad,,0.9,,failed,,,,,\n");
   char *md = capture_csv(rows, 3, 1);
   assert_string_equal(md,
                       "# T\n\n"
-                      "| graph | n | budget | status | peak | TDI % | time to best (s) | time (s) |\n"
-                      "|---|--:|---|---|--:|--:|--:|--:|\n"
-                      "| a | 6 | 0.9 (14) | feasible | 14 | 17.65 | 0.25 | 2.50 |\n"
-                      "| a,b | 6 | 0.8 (12) | infeasible |  |  |  | 0.00 |\n"
-                      "| bad |  | 0.9 | failed |  |  |  |  |\n"
+                      "| graph | n | budget | status | peak | TDI % | time to best (s) | time (s) | lower bound TDI % |\n"
+                      "|---|--:|---|---|--:|--:|--:|--:|--:|\n"
+                      "| a | 6 | 0.9 (14) | feasible | 14 | 17.65 | 0.25 | 2.50 | 9.88 |\n"
+                      "| a,b | 6 | 0.8 (12) | infeasible |  |  |  | 0.00 |  |\n"
+                      "| bad |  | 0.9 | failed |  |  |  |  |  |\n"
                       "\n3 jobs: 1 feasible, 1 infeasible, 1 failed.\n"
                       "\n## Failures\n\n"
                       "- `g/bad.json --budget 0.9`: failed: g/bad.json:1:0: JSON \\| syntax error\n");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "gen.h"
 #include "graph.h"
 #include "milp.h"
 #include "remat.h"
@@ -405,7 +406,7 @@ static void test_rounding_and_baselines(void **state) {
           remat_result_free(&r);
         }
       remat_result_init(&r, g, budgets[k], "baselines");
-      assert_int_equal(base_best(g, budgets[k], 0, NULL, &r), 0);
+      assert_int_equal(base_best(g, budgets[k], 0, 0, NULL, &r), 0);
       check_result(g, &r);
       /* polishing keeps a fitting schedule fitting and never lengthens it */
       int fits = r.seq && r.peak <= budgets[k];
@@ -480,6 +481,79 @@ static void test_baseline_training_chain(void **state) {
 }
 
 /* Articulation points of a diamond-with-tail: 0 -> {1,2} -> 3 -> 4. */
+/* The baselines build S and R stage by stage from S's intervals; check
+ * them against the matrices of baseline.h's definition (S entry by entry,
+ * then stage_r_opt and stage_sequence) for random checkpoint sets on
+ * training graphs (forward/backward split), U-Nets and layered graphs. */
+static void dense_baseline(const remat_graph *g, const unsigned char *is_ck,
+                           stage_mat *S, stage_mat *R) {
+  int n = g->n, last_fwd = -1;
+  for (int v = 0; v < n; v++)
+    if (!g->backward || !g->backward[v]) last_fwd = v;
+  stage_mat_clear(S);
+  for (int i = 0; i < n; i++) {
+    int fwd = !g->backward || !g->backward[i];
+    int last = g->succ_off[i + 1] > g->succ_off[i] ? g->succ[g->succ_off[i + 1] - 1] : i;
+    int end = last_fwd + 1, first = n + 1;
+    if (fwd && !is_ck[i]) {
+      int start = 0; /* the segment [start, end) holding i */
+      for (int c = i; c >= 0; c--)
+        if (is_ck[c]) {
+          start = c;
+          break;
+        }
+      for (int c = i + 1; c <= last_fwd; c++)
+        if (is_ck[c]) {
+          end = c;
+          break;
+        }
+      for (int v = start; v < end; v++) /* first reader after end */
+        if (!is_ck[v] && (!g->backward || !g->backward[v]))
+          for (int k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
+            if (g->succ[k] > end && g->succ[k] < first) first = g->succ[k];
+    }
+    for (int t = i + 1; t <= last; t++)
+      if (!fwd || is_ck[i] || t <= end || t >= first) stage_set(S, t, i, 1);
+  }
+  stage_r_opt(g, S, R);
+}
+
+static void test_baseline_sparse_equals_dense(void **state) {
+  (void)state;
+  rng_state = 11;
+  int recomputing = 0;
+  for (int round = 0; round < 24; round++) {
+    remat_graph *g = round % 3 == 0   ? gen_training(5 + round, (uint64_t)round)
+                     : round % 3 == 1 ? gen_unet(2 + round % 2, (uint64_t)round)
+                                      : gen_layered(30 + 3 * round, (uint64_t)round);
+    int n = g->n, *ck = malloc((size_t)n * sizeof *ck), nck = 0;
+    unsigned char *is_ck = calloc((size_t)n, 1);
+    int pct = (int)(rng_next() % 60);
+    for (int v = 0; v < n; v++)
+      if ((!g->backward || !g->backward[v]) && (int)(rng_next() % 100) < pct) {
+        ck[nck++] = v;
+        is_ck[v] = 1;
+      }
+    stage_mat S, R;
+    stage_mat_init(&S, n);
+    stage_mat_init(&R, n);
+    dense_baseline(g, is_ck, &S, &R);
+    int *want, *got;
+    int wlen = stage_sequence(&R, &want), glen = base_schedule(g, ck, nck, &got);
+    assert_int_equal(glen, wlen);
+    assert_memory_equal(got, want, (size_t)wlen * sizeof *got);
+    recomputing += wlen > n;
+    free(want);
+    free(got);
+    stage_mat_free(&S);
+    stage_mat_free(&R);
+    free(ck);
+    free(is_ck);
+    remat_graph_free(g);
+  }
+  assert_true(recomputing >= 12); /* the sets do cut segments */
+}
+
 static void test_articulation_points(void **state) {
   (void)state;
   int64_t w[5] = {1, 1, 1, 1, 1}, m[5] = {1, 1, 1, 1, 1};
@@ -559,6 +633,7 @@ int main(void) {
       cmocka_unit_test(test_checkmate_accounting),
       cmocka_unit_test(test_articulation_points),
       cmocka_unit_test(test_baseline_training_chain),
+      cmocka_unit_test(test_baseline_sparse_equals_dense),
       cmocka_unit_test(test_milp_trivial),
       cmocka_unit_test(test_milp_brute_force),
       cmocka_unit_test(test_milp_chain),

@@ -632,9 +632,10 @@ static void solve_conclude(shared *S, const model *md) {
     for (int v = 0; v < S->g->n; v++)
       if (r->copies[v] > most) most = r->copies[v];
     snprintf(r->message, sizeof r->message,
-             "out of time: no schedule within %lld found with at most %d copies per "
+             "%s: no schedule within %lld found with at most %d copies per "
              "node; best peak %lld (%.1f%% of budget); more time or more copies "
              "(--copies %d) may reach it",
+             p->stop && *p->stop ? "interrupted" : "out of time",
              (long long)p->budget, most, (long long)r->peak,
              100.0 * (double)r->peak / (double)p->budget, 2 * most);
   }

@@ -121,6 +121,24 @@ awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 8) }' ||
   fail "large graph: $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s for a 4 s limit"
 jq -e '(.sequence | length) >= 10000 and .trace[-1][0] < 6' huge-r.json >/dev/null ||
   fail "large graph: huge-r.json"
+# Ctrl-C while it seeds: stops at once, says so, keeps the best schedule
+set +e
+"$REMAT" solve huge.json --budget 0.8 --time-limit 60 -q -o huge-int.json >/dev/null 2>huge-int.err &
+pid=$!
+sleep 1
+kill -INT $pid
+t0=$(date +%s.%N)
+wait $pid
+rc=$?
+t1=$(date +%s.%N)
+set -e
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 3) }' ||
+  fail "large graph: Ctrl-C took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+[ "$rc" = 3 ] || fail "large graph: Ctrl-C: exit $rc ($(cat huge-int.err))"
+grep -q "^remat solve: interrupted: no schedule within [0-9]* found with at most 2 copies per node; best peak" huge-int.err ||
+  fail "large graph: Ctrl-C message: $(cat huge-int.err)"
+jq -e '.interrupted and (.sequence | length) >= 10000' huge-int.json >/dev/null ||
+  fail "large graph: Ctrl-C result"
 
 # ------------------------------------- solve: optimum, JSON, eval agrees
 run "$REMAT" info g.json

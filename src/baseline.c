@@ -331,8 +331,13 @@ static int base_stage(base_ctx *c, int t, int *out, int len) {
   return len;
 }
 
+/* Stop set, or past the deadline (a util_now() time, 0: none). */
+static int base_expired(volatile int *stop, double deadline) {
+  return (stop && *stop) || (deadline > 0 && util_now() > deadline);
+}
+
 static int base_ctx_stopped(const base_ctx *c) {
-  return (c->stop && *c->stop) || (c->deadline > 0 && util_now() > c->deadline);
+  return base_expired(c->stop, c->deadline);
 }
 
 /* The schedule of checkpoint set ck into *seq (allocated); its length, or
@@ -382,11 +387,6 @@ typedef struct base_run_ctx {
   double t0; /* start of the run, for trace times */
   int *ck;   /* scratch checkpoint list */
 } base_run_ctx;
-
-static int base_stopped(const base_run_ctx *x) {
-  return (x->p->stop && *x->p->stop) ||
-         (x->p->time_limit > 0 && util_now() - x->t0 > x->p->time_limit);
-}
 
 static int base_better(const base_run_ctx *x, const remat_sim *s) {
   if (!x->have) return 1;
@@ -509,7 +509,7 @@ static int base_sweep(base_run_ctx *x, const unsigned char *is_cand,
                       const int64_t *bs, unsigned char *done, int lo, int hi,
                       int budget, int *best) {
   int span = hi - lo + 1, count = span < budget ? span : budget;
-  for (int j = 0; j < count && !base_stopped(x); j++) {
+  for (int j = 0; j < count && !base_ctx_stopped(&x->bc); j++) {
     int idx =
         count == 1 ? lo : lo + (int)((int64_t)j * (span - 1) / (count - 1));
     if (done[idx]) continue;
@@ -591,8 +591,7 @@ int base_best(const remat_graph *g, int64_t budget, double t0,
   int rc = base_run(g, &p, r, NULL);
   for (int c = 0; c < BASE_NCAND; c++)
     for (int m = BASE_CHEN_SQRTN; m <= BASE_CHEN_GREEDY; m++) {
-      if ((stop && *stop) || (time_limit > 0 && util_now() - p.t0 > time_limit))
-        return rc;
+      if (base_expired(stop, time_limit > 0 ? p.t0 + time_limit : 0)) return rc;
       p.candidates = c;
       p.method = m;
       if (base_run(g, &p, r, NULL)) rc = REMAT_EINTERNAL;

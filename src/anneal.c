@@ -35,8 +35,8 @@ typedef struct an {
   an_rec best;  /* overall */
   an_rec ebest; /* of this epoch */
   int stale;    /* cycles since the epoch's best improved */
-  plan_eval E[2];
-  int ci;          /* E[ci] evaluates cur */
+  plan_eval E;     /* evaluates cur (plan_track, plan_move) */
+  plan_eval S;     /* scratch */
   int *cand, cand_cap; /* scratch */
   uint64_t rng;
   double lambda, lam0;  /* weight of the excess memory */
@@ -58,7 +58,7 @@ static int an_below(an *A, int n) { return util_below(&A->rng, n); }
 
 static double an_unit(an *A) { return (double)(an_rand(A) >> 11) * (1.0 / 9007199254740992.0); }
 
-static const plan_eval *an_cur(const an *A) { return &A->E[A->ci]; }
+static const plan_eval *an_cur(const an *A) { return &A->E; }
 
 /* Copies beyond C_v, summed over the nodes. */
 static int64_t an_extra(const an *A, const plan_eval *E) {
@@ -116,12 +116,11 @@ static int an_add(an *A, int *ins, int *out) {
   int u = E->seq[a];
   if (!an_copies_ok(A, u) && an_rand(A) & 1) { /* move one of u's recomputations */
     int nth = an_below(A, E->ncopy[u] - 1);
-    for (int i = 0; i < A->cur.len && !*out; i++)
-      if (plan_node(key[i]) == u && !plan_is_first(key[i]) && nth-- == 0) *out = key[i];
+    for (int r = 0; r < E->nrec && !*out; r++)
+      if (E->seq[E->rec[r]] == u && nth-- == 0) *out = key[E->rec[r]];
     if (!*out) return 0;
   }
-  int r = j + 1;
-  while (r < E->lastuse[a] && !plan_is_pred(g, u, E->seq[r])) r++;
+  int r = plan_next_reader(E, &A->cur, u, key[j], E->lastuse[a]);
   int klo = model_stage(key[j]), khi = model_stage(key[r]);
   if (klo < u + 2) klo = u + 2;
   if (klo > khi) return 0;
@@ -138,13 +137,9 @@ static int an_add(an *A, int *ins, int *out) {
 
 /* A random recomputation event, or 0. */
 static int an_pick_rec(an *A) {
-  const plan *s = &A->cur;
-  int nrec = s->len - A->n;
-  if (nrec <= 0) return 0;
-  int k = an_below(A, nrec);
-  for (int i = 0; i < s->len; i++)
-    if (!plan_is_first(s->key[i]) && k-- == 0) return s->key[i];
-  return 0;
+  const plan_eval *E = an_cur(A);
+  if (E->nrec <= 0) return 0;
+  return A->cur.key[E->rec[an_below(A, E->nrec)]];
 }
 
 /* The same node recomputed a few stages earlier or later. */
@@ -189,7 +184,7 @@ static void an_emit(an *A, int force) {
   if (!force && now - A->last_emit < 0.05) return;
   A->pending = 0;
   A->last_emit = now;
-  plan_eval *E = &A->E[1 - A->ci]; /* scratch */
+  plan_eval *E = &A->S;
   plan_run(E, &A->best.s);
   if (A->p->found && A->p->found(A->p->ctx, E->seq, E->len, "anneal")) A->stopped = 1;
 }
@@ -219,8 +214,8 @@ static void an_retarget(an *A) {
     if (A->best.peak - step > t) t = A->best.peak - step;
   }
   if (t == A->target) return;
-  A->target = A->E[0].M = A->E[1].M = t;
-  plan_run(&A->E[A->ci], &A->cur);
+  A->target = A->E.M = A->S.M = t;
+  plan_track(&A->E, &A->cur);
   A->fcur = an_cost(A, an_cur(A));
 }
 
@@ -243,7 +238,7 @@ static void an_poll(an *A) {
   if (!p->poll || !p->poll(p->ctx, &seq, &len)) return;
   plan s = {0};
   if (!plan_from_seq(&s, seq, len, A->n)) {
-    plan_eval *E = &A->E[1 - A->ci]; /* scratch */
+    plan_eval *E = &A->S;
     plan_run(E, &s);
     if (an_better(A, &A->best, E)) {
       an_set(A, &A->best, &s, E);
@@ -271,9 +266,9 @@ static void an_init(an *A, const remat_graph *g, const int *seq, int len,
     plan_init_topo(&A->cur, g->n);
   }
   A->target = A->M;
-  plan_eval_init(&A->E[0], g, A->M);
-  plan_eval_init(&A->E[1], g, A->M);
-  plan_run(&A->E[0], &A->cur);
+  plan_eval_init(&A->E, g, A->M);
+  plan_eval_init(&A->S, g, A->M);
+  plan_track(&A->E, &A->cur);
   A->cand_cap = 2 * (A->cur.len + 16);
   A->cand = util_malloc((size_t)A->cand_cap * sizeof *A->cand);
   A->best.peak = A->ebest.peak = INT64_MAX;
@@ -331,12 +326,13 @@ static void an_reheat(an *A) {
     plan_copy(&A->cur, &A->ebest.s);
     A->cycle_len = A->cycle_len * 5 / 4;
   }
-  plan_run(&A->E[A->ci], &A->cur);
+  plan_track(&A->E, &A->cur);
   A->fcur = an_cost(A, an_cur(A));
   an_consider(A);
 }
 
-/* One move: propose, evaluate, accept (Metropolis) or undo. */
+/* One move: propose, evaluate (incrementally), accept (Metropolis) or
+ * undo. */
 static void an_step(an *A) {
   if (A->cand_cap < A->cur.len + 2) {
     A->cand_cap = 2 * (A->cur.len + 2);
@@ -344,18 +340,13 @@ static void an_step(an *A) {
   }
   int out, in;
   if (!an_propose(A, &out, &in)) return;
-  if (out) plan_erase(&A->cur, out);
-  if (in) plan_insert(&A->cur, in);
-  plan_eval *E = &A->E[1 - A->ci];
-  plan_run(E, &A->cur);
-  double f = an_cost(A, E), d = f - A->fcur;
+  plan_move(&A->E, &A->cur, out, in);
+  double f = an_cost(A, &A->E), d = f - A->fcur;
   if (d <= 0 || an_unit(A) < exp(-d / A->T)) {
-    A->ci = 1 - A->ci;
     A->fcur = f;
     an_consider(A);
   } else {
-    if (in) plan_erase(&A->cur, in);
-    if (out) plan_insert(&A->cur, out);
+    plan_move(&A->E, &A->cur, in, out);
   }
 }
 
@@ -397,7 +388,7 @@ long long anneal_run(const remat_graph *g, const int *seq, int len, const anneal
   plan_free(&A.best.s);
   plan_free(&A.ebest.s);
   plan_free(&A.start);
-  plan_eval_free(&A.E[0]);
-  plan_eval_free(&A.E[1]);
+  plan_eval_free(&A.E);
+  plan_eval_free(&A.S);
   return moves;
 }

@@ -17,9 +17,9 @@
  * budget; graphs that fit within the first cycle are not affected).
  * Cooling runs in cycles that restart from the best schedule and grow;
  * when they stop improving, a new epoch starts from the starting
- * schedule.  Each schedule
- * evaluation is a pass over the sequence: about 70,000 moves a second on
- * 250 nodes, 12,000 on 1,000 (bench/RESULTS.md). */
+ * schedule.  A move is evaluated incrementally (plan_move: the lifetimes
+ * of the few copies it touches, then a scan of the memory per step) and
+ * undone the same way when rejected (bench/RESULTS.md, section 9). */
 #ifndef REMAT_ANNEAL_H
 #define REMAT_ANNEAL_H
 

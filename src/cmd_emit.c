@@ -44,6 +44,12 @@ int cmd_emit(const char *name, int argc, char **argv) {
     rc = 2;
     goto copies;
   }
+  if (md.too_wide && !o.dzn)
+    fprintf(stderr,
+            "remat %s: warning: %d copies: the memory cumulative is past Gecode's limits "
+            "(capacity x start-domain widths x tasks over 64 bits); fzn-gecode will "
+            "reject this model (remat solve uses window sub-models at this size)\n",
+            name, md.ncopy);
   util_buf text = {0};
   if (o.dzn) {
     fzn_write_dzn(&md, &text);

@@ -14,6 +14,12 @@
 
 /* Largest total of scaled heights or durations we hand to Gecode. */
 #define MODEL_LIMIT (1 << 30)
+/* Gecode's cumulative refuses ("Number out of limits") a capacity times
+ * the summed widths of the start domains times the number of tasks past
+ * 64 bits.  The memory quantum keeps the model's product within 2^62 when
+ * that leaves at least MODEL_MEM_MIN units of memory (every model of up
+ * to 1,000 copies); larger models are marked too_wide (windows only). */
+#define MODEL_MEM_MIN (1 << 20)
 
 typedef struct model {
   const remat_graph *g;
@@ -33,6 +39,7 @@ typedef struct model {
   int lb_peak;    /* scaled lower bound on any peak */
   int ub_peak;    /* scaled upper bound for phase 1's capacity variable */
   int horizon;    /* last event: n(n+1)/2 (parking slots follow) */
+  int too_wide;   /* past Gecode's cumulative limits (MODEL_MEM_MIN) */
 } model;
 
 /* Build the model.  copies[v] (or default_copies where copies is NULL or
@@ -44,7 +51,9 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
 void model_free(model *md);
 
 /* Event of stage k (1-based) at position p (1-based). */
-static inline int model_event(int k, int p) { return k * (k - 1) / 2 + p; }
+static inline int model_event(int k, int p) {
+  return (int)((int64_t)k * (k - 1) / 2 + p); /* k(k-1) passes 32 bits above 46,341 */
+}
 /* Stage of an event. */
 int model_stage(int event);
 /* Fixed start of node v's first copy. */

@@ -1,6 +1,7 @@
 /* plan.c -- event-set schedules and their fast evaluation. */
 #include "plan.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,17 +30,20 @@ void plan_free(plan *s) {
   s->len = s->cap = 0;
 }
 
-int plan_find(const plan *s, int key) {
-  int lo = 0, hi = s->len;
+/* Index of the first element >= x of the ascending a[0..n). */
+static int plan_lower(const int *a, int n, int x) {
+  int lo = 0, hi = n;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
-    if (s->key[mid] < key)
+    if (a[mid] < x)
       lo = mid + 1;
     else
       hi = mid;
   }
   return lo;
 }
+
+int plan_find(const plan *s, int key) { return plan_lower(s->key, s->len, key); }
 
 int plan_has(const plan *s, int key) {
   int i = plan_find(s, key);
@@ -67,14 +71,11 @@ int plan_erase(plan *s, int key) {
   return 1;
 }
 
-int plan_node(int key) {
-  int k = model_stage(key);
-  return key - k * (k - 1) / 2 - 1;
-}
+int plan_node(int key) { return key - model_event(model_stage(key), 1); }
 
 int plan_is_first(int key) {
   int k = model_stage(key);
-  return key == k * (k + 1) / 2;
+  return key == model_event(k, k);
 }
 
 int plan_from_seq(plan *s, const int *seq, int len, int n) {
@@ -112,8 +113,16 @@ void plan_eval_free(plan_eval *E) {
   free(E->ncopy);
   free(E->mem);
   free(E->delta);
+  free(E->rec);
+  if (E->cp)
+    for (int v = 0; v < E->g->n; v++) free(E->cp[v]);
+  free(E->cp);
+  free(E->cpn);
+  free(E->cpcap);
   memset(E, 0, sizeof *E);
 }
+
+static void plan_profile(plan_eval *E);
 
 static void plan_reserve(plan_eval *E, int len) {
   if (len + 1 <= E->cap) return;
@@ -122,6 +131,7 @@ static void plan_reserve(plan_eval *E, int len) {
   E->lastuse = util_realloc(E->lastuse, (size_t)E->cap * sizeof *E->lastuse);
   E->mem = util_realloc(E->mem, (size_t)E->cap * sizeof *E->mem);
   E->delta = util_realloc(E->delta, ((size_t)E->cap + 1) * sizeof *E->delta);
+  E->rec = util_realloc(E->rec, (size_t)E->cap * sizeof *E->rec);
 }
 
 void plan_run(plan_eval *E, const plan *s) {
@@ -130,11 +140,16 @@ void plan_run(plan_eval *E, const plan *s) {
   plan_reserve(E, len);
   E->evals++;
   for (int v = 0; v < n; v++) E->latest[v] = -1;
-  memset(E->delta, 0, ((size_t)len + 1) * sizeof *E->delta);
   memset(E->ncopy, 0, (size_t)n * sizeof *E->ncopy);
   int64_t dur = 0;
+  int k = 1, first = model_event(1, 1), nrec = 0; /* the stage of key[j] */
   for (int j = 0; j < len; j++) {
-    int v = plan_node(s->key[j]);
+    while (s->key[j] > first) { /* keys ascend */
+      k++;
+      first = model_event(k, k);
+    }
+    int v = s->key[j] - model_event(k, 1);
+    if (s->key[j] != first) E->rec[nrec++] = j;
     E->seq[j] = v;
     E->lastuse[j] = j;
     for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
@@ -144,6 +159,16 @@ void plan_run(plan_eval *E, const plan *s) {
     dur += g->w[v];
   }
   E->duration = dur;
+  E->nrec = nrec;
+  E->len = len;
+  plan_profile(E);
+}
+
+/* Memory per step from the lifetimes; peak, excess, steps over. */
+static void plan_profile(plan_eval *E) {
+  const remat_graph *g = E->g;
+  int len = E->len;
+  memset(E->delta, 0, ((size_t)len + 1) * sizeof *E->delta);
   for (int i = 0; i < len; i++)
     if (E->lastuse[i] > i) {
       E->delta[i + 1] += g->m[E->seq[i]];
@@ -164,7 +189,6 @@ void plan_run(plan_eval *E, const plan *s) {
       over++;
     }
   }
-  E->len = len;
   E->peak = peak;
   E->peak_step = ps;
   E->excess = excess;
@@ -172,13 +196,196 @@ void plan_run(plan_eval *E, const plan *s) {
 }
 
 int plan_is_pred(const remat_graph *g, int u, int v) {
-  int lo = g->pred_off[v], hi = g->pred_off[v + 1], end = hi;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (g->pred[mid] < u)
-      lo = mid + 1;
-    else
-      hi = mid;
+  const int *p = g->pred + g->pred_off[v];
+  int n = g->pred_off[v + 1] - g->pred_off[v], i = plan_lower(p, n, u);
+  return i < n && p[i] == u;
+}
+
+/* ------------------------------------------------ incremental evaluation */
+
+/* Index in the sorted list of v's events of the first one >= key. */
+static int plan_cp_find(const plan_eval *E, int v, int key) {
+  return plan_lower(E->cp[v], E->cpn[v], key);
+}
+
+static void plan_cp_add(plan_eval *E, int v, int key) {
+  if (E->cpn[v] == E->cpcap[v]) {
+    E->cpcap[v] = E->cpcap[v] ? 2 * E->cpcap[v] : 2;
+    E->cp[v] = util_realloc(E->cp[v], (size_t)E->cpcap[v] * sizeof **E->cp);
   }
-  return lo < end && g->pred[lo] == u;
+  int i = plan_cp_find(E, v, key);
+  memmove(E->cp[v] + i + 1, E->cp[v] + i, (size_t)(E->cpn[v] - i) * sizeof **E->cp);
+  E->cp[v][i] = key;
+  E->cpn[v]++;
+}
+
+static void plan_cp_del(plan_eval *E, int v, int key) {
+  int i = plan_cp_find(E, v, key);
+  memmove(E->cp[v] + i, E->cp[v] + i + 1, (size_t)(E->cpn[v] - i - 1) * sizeof **E->cp);
+  E->cpn[v]--;
+}
+
+/* The event of v's latest copy before key, or 0. */
+static int plan_cp_before(const plan_eval *E, int v, int key) {
+  int i = plan_cp_find(E, v, key);
+  return i > 0 ? E->cp[v][i - 1] : 0;
+}
+
+/* v's first event after key, or INT_MAX. */
+static int plan_cp_after(const plan_eval *E, int v, int key) {
+  int i = plan_cp_find(E, v, key + 1);
+  return i < E->cpn[v] ? E->cp[v][i] : INT_MAX;
+}
+
+/* The last use of v's copy computed at event a (step i) whose next copy
+ * is at event b: the step of its last reader in (a, b), or i. */
+static int plan_last_reader(const plan_eval *E, const plan *s, int v, int a, int b, int i) {
+  const remat_graph *g = E->g;
+  int last = a;
+  for (int k = g->succ_off[v]; k < g->succ_off[v + 1]; k++) {
+    int r = plan_cp_before(E, g->succ[k], b);
+    if (r > last) last = r;
+  }
+  return last == a ? i : plan_find(s, last);
+}
+
+int plan_next_reader(const plan_eval *E, const plan *s, int v, int key, int lim) {
+  const remat_graph *g = E->g;
+  int best = s->key[lim];
+  for (int k = g->succ_off[v]; k < g->succ_off[v + 1]; k++) {
+    int c = plan_cp_after(E, g->succ[k], key);
+    if (c < best) best = c;
+  }
+  return plan_find(s, best);
+}
+
+void plan_track(plan_eval *E, const plan *s) {
+  int n = E->g->n;
+  if (!E->cp) {
+    E->cp = util_calloc((size_t)n, sizeof *E->cp);
+    E->cpn = util_calloc((size_t)n, sizeof *E->cpn);
+    E->cpcap = util_calloc((size_t)n, sizeof *E->cpcap);
+  }
+  plan_run(E, s);
+  for (int v = 0; v < n; v++) {
+    if (E->cpcap[v] < E->ncopy[v]) {
+      E->cpcap[v] = E->ncopy[v] + 1;
+      E->cp[v] = util_realloc(E->cp[v], (size_t)E->cpcap[v] * sizeof **E->cp);
+    }
+    E->cpn[v] = 0;
+  }
+  for (int j = 0; j < s->len; j++) E->cp[E->seq[j]][E->cpn[E->seq[j]]++] = s->key[j];
+}
+
+/* Index in rec of the first step >= i. */
+static int plan_rec_find(const plan_eval *E, int i) { return plan_lower(E->rec, E->nrec, i); }
+
+/* Step a's value now lives until step to instead of lastuse[a]. */
+static void plan_span(plan_eval *E, int a, int to) {
+  int from = E->lastuse[a];
+  int64_t m = E->g->m[E->seq[a]];
+  if (to > from)
+    for (int j = from + 1; j <= to; j++) E->mem[j] += m;
+  else
+    for (int j = to + 1; j <= from; j++) E->mem[j] -= m;
+  E->lastuse[a] = to;
+}
+
+/* Peak, its step, excess and steps over the budget, from mem. */
+static void plan_scan(plan_eval *E) {
+  const int64_t *mem = E->mem, M = E->M;
+  int len = E->len, over = 0, ps = 0;
+  int64_t peak = -1, excess = 0;
+  for (int j = 0; j < len; j++) {
+    peak = mem[j] > peak ? mem[j] : peak;
+    excess += mem[j] > M ? mem[j] - M : 0;
+    over += mem[j] > M;
+  }
+  while (ps < len - 1 && mem[ps] != peak) ps++;
+  E->peak = peak;
+  E->peak_step = ps;
+  E->excess = excess;
+  E->over = over;
+}
+
+/* The recomputation of u at event key (step i) goes: u's previous copy
+ * takes its readers, the predecessors' copies it was the last to read
+ * end at their previous reader; then the step leaves the arrays. */
+static void plan_inc_erase(plan_eval *E, plan *s, int key) {
+  const remat_graph *g = E->g;
+  int i = plan_find(s, key);
+  if (i >= s->len || s->key[i] != key || plan_is_first(key)) return;
+  int u = E->seq[i], lu = E->lastuse[i];
+  plan_cp_del(E, u, key);
+  plan_span(E, i, i);
+  if (lu > i) plan_span(E, plan_find(s, plan_cp_before(E, u, key)), lu);
+  for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
+    int v = g->pred[k], a = plan_cp_before(E, v, key);
+    if (!a) continue;
+    int q = plan_find(s, a);
+    if (E->lastuse[q] == i) plan_span(E, q, plan_last_reader(E, s, v, a, plan_cp_after(E, v, a), q));
+  }
+  plan_erase(s, key);
+  int len = E->len - 1;
+  memmove(E->seq + i, E->seq + i + 1, (size_t)(len - i) * sizeof *E->seq);
+  memmove(E->lastuse + i, E->lastuse + i + 1, (size_t)(len - i) * sizeof *E->lastuse);
+  memmove(E->mem + i, E->mem + i + 1, (size_t)(len - i) * sizeof *E->mem);
+  for (int j = 0; j < i; j++) E->lastuse[j] -= E->lastuse[j] > i;
+  for (int j = i; j < len; j++) E->lastuse[j]--;
+  E->len = len;
+  int r = plan_rec_find(E, i);
+  memmove(E->rec + r, E->rec + r + 1, (size_t)(E->nrec - r - 1) * sizeof *E->rec);
+  E->nrec--;
+  for (int t = r; t < E->nrec; t++) E->rec[t]--;
+  E->ncopy[u]--;
+  E->duration -= g->w[u];
+}
+
+/* A recomputation of u at event key comes in as step i, holding what is
+ * live across that point; it takes the later readers of u's previous copy
+ * and reads each predecessor's latest copy. */
+static void plan_inc_insert(plan_eval *E, plan *s, int key) {
+  const remat_graph *g = E->g;
+  if (plan_has(s, key) || plan_is_first(key)) return;
+  int u = plan_node(key), len = E->len;
+  plan_reserve(E, len + 1);
+  int i = plan_find(s, key);
+  int64_t live = i < len ? E->mem[i] - g->m[E->seq[i]] : 0;
+  plan_insert(s, key);
+  plan_cp_add(E, u, key);
+  memmove(E->seq + i + 1, E->seq + i, (size_t)(len - i) * sizeof *E->seq);
+  memmove(E->lastuse + i + 1, E->lastuse + i, (size_t)(len - i) * sizeof *E->lastuse);
+  memmove(E->mem + i + 1, E->mem + i, (size_t)(len - i) * sizeof *E->mem);
+  for (int j = 0; j < i; j++) E->lastuse[j] += E->lastuse[j] >= i;
+  for (int j = i + 1; j <= len; j++) E->lastuse[j]++;
+  E->len = ++len;
+  E->seq[i] = u;
+  E->lastuse[i] = i;
+  E->mem[i] = live + g->m[u];
+  int prev = plan_cp_before(E, u, key);
+  plan_span(E, i, plan_last_reader(E, s, u, key, plan_cp_after(E, u, key), i));
+  if (prev) {
+    int p = plan_find(s, prev);
+    plan_span(E, p, plan_last_reader(E, s, u, prev, key, p));
+  }
+  for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
+    int a = plan_cp_before(E, g->pred[k], key);
+    if (!a) continue;
+    int q = plan_find(s, a);
+    if (E->lastuse[q] < i) plan_span(E, q, i);
+  }
+  int r = plan_rec_find(E, i);
+  for (int t = r; t < E->nrec; t++) E->rec[t]++;
+  memmove(E->rec + r + 1, E->rec + r, (size_t)(E->nrec - r) * sizeof *E->rec);
+  E->rec[r] = i;
+  E->nrec++;
+  E->ncopy[u]++;
+  E->duration += g->w[u];
+}
+
+void plan_move(plan_eval *E, plan *s, int out, int in) {
+  if (out) plan_inc_erase(E, s, out);
+  if (in) plan_inc_insert(E, s, in);
+  E->evals++;
+  plan_scan(E);
 }

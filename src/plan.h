@@ -2,7 +2,7 @@
  * sorted set of events of the stage model (model_event(stage, v + 1)), so
  * every schedule here is stage-structured and can warm-start the CP model;
  * and a fast evaluator (peak, duration, excess over a budget, lifetimes)
- * with reusable buffers. */
+ * with reusable buffers, in full (plan_run) or move by move (plan_move). */
 #ifndef REMAT_PLAN_H
 #define REMAT_PLAN_H
 
@@ -33,7 +33,9 @@ typedef struct plan_eval {
   int64_t M;
   int cap;
   int *seq, *lastuse, *latest, *ncopy;
+  int *rec, nrec; /* the steps that recompute, ascending */
   int64_t *mem, *delta;
+  int **cp, *cpn, *cpcap; /* per node: its copies' events (plan_track) */
   int64_t peak, duration, excess; /* excess: sum over steps of mem - M > 0 */
   int peak_step, over;             /* over: steps above M */
   int len;                         /* steps of the evaluated schedule */
@@ -43,6 +45,18 @@ typedef struct plan_eval {
 void plan_eval_init(plan_eval *E, const remat_graph *g, int64_t M);
 void plan_eval_free(plan_eval *E);
 void plan_run(plan_eval *E, const plan *s);
+/* Incremental evaluation.  plan_track is plan_run that also keeps each
+ * node's events; after it, plan_move erases the recomputation out and
+ * inserts the recomputation in (either 0: none; an absent out, a present
+ * in and first computations are skipped) in s and brings E up to date, as
+ * plan_run(E, s) would (E->latest aside), in O(len + the degrees of the
+ * nodes involved) instead of O(len + edges); undo a move by swapping out
+ * and in. */
+void plan_track(plan_eval *E, const plan *s);
+void plan_move(plan_eval *E, plan *s, int out, int in);
+/* After plan_track: the first step after event key that computes a
+ * successor of v, if before step lim (< s->len); else lim. */
+int plan_next_reader(const plan_eval *E, const plan *s, int v, int key, int lim);
 /* Is u a predecessor of v?  (binary search in v's sorted list) */
 int plan_is_pred(const remat_graph *g, int u, int v);
 

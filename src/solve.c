@@ -507,7 +507,11 @@ static void aw_run(aw *W, double seconds, double stall) {
   ap.halt = aw_halt;
   ap.on_tick = aw_tick;
   ap.ctx = W;
-  anneal_run(S->g, W->start, W->start_len, &ap);
+  double t0 = util_now();
+  long long moves = anneal_run(S->g, W->start, W->start_len, &ap);
+  double dt = util_now() - t0;
+  sh_verbose(S, "anneal (seed %u): %lld moves, %.2fs, %.0f moves/s", W->seed, moves, dt,
+             dt > 0 ? (double)moves / dt : 0.0);
 }
 
 static void *aw_thread(void *arg) {
@@ -719,7 +723,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     if (p->fzn_solver) threads = 1; /* the external solver is the worker */
     /* worker 0: the CP on small models, else window LNS; the others:
      * annealing and window LNS by turns, with their own seeds */
-    int cp = p->fzn_solver || C.md.ncopy <= SOLVE_SMALL;
+    int cp = p->fzn_solver || (C.md.ncopy <= SOLVE_SMALL && !C.md.too_wide);
     ww Wd[SOLVE_MAX_WORKERS];
     pthread_t tid[SOLVE_MAX_WORKERS];
     int spawned[SOLVE_MAX_WORKERS] = {0};

@@ -226,6 +226,10 @@ gz_status sublns_run(const model *md, const int *seq, int len,
     if (text.s) text.s[0] = 0;
     win W;
     if (!win_build(&W, md, &cur, &E, L.R, k0, k1, &text)) {
+      if (W.too_big && !span) { /* narrower windows, fewer nodes */
+        L.width = L.width / 2 < 4 ? 4 : L.width / 2;
+        L.nodes = L.nodes * 0.8 < 4 ? 4 : L.nodes * 0.8;
+      }
       win_free(&W);
       continue;
     }

@@ -293,6 +293,36 @@ static void wb_memory(wb *B, int64_t *load, const char *cap) {
   util_buf_free(&h);
 }
 
+/* The fixed load inside the window as runs of equal load: the number of
+ * runs with a positive load. */
+static int wb_runs(const win *W, const int64_t *load) {
+  int len = W->t1 - W->t0 + 1, runs = 0;
+  int64_t cur = 0, run = 0;
+  for (int t = 0; t < len; t++) {
+    cur += load[t];
+    if (cur != run && cur > 0) runs++;
+    run = cur;
+  }
+  return runs;
+}
+
+/* Gecode refuses a cumulative ("Number out of limits") when its capacity
+ * times the summed widths of the start domains times the number of tasks
+ * passes 64 bits; windows whose memory constraint comes near are left out
+ * (W->too_big). */
+static int wb_too_big(const wb *B, const int64_t *load) {
+  const win *W = B->W;
+  int runs = wb_runs(W, load);
+  __int128 width = runs;
+  for (int k = 0; k < B->ncp; k++) {
+    const wcopy *c = &B->cp[k];
+    width += c->slot >= 0 ? wb_park(B, c->slot) - c->emin + 1 : 1;
+  }
+  long long cap = B->md->cap;
+  if (B->md->phase == 1 && W->bound - 1 > cap) cap = W->bound - 1;
+  return (__int128)cap * width * (B->ncp + runs) >= (__int128)1 << 62;
+}
+
 /* Phase 1's bound: the current maximum load inside the window. */
 static long long wb_current_max(const wb *B, const plan *s, const plan_eval *E) {
   win *W = B->W;
@@ -426,6 +456,10 @@ int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
   wb_slots(&B, R, others);
   if (md->phase == 1) W->bound = wb_current_max(&B, s, E);
   W->bound += 1; /* admit solutions as good as the current one (plateau moves) */
+  if (W->nfree && wb_too_big(&B, load)) {
+    W->too_big = 1;
+    W->nfree = 0;
+  }
   if (W->nfree) {
     util_buf_printf(out, "%% remat window sub-model: stages %d..%d, %d free slots\n", k0,
                     k1, W->nfree);

@@ -44,11 +44,13 @@ typedef struct win {
   int *old_end; /* their last readers (clipped to T1) */
   long long bound; /* phase 2: current duration of those (scaled); phase 1:
                       current max load in the window (scaled) */
+  int too_big;     /* left out: past Gecode's cumulative limits (win_build) */
 } win;
 
 /* Build the sub-model of schedule s (evaluated in E) for nodes R (flags
  * per node) and stages [k0, k1]; write its FlatZinc.  Returns the number
- * of free slots (0: nothing to decide, nothing written). */
+ * of free slots (0: nothing to decide, or W->too_big: the window is too
+ * large for Gecode's cumulative; nothing written). */
 int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
               const unsigned char *R, int k0, int k1, util_buf *out);
 

@@ -260,8 +260,46 @@ static void test_model_events(void **state) {
   /* stage k has events k(k-1)/2 + 1 .. k(k+1)/2 */
   for (int k = 1; k < 200; k++)
     for (int p = 1; p <= k; p++) assert_int_equal(model_stage(model_event(k, p)), k);
+  /* the ends of every stage whose events fit 32 bits (the square root's
+   * rounding must not move an event to a neighbouring stage) */
+  for (int k = 1; k <= 65535; k++) {
+    assert_int_equal(model_stage(model_event(k, 1)), k);
+    assert_int_equal(model_stage(model_event(k, k)), k);
+  }
   assert_int_equal(model_first_start(0), 1);
   assert_int_equal(model_first_start(3), 10);
+}
+
+/* model_peak's sweep over sorted endpoints equals a load array over the
+ * horizon, on random intervals (shared endpoints, touching intervals,
+ * inactive and out-of-range copies included). */
+static void test_model_peak_sweep(void **state) {
+  (void)state;
+  remat_graph *g = small_graph();
+  model md;
+  char err[256];
+  assert_int_equal(model_build(&md, g, 2, 60, NULL, 2, err, sizeof err), 0);
+  model_sol x;
+  model_sol_alloc(&md, &x);
+  uint64_t r = 5;
+  for (int rep = 0; rep < 2000; rep++) {
+    int64_t load[16] = {0}; /* events 1..horizon (10) */
+    assert_true(md.horizon <= 13);
+    for (int c = 0; c < md.ncopy; c++) {
+      x.a[c] = util_below(&r, 4) != 0;
+      x.s[c] = 1 + util_below(&r, md.horizon + 1);
+      x.e[c] = x.s[c] - 1 + util_below(&r, 4);
+      if (x.a[c] && x.s[c] <= x.e[c] && x.e[c] <= md.horizon)
+        for (int t = x.s[c]; t <= x.e[c]; t++) load[t] += md.mem[md.node[c]];
+    }
+    int64_t peak = 0;
+    for (int t = 1; t <= md.horizon; t++)
+      if (load[t] > peak) peak = load[t];
+    assert_true(model_peak(&md, &x) == peak);
+  }
+  model_sol_free(&x);
+  model_free(&md);
+  remat_graph_free(g);
 }
 
 static void test_model_encode_decode(void **state) {
@@ -454,6 +492,7 @@ int main(void) {
       cmocka_unit_test(test_sim_invalid),
       cmocka_unit_test(test_budget_parse),
       cmocka_unit_test(test_model_events),
+      cmocka_unit_test(test_model_peak_sweep),
       cmocka_unit_test(test_model_encode_decode),
       cmocka_unit_test(test_model_scaling),
       cmocka_unit_test(test_fzn_roundtrip),

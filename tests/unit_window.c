@@ -1,4 +1,5 @@
-/* unit_window.c -- the stage-axis schedules (sched.c) and the window
+/* unit_window.c -- the stage-axis schedules (plan.c: plan_run, and
+ * plan_move against it) and the window
  * sub-model (window.c): on random graphs, random schedules, windows and
  * node sets, every solution of the sub-model applied to the schedule
  * re-simulates within budget, and the current schedule is admitted. */
@@ -8,7 +9,9 @@
 
 #include "testutil.h"
 
+#include "fzn.h"
 #include "gecode.h"
+#include "graph.h"
 #include "heur.h"
 #include "model.h"
 #include "oracle.h"
@@ -40,6 +43,70 @@ static void test_sched_matches_simulator(void **state) {
     assert_int_equal(back.len, s.len);
     assert_memory_equal(back.key, s.key, (size_t)s.len * sizeof *s.key);
     plan_free(&back);
+    plan_eval_free(&E);
+    plan_free(&s);
+    remat_graph_free(g);
+  }
+}
+
+/* E (kept by plan_move) equals a fresh plan_run of s. */
+static void assert_same_eval(const plan_eval *E, const plan *s) {
+  plan_eval F;
+  plan_eval_init(&F, E->g, E->M);
+  plan_run(&F, s);
+  assert_int_equal(E->len, F.len);
+  assert_memory_equal(E->seq, F.seq, (size_t)F.len * sizeof *F.seq);
+  assert_memory_equal(E->lastuse, F.lastuse, (size_t)F.len * sizeof *F.lastuse);
+  assert_memory_equal(E->mem, F.mem, (size_t)F.len * sizeof *F.mem);
+  assert_int_equal(E->nrec, F.nrec);
+  assert_memory_equal(E->rec, F.rec, (size_t)F.nrec * sizeof *F.rec);
+  assert_memory_equal(E->ncopy, F.ncopy, (size_t)E->g->n * sizeof *F.ncopy);
+  assert_true(E->duration == F.duration && E->peak == F.peak && E->excess == F.excess);
+  assert_int_equal(E->peak_step, F.peak_step);
+  assert_int_equal(E->over, F.over);
+  plan_eval_free(&F);
+}
+
+/* Random insertions, erasures and shifts of recomputations, undone half
+ * the time as the annealing does: the incremental evaluation matches a
+ * full one after every move, and so does plan_next_reader a scan. */
+static void test_plan_move_matches_run(void **state) {
+  (void)state;
+  for (uint64_t seed = 1; seed <= 40; seed++) {
+    int n = 3 + (int)(seed % 23);
+    remat_graph *g = oracle_dag(n, 10 + (int)(seed * 7 % 60), 9, 9, seed);
+    uint64_t r = seed * 977;
+    plan s = {0};
+    plan_init_topo(&s, g->n);
+    plan_eval E;
+    plan_eval_init(&E, g, 12);
+    plan_track(&E, &s);
+    for (int t = 0; t < 300; t++) {
+      int out = 0, in = 0;
+      if (E.nrec && oracle_rand(&r) % 3 == 0) out = s.key[E.rec[oracle_rand(&r) % (uint64_t)E.nrec]];
+      if (oracle_rand(&r) % 4) {
+        int k = 2 + (int)(oracle_rand(&r) % (uint64_t)(n - 1));
+        int u = (int)(oracle_rand(&r) % (uint64_t)(k - 1));
+        in = model_event(k, u + 1);
+      }
+      plan before = {0};
+      plan_copy(&before, &s);
+      int had_in = in && plan_has(&s, in);
+      plan_move(&E, &s, out, in);
+      assert_same_eval(&E, &s);
+      for (int j = 0; j < E.len; j++) { /* the next reader of step j's value */
+        int v = E.seq[j], lim = E.lastuse[j], x = j + 1;
+        while (x < lim && !plan_is_pred(g, v, E.seq[x])) x++;
+        if (lim > j) assert_int_equal(plan_next_reader(&E, &s, v, s.key[j], lim), x);
+      }
+      if (oracle_rand(&r) & 1) { /* undo */
+        plan_move(&E, &s, had_in ? 0 : in, out);
+        assert_int_equal(s.len, before.len);
+        assert_memory_equal(s.key, before.key, (size_t)s.len * sizeof *s.key);
+        assert_same_eval(&E, &s);
+      }
+      plan_free(&before);
+    }
     plan_eval_free(&E);
     plan_free(&s);
     remat_graph_free(g);
@@ -161,6 +228,93 @@ static void window_sound(int phase) {
   assert_true(windows >= 20);
 }
 
+/* Wide windows on a graph with fine-grained memory pass Gecode's
+ * cumulative limits (capacity x summed start widths x tasks beyond 64
+ * bits: "Number out of limits"); win_build leaves those out (too_big)
+ * and every model it does write is accepted. */
+static void test_window_limits(void **state) {
+  (void)state;
+  remat_graph *g = oracle_dag(2000, 0, 9, 1000000000, 7);
+  model md;
+  char err[256];
+  assert_int_equal(model_build(&md, g, 2, remat_topo_peak(g), NULL, 2, err, sizeof err), 0);
+  plan s = {0};
+  plan_init_topo(&s, g->n);
+  plan_eval E;
+  plan_eval_init(&E, g, md.budget);
+  plan_run(&E, &s);
+  unsigned char *R = calloc((size_t)g->n, 1);
+  uint64_t r = 3;
+  for (int v = 0; v < g->n; v++) R[v] = oracle_rand(&r) % 6 == 0;
+  int built = 0, too_big = 0;
+  const int widths[] = {50, 400, 1999};
+  for (int i = 0; i < 3; i++) {
+    util_buf text = {0};
+    win W;
+    if (win_build(&W, &md, &s, &E, R, 1, widths[i], &text)) {
+      built++;
+      gz_params gp;
+      gz_params_init(&gp);
+      gp.time_limit = 0.2;
+      gz_status st = gz_solve(text.s, text.len, &gp, NULL, err, sizeof err);
+      if (st == GZ_ERROR) fail_msg("window 1..%d: %s", widths[i], err);
+    } else {
+      too_big += W.too_big;
+    }
+    util_buf_free(&text);
+    win_free(&W);
+  }
+  assert_int_equal(built, 2);
+  assert_int_equal(too_big, 1);
+  free(R);
+  plan_eval_free(&E);
+  plan_free(&s);
+  model_free(&md);
+  remat_graph_free(g);
+}
+
+/* The same limit on the full model: a U-shaped graph (node v also read
+ * by node n-1-v) with fine-grained sizes, 480 nodes, 959 copies.  Its
+ * memory quantum keeps capacity x start widths x tasks within 2^62, and
+ * Gecode accepts phase 1 (before: "Number out of limits"). */
+static void test_model_limits(void **state) {
+  (void)state;
+  enum { N = 480 };
+  int64_t w[N], m[N];
+  int src[2 * N], dst[2 * N], ne = 0;
+  uint64_t r = 11;
+  for (int v = 0; v < N; v++) {
+    w[v] = 1 + (int64_t)(oracle_rand(&r) % 1000);
+    m[v] = 100000000 + (int64_t)(oracle_rand(&r) % 3900000000u);
+    if (v) src[ne] = v - 1, dst[ne++] = v;
+    if (v < N / 2 - 1) src[ne] = v, dst[ne++] = N - 1 - v;
+  }
+  remat_graph *g = graph_from_arrays(N, w, m, ne, src, dst, "u480");
+  model md;
+  char err[256];
+  int64_t M = remat_topo_peak(g) / 10 * 9;
+  assert_int_equal(model_build(&md, g, 1, M, NULL, 2, err, sizeof err), 0);
+  assert_false(md.too_wide);
+  __int128 width = 0;
+  for (int c = 0; c < md.ncopy; c++) {
+    int v = md.node[c];
+    width += c == md.first[v] ? 1 : model_park(&md, c) - model_later_min(v) + 1;
+  }
+  assert_true((__int128)md.ub_peak * width * md.ncopy <= (__int128)1 << 62);
+  fzn_params fp;
+  fzn_params_init(&fp);
+  util_buf text = {0};
+  fzn_write(&md, &fp, &text, NULL);
+  gz_params gp;
+  gz_params_init(&gp);
+  gp.time_limit = 0.3;
+  gz_status st = gz_solve(text.s, text.len, &gp, NULL, err, sizeof err);
+  if (st == GZ_ERROR) fail_msg("%s", err);
+  util_buf_free(&text);
+  model_free(&md);
+  remat_graph_free(g);
+}
+
 static void test_window_phase2(void **state) {
   (void)state;
   window_sound(2);
@@ -174,6 +328,9 @@ static void test_window_phase1(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sched_matches_simulator),
+      cmocka_unit_test(test_plan_move_matches_run),
+      cmocka_unit_test(test_window_limits),
+      cmocka_unit_test(test_model_limits),
       cmocka_unit_test(test_window_phase2),
       cmocka_unit_test(test_window_phase1),
   };

@@ -123,6 +123,7 @@ void plan_eval_free(plan_eval *E) {
 }
 
 static void plan_profile(plan_eval *E);
+static void plan_scan(plan_eval *E);
 
 static void plan_reserve(plan_eval *E, int len) {
   if (len + 1 <= E->cap) return;
@@ -164,7 +165,7 @@ void plan_run(plan_eval *E, const plan *s) {
   plan_profile(E);
 }
 
-/* Memory per step from the lifetimes; peak, excess, steps over. */
+/* Memory per step from the lifetimes; then peak, excess, steps over. */
 static void plan_profile(plan_eval *E) {
   const remat_graph *g = E->g;
   int len = E->len;
@@ -174,25 +175,12 @@ static void plan_profile(plan_eval *E) {
       E->delta[i + 1] += g->m[E->seq[i]];
       E->delta[E->lastuse[i] + 1] -= g->m[E->seq[i]];
     }
-  int64_t cur = 0, peak = -1, excess = 0;
-  int over = 0, ps = 0;
+  int64_t cur = 0;
   for (int j = 0; j < len; j++) {
     cur += E->delta[j];
-    int64_t here = cur + g->m[E->seq[j]];
-    E->mem[j] = here;
-    if (here > peak) {
-      peak = here;
-      ps = j;
-    }
-    if (here > E->M) {
-      excess += here - E->M;
-      over++;
-    }
+    E->mem[j] = cur + g->m[E->seq[j]];
   }
-  E->peak = peak;
-  E->peak_step = ps;
-  E->excess = excess;
-  E->over = over;
+  plan_scan(E);
 }
 
 int plan_is_pred(const remat_graph *g, int u, int v) {

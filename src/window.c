@@ -29,6 +29,8 @@ typedef struct wb {
   int *first_cp, *next_cp; /* per node: linked list of its copies */
   util_buf decl, cons;
   int nb;
+  struct wrun { int start, len; int64_t load; } *run; /* fixed load, by runs */
+  int nrun;
 } wb;
 
 static int wb_park(const wb *B, int slot) { return B->W->t1 + 1 + slot; }
@@ -260,9 +262,30 @@ static void wb_disjoint(wb *B) {
   }
 }
 
-/* Memory: the clipped copies plus the fixed nodes' load as fixed tasks. */
-static void wb_memory(wb *B, int64_t *load, const char *cap) {
-  win *W = B->W;
+/* The fixed nodes' load inside the window (a difference array over its
+ * events) as runs of equal positive load. */
+static void wb_runs(wb *B, const int64_t *load) {
+  const win *W = B->W;
+  int len = W->t1 - W->t0 + 1, start = 0, cap = 0;
+  int64_t cur = 0, run = 0;
+  for (int t = 0; t <= len; t++) {
+    cur += t < len ? load[t] : 0;
+    int64_t here = t < len ? cur : -1;
+    if (here == run) continue;
+    if (run > 0) {
+      if (B->nrun == cap) {
+        cap = cap ? 2 * cap : 64;
+        B->run = util_realloc(B->run, (size_t)cap * sizeof *B->run);
+      }
+      B->run[B->nrun++] = (struct wrun){W->t0 + start, t - start, run};
+    }
+    run = here;
+    start = t;
+  }
+}
+
+/* Memory: the clipped copies plus the fixed load's runs as fixed tasks. */
+static void wb_memory(wb *B, const char *cap) {
   util_buf s = {0}, d = {0}, h = {0};
   for (int k = 0; k < B->ncp; k++) {
     util_buf_putc(&s, ',');
@@ -270,20 +293,10 @@ static void wb_memory(wb *B, int64_t *load, const char *cap) {
     util_buf_printf(&d, ",d%d", k);
     util_buf_printf(&h, ",%d", B->md->mem[B->cp[k].node]);
   }
-  int len = W->t1 - W->t0 + 1;
-  int64_t cur = 0, run = 0;
-  int start = 0;
-  for (int t = 0; t <= len; t++) {
-    cur += t < len ? load[t] : 0;
-    int64_t here = t < len ? cur : -1;
-    if (here == run) continue;
-    if (run > 0) {
-      util_buf_printf(&s, ",%d", W->t0 + start);
-      util_buf_printf(&d, ",%d", t - start);
-      util_buf_printf(&h, ",%lld", (long long)run);
-    }
-    run = here;
-    start = t;
+  for (int r = 0; r < B->nrun; r++) {
+    util_buf_printf(&s, ",%d", B->run[r].start);
+    util_buf_printf(&d, ",%d", B->run[r].len);
+    util_buf_printf(&h, ",%lld", (long long)B->run[r].load);
   }
   if (s.len)
     util_buf_printf(&B->cons, "constraint cumulatives([%s],[%s],[%s],%s);\n", s.s + 1,
@@ -293,34 +306,20 @@ static void wb_memory(wb *B, int64_t *load, const char *cap) {
   util_buf_free(&h);
 }
 
-/* The fixed load inside the window as runs of equal load: the number of
- * runs with a positive load. */
-static int wb_runs(const win *W, const int64_t *load) {
-  int len = W->t1 - W->t0 + 1, runs = 0;
-  int64_t cur = 0, run = 0;
-  for (int t = 0; t < len; t++) {
-    cur += load[t];
-    if (cur != run && cur > 0) runs++;
-    run = cur;
-  }
-  return runs;
-}
-
 /* Gecode refuses a cumulative ("Number out of limits") when its capacity
  * times the summed widths of the start domains times the number of tasks
  * passes 64 bits; windows whose memory constraint comes near are left out
  * (W->too_big). */
-static int wb_too_big(const wb *B, const int64_t *load) {
+static int wb_too_big(const wb *B) {
   const win *W = B->W;
-  int runs = wb_runs(W, load);
-  __int128 width = runs;
+  __int128 width = B->nrun;
   for (int k = 0; k < B->ncp; k++) {
     const wcopy *c = &B->cp[k];
     width += c->slot >= 0 ? wb_park(B, c->slot) - c->emin + 1 : 1;
   }
   long long cap = B->md->cap;
   if (B->md->phase == 1 && W->bound - 1 > cap) cap = W->bound - 1;
-  return (__int128)cap * width * (B->ncp + runs) >= (__int128)1 << 62;
+  return (__int128)cap * width * (B->ncp + B->nrun) >= (__int128)1 << 62;
 }
 
 /* Phase 1's bound: the current maximum load inside the window. */
@@ -456,7 +455,8 @@ int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
   wb_slots(&B, R, others);
   if (md->phase == 1) W->bound = wb_current_max(&B, s, E);
   W->bound += 1; /* admit solutions as good as the current one (plateau moves) */
-  if (W->nfree && wb_too_big(&B, load)) {
+  wb_runs(&B, load);
+  if (W->nfree && wb_too_big(&B)) {
     W->too_big = 1;
     W->nfree = 0;
   }
@@ -470,13 +470,14 @@ int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
     wb_disjoint(&B);
     char cap[32];
     snprintf(cap, sizeof cap, "%d", md->cap);
-    wb_memory(&B, load, md->phase == 1 ? "PEAK" : cap);
+    wb_memory(&B, md->phase == 1 ? "PEAK" : cap);
     util_buf_puts(out, B.decl.s ? B.decl.s : "");
     wb_output(&B, out);
     util_buf_puts(out, B.cons.s ? B.cons.s : "");
     wb_solve(&B, out);
   }
   free(load);
+  free(B.run);
   free(others);
   free(B.var);
   free(B.cross);

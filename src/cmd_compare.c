@@ -9,6 +9,7 @@
 #include "cmdutil.h"
 #include "compare.h"
 #include "sig.h"
+#include "util.h"
 
 #define CMD_COMPARE_MAX_BUDGETS 32
 
@@ -72,14 +73,13 @@ int cmd_compare(const char *name, int argc, char **argv) {
     rc = 4;
     goto out;
   }
-  FILE *f = o.output ? fopen(o.output, "w") : stdout;
-  if (!f) {
-    fprintf(stderr, "remat %s: cannot write %s\n", name, o.output);
+  FILE *f = util_out_open(o.output);
+  if (!f || (cmp_write(f, g, rows, n, o.format), util_out_close(f))) {
+    fprintf(stderr, "remat %s: cannot write %s\n", name,
+            util_is_stdout(o.output) ? "standard output" : o.output);
     rc = 2;
     goto out;
   }
-  cmp_write(f, g, rows, n, o.format);
-  if (f != stdout) fclose(f);
 out:
   free(rows);
   free(storage);

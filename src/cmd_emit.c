@@ -67,13 +67,11 @@ int cmd_emit(const char *name, int argc, char **argv) {
     free(seq);
     model_sol_free(&x);
   }
-  FILE *f = o.output ? fopen(o.output, "w") : stdout;
-  if (!f) {
-    fprintf(stderr, "remat %s: cannot write %s\n", name, o.output);
+  FILE *f = util_out_open(o.output);
+  if (!f || (fwrite(text.s, 1, text.len, f), util_out_close(f))) {
+    fprintf(stderr, "remat %s: cannot write %s\n", name,
+            util_is_stdout(o.output) ? "standard output" : o.output);
     rc = 2;
-  } else {
-    fwrite(text.s, 1, text.len, f);
-    if (f != stdout) fclose(f);
   }
   util_buf_free(&text);
   model_free(&md);

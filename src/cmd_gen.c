@@ -8,6 +8,7 @@
 #include "cmdutil.h"
 #include "gen.h"
 #include "writer.h"
+#include "util.h"
 
 #define GEN_CMD_MAX_NODES 1000000
 #define GEN_CMD_UNET_DEPTH 4 /* unet's depth when --nodes is not given */
@@ -45,17 +46,17 @@ static remat_graph *gen_cmd_make(const char *name, const char *kind,
 /* Write g to path (stdout when NULL); returns 0 or 2 after a message. */
 static int gen_cmd_write(const char *name, const remat_graph *g,
                          const char *path) {
-  FILE *f = path ? fopen(path, "w") : stdout;
+  FILE *f = util_out_open(path);
   if (!f) {
     fprintf(stderr, "remat %s: cannot write %s: %s\n", name, path,
             strerror(errno));
     return 2;
   }
   int rc = writer_graph_json(g, f);
-  if (path && fclose(f)) rc = 2;
+  if (util_out_close(f)) rc = 2;
   if (rc)
     fprintf(stderr, "remat %s: error writing %s\n", name,
-            path ? path : "standard output");
+            util_is_stdout(path) ? "standard output" : path);
   return rc ? 2 : 0;
 }
 
@@ -77,7 +78,8 @@ int cmd_gen(const char *name, int argc, char **argv) {
   if (!rc && !o.quiet)
     fprintf(stderr, "remat %s: %s: %d nodes, %d edges, topo peak %lld%s%s\n",
             name, g->name, g->n, g->n_edges, (long long)remat_topo_peak(g),
-            o.output ? " -> " : "", o.output ? o.output : "");
+            o.output ? " -> " : "",
+            !o.output ? "" : strcmp(o.output, "-") ? o.output : "standard output");
   remat_graph_free(g);
 out:
   cli_free(&o);

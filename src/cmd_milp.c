@@ -115,8 +115,10 @@ int cmd_milp(const char *name, int argc, char **argv) {
   if (rc == 2) {
     fprintf(stderr, "remat %s: %s\n", name, r.message);
   } else {
-    result_summary(stdout, &r);
-    result_bound_line(stdout, &r);
+    /* with -o - the JSON alone goes to standard output */
+    FILE *sum = o.output && !strcmp(o.output, "-") ? stderr : stdout;
+    result_summary(sum, &r);
+    result_bound_line(sum, &r);
     if (r.message[0] && rc != 0)
       fprintf(stderr, "remat %s: %s\n", name, r.message);
     char err[512];

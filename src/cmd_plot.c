@@ -35,17 +35,14 @@ typedef struct plotc_sched {
 /* Write buf to o->output (or stdout). */
 static int plotc_output(const char *cmd, const cli_opts *o, const char *buf,
                         size_t len) {
-  FILE *f = o->output ? fopen(o->output, "w") : stdout;
+  FILE *f = util_out_open(o->output);
   if (!f) {
     fprintf(stderr, "remat %s: cannot write %s: %s\n", cmd, o->output,
             strerror(errno));
     return 2;
   }
   int bad = fwrite(buf, 1, len, f) != len;
-  if (f != stdout)
-    bad |= fclose(f) != 0;
-  else
-    bad |= fflush(f) != 0;
+  bad |= util_out_close(f);
   if (bad) {
     fprintf(stderr, "remat %s: cannot write %s\n", cmd,
             o->output ? o->output : "to stdout");

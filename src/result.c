@@ -171,7 +171,14 @@ int result_write_json(const remat_result *r, const remat_graph *g,
                       size_t errlen) {
   json_t *o = result_to_json(r, g);
   if (extra) json_object_update(o, extra);
-  int rc = json_dump_file(o, path, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+  size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(10);
+  int rc;
+  if (util_is_stdout(path)) {
+    rc = json_dumpf(o, stdout, flags);
+    if (!rc) rc = fputc('\n', stdout) == EOF || fflush(stdout);
+  } else {
+    rc = json_dump_file(o, path, flags);
+  }
   json_decref(o);
   if (rc)
     return util_err(err, errlen, REMAT_EUSAGE, "cannot write %s: %s", path,

@@ -139,6 +139,18 @@ int util_ncpus(void) {
   return n < 1 ? 1 : (int)n;
 }
 
+int util_is_stdout(const char *path) { return !path || !strcmp(path, "-"); }
+
+FILE *util_out_open(const char *path) {
+  return util_is_stdout(path) ? stdout : fopen(path, "w");
+}
+
+int util_out_close(FILE *f) {
+  int bad = ferror(f);
+  if (f == stdout) return fflush(f) != 0 || bad;
+  return fclose(f) != 0 || bad;
+}
+
 char *util_stem(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;

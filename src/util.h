@@ -59,6 +59,14 @@ int util_ncpus(void);
  * freshly allocated. */
 char *util_stem(const char *path);
 
+/* Output files: NULL or "-" is standard output.  util_out_open returns
+ * NULL (errno set) when the file cannot be created; util_out_close
+ * flushes standard output or closes a file and returns nonzero on a write
+ * error. */
+int util_is_stdout(const char *path);
+FILE *util_out_open(const char *path);
+int util_out_close(FILE *f);
+
 /* Write s to f as one CSV field (RFC 4180): quoted, with inner quotes
  * doubled, when it holds a comma, a quote or a line break. */
 void util_csv_field(FILE *f, const char *s);

@@ -53,12 +53,12 @@ EOF
 
 # ------------------------------------------------------ usage errors
 run "$REMAT" batch graphs -q
-[ "$rc" = 2 ] && echo "$err" | grep -q -- "--budget is required" || fail "no budget: $rc '$err'"
+[ "$rc" = 2 ] && grep -q -- "--budget is required" <<<"$err" || fail "no budget: $rc '$err'"
 run "$REMAT" batch graphs --budget 0.9,zero -q
-[ "$rc" = 2 ] && echo "$err" | grep -q "cannot parse budget 'zero'" || fail "bad budget: $rc '$err'"
+[ "$rc" = 2 ] && grep -q "cannot parse budget 'zero'" <<<"$err" || fail "bad budget: $rc '$err'"
 printf 'graphs/g1.json 0.9\ngraphs/g2.json 0.9 --jobs 3\n' >badman.txt
 run "$REMAT" batch badman.txt -q
-[ "$rc" = 2 ] && echo "$err" | grep -q "badman.txt:2: unknown or batch-level option '--jobs'" ||
+[ "$rc" = 2 ] && grep -q "badman.txt:2: unknown or batch-level option '--jobs'" <<<"$err" ||
   fail "bad manifest: $rc '$err'"
 
 # --------------------------------------- 2 graphs x 2 budgets, -j 2
@@ -81,14 +81,14 @@ while IFS=$'\t' read -r graph result budget; do
   [ "$rc" = 0 ] || fail "eval $result: $rc $out"
 done <triples.txt
 ids=$(field out/sum.jsonl id | sort)
-echo "$ids" | grep -qx "graphs/g1.json --budget 0.85" || fail "job ids: $ids"
+grep -qx "graphs/g1.json --budget 0.85" <<<"$ids" || fail "job ids: $ids"
 
 # --------------------------------------------- --resume does no work
 start=$(date +%s%N)
 run "$REMAT" batch graphs --budget 0.9,0.85 -j 2 --time-limit 2 -o out/sum --resume
 [ "$rc" = 0 ] || fail "resume: exit $rc ($err)"
 [ $((($(date +%s%N) - start) / 1000000)) -lt 1500 ] || fail "resume took too long"
-echo "$err" | grep -q "resuming: 4 of 4 jobs already done, 0 to run" || fail "resume: $err"
+grep -q "resuming: 4 of 4 jobs already done, 0 to run" <<<"$err" || fail "resume: $err"
 [ "$(wc -l <out/sum.jsonl)" = 4 ] || fail "resume added lines"
 
 # --------------------------------------- --merge reproduces the summary
@@ -106,7 +106,7 @@ run "$REMAT" batch --merge out/tampered.json -o out/t
 run "$REMAT" batch graphs --budget 0.9,0.85 --time-limit 2 -o out/sum --emit-jobs
 [ "$rc" = 0 ] || fail "emit-jobs: exit $rc"
 [ "$(echo "$out" | wc -l)" = 4 ] || fail "emit-jobs printed: $out"
-echo "$out" | grep -q "^$REMAT solve graphs/g2.json --budget 0.85 --time-limit 2 --threads 1 -q -o out/sum.jobs/g2_0.85_[0-9a-f]*.json$" ||
+grep -q "^$REMAT solve graphs/g2.json --budget 0.85 --time-limit 2 --threads 1 -q -o out/sum.jobs/g2_0.85_[0-9a-f]*.json$" <<<"$out" ||
   fail "emit-jobs command: $out"
 cmd=$(echo "$out" | head -1 | sed 's|-o out/sum.jobs/|-o out/|')
 set +e

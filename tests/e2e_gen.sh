@@ -37,9 +37,9 @@ grep -q "^format: native$" "$tmp/info" || fail "info does not report the native 
 
 # the other kinds: training (2L+1 nodes), unet (8 depth + 5 nodes)
 "$REMAT" gen training --nodes 6 -o "$tmp/t.json" -q || fail "gen training exited with $?"
-"$REMAT" info "$tmp/t.json" | grep -q "^nodes: 13$" || fail "training --nodes 6 is not 13 nodes"
+grep -q "^nodes: 13$" <<<"$("$REMAT" info "$tmp/t.json")" || fail "training --nodes 6 is not 13 nodes"
 "$REMAT" gen unet --nodes 2 -o "$tmp/u.json" -q || fail "gen unet exited with $?"
-"$REMAT" info "$tmp/u.json" | grep -q "^nodes: 21$" || fail "unet --nodes 2 is not 21 nodes"
+grep -q "^nodes: 21$" <<<"$("$REMAT" info "$tmp/u.json")" || fail "unet --nodes 2 is not 21 nodes"
 
 # an invalid kind is a usage error (exit 2) with a message
 set +e

@@ -103,7 +103,7 @@ grep -q '"status": "infeasible"' inf.json || fail "inf.json has no infeasible st
 "$REMAT" gen layered --nodes 1000 --seed 1 -q -o big.json
 run "$REMAT" solve big.json --budget 0.8 --time-limit 1 --threads 1 -q -o over.json
 [ "$rc" = 3 ] || fail "out of time: exit $rc ($err)"
-echo "$err" | grep -Eq "^remat solve: out of time: no schedule within 458912 found with at most 2 copies per node; best peak [0-9]+ \([0-9.]+% of budget\); more time or more copies \(--copies 4\) may reach it$" ||
+grep -Eq "^remat solve: out of time: no schedule within 458912 found with at most 2 copies per node; best peak [0-9]+ \([0-9.]+% of budget\); more time or more copies \(--copies 4\) may reach it$" <<<"$err" ||
   fail "out of time: '$err'"
 jq -e '.status == "over-budget" and .peak > .budget and (.sequence | length) >= 1000' over.json >/dev/null ||
   fail "out of time: over.json"
@@ -142,10 +142,10 @@ jq -e '.interrupted and (.sequence | length) >= 10000' huge-int.json >/dev/null 
 
 # ------------------------------------- solve: optimum, JSON, eval agrees
 run "$REMAT" info g.json
-echo "$out" | grep -qx "topo_peak: 16 (16 B)" || fail "info topo peak: $out"
+grep -qx "topo_peak: 16 (16 B)" <<<"$out" || fail "info topo peak: $out"
 run "$REMAT" solve g.json --budget 13 --copies 6 -q -o s.json
 [ "$rc" = 0 ] || fail "solve at 13: exit $rc ($err)"
-echo "$out" | grep -q "peak 13  TDI 29.41%.*optimal" || fail "solve at 13: '$out'"
+grep -q "peak 13  TDI 29.41%.*optimal" <<<"$out" || fail "solve at 13: '$out'"
 for field in graph n edges budget topo_peak peak base_duration duration tdi_percent \
   recomputations sequence copies status time_to_best_s phase_times_s trace solver_stats; do
   grep -q "\"$field\":" s.json || fail "result JSON lacks \"$field\""
@@ -153,18 +153,26 @@ done
 grep -q '"status": "optimal"' s.json || fail "status not optimal"
 run "$REMAT" eval g.json s.json --budget 13
 [ "$rc" = 0 ] || fail "eval: exit $rc ($err)"
-echo "$out" | grep -qx "peak: 13" || fail "eval peak: $out"
-echo "$out" | grep -qx "duration: 22" || fail "eval duration: $out"
-echo "$out" | grep -qx "within_budget: yes" || fail "eval within: $out"
+grep -qx "peak: 13" <<<"$out" || fail "eval peak: $out"
+grep -qx "duration: 22" <<<"$out" || fail "eval duration: $out"
+grep -qx "within_budget: yes" <<<"$out" || fail "eval within: $out"
 run "$REMAT" eval g.json s.json --budget 12
 [ "$rc" = 3 ] || fail "eval over budget: exit $rc"
+# -o -: the JSON alone on standard output (the summary on stderr), no file "-"
+run "$REMAT" solve g.json --budget 13 --copies 6 -q -o -
+[ "$rc" = 0 ] && [ "$(jq -r '.status, .peak' out.txt | tr '\n' ' ')" = "optimal 13 " ] ||
+  fail "solve -o -: $rc '$out'"
+grep -q "peak 13  TDI 29.41%.*optimal" <<<"$err" || fail "solve -o -: summary '$err'"
+run "$REMAT" emit g.json --budget 13 -o -
+[ "$rc" = 0 ] && grep -q "^solve .*minimize" <<<"$out" || fail "emit -o -: $rc"
+[ ! -e ./- ] || fail "-o - wrote a file named '-'"
 echo '{"sequence": ["in", "b", "a"]}' >short.json
 run "$REMAT" eval g.json short.json
-[ "$rc" = 2 ] && echo "$out" | grep -qx "error: 3 nodes are never computed (first: c)" ||
+[ "$rc" = 2 ] && grep -qx "error: 3 nodes are never computed (first: c)" <<<"$out" ||
   fail "eval incomplete: $rc '$out'"
 echo '["in", "c", "a", "b"]' >early.json
 run "$REMAT" eval g.json early.json
-[ "$rc" = 2 ] && echo "$out" | grep -qx "error: step 1: node c needs a, which was not computed before" ||
+[ "$rc" = 2 ] && grep -qx "error: step 1: node c needs a, which was not computed before" <<<"$out" ||
   fail "eval invalid: $rc '$out'"
 echo '{"sequence": ["in", "zz"]}' >unk.json
 run "$REMAT" eval g.json unk.json
@@ -185,9 +193,9 @@ minizinc --solver gecode "$root/models/moccasin.mzn" d.dzn 2>/dev/null | grep -q
 
 # ----------------------------------- the external backend agrees
 run "$REMAT" solve g.json --budget 14 --copies 6 -q --fzn-solver fzn-gecode -o ext.json
-[ "$rc" = 0 ] && echo "$out" | grep -q "TDI 11.76%.*optimal" || fail "fzn-gecode: $rc '$out' '$err'"
+[ "$rc" = 0 ] && grep -q "TDI 11.76%.*optimal" <<<"$out" || fail "fzn-gecode: $rc '$out' '$err'"
 run "$REMAT" solve g.json --budget 14 --copies 6 -q --fzn-solver /nonexistent/solver
-[ "$rc" = 4 ] && echo "$err" | grep -q "cannot run /nonexistent/solver" ||
+[ "$rc" = 4 ] && grep -q "cannot run /nonexistent/solver" <<<"$err" ||
   fail "missing external solver: $rc '$err'"
 
 # ------------------- the trace CSV quotes a graph name holding commas
@@ -209,7 +217,7 @@ l60=$root/examples/layered_60.json
 run "$REMAT" solve "$l60" --budget 0.9 --time-limit 2 --lp-bound -q -o lb.json
 [ "$rc" = 0 ] || fail "--lp-bound: exit $rc ($err)"
 lb=$(jq '.lower_bound' lb.json)
-echo "$out" | grep -q "^lower bound: duration $lb  TDI [0-9.]*%  gap [0-9.]*%$" ||
+grep -q "^lower bound: duration $lb  TDI [0-9.]*%  gap [0-9.]*%$" <<<"$out" ||
   fail "--lp-bound: no bound line on stdout: '$out'"
 [ "$(jq '.lower_bound >= .base_duration and .lower_bound <= .duration and .gap_percent >= 0' lb.json)" = true ] ||
   fail "--lp-bound: bound $lb outside [base, duration] of $(jq -c '[.base_duration, .duration]' lb.json)"

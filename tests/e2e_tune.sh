@@ -37,36 +37,36 @@ EOF
 # ------------------------------------------------ adaptive from C_v = 1
 run "$REMAT" tune-copies g.json --budget 13 --time-limit 4 --threads 1 -o map.json
 [ "$rc" = 0 ] || fail "tune-copies: exit $rc ($err)"
-echo "$out" | grep -q "^round  *C_v>1  *total C  *TDI  *peak  *time (s)$" || fail "no table header: $out"
-echo "$out" | grep -q "^0  *0  *6  *over budget  *16 " || fail "round 0 (C_v = 1) row: $out"
-echo "$out" | grep -q "^best: round [0-9]*, .*TDI 29.41%" || fail "best line (the optimum is 29.41%): $out"
+grep -q "^round  *C_v>1  *total C  *TDI  *peak  *time (s)$" <<<"$out" || fail "no table header: $out"
+grep -q "^0  *0  *6  *over budget  *16 " <<<"$out" || fail "round 0 (C_v = 1) row: $out"
+grep -q "^best: round [0-9]*, .*TDI 29.41%" <<<"$out" || fail "best line (the optimum is 29.41%): $out"
 [ "$(echo "$out" | grep -c '^[0-9]')" -ge 2 ] || fail "fewer than 2 rounds: $out"
-echo "$out" | grep -qx "map: map.json" || fail "map not written: $out"
+grep -qx "map: map.json" <<<"$out" || fail "map not written: $out"
 for id in in a b c d out; do
   grep -q "^ *\"$id\": [1-9][0-9]*,\{0,1\}$" map.json || fail "map.json has no C_v for $id: $(cat map.json)"
 done
 run "$REMAT" solve g.json --budget 13 --copies map.json -q --time-limit 4 -o s.json
 [ "$rc" = 0 ] || fail "solve with the map: exit $rc ($err)"
-echo "$out" | grep -q "TDI 29.41%" || fail "solve with the map: $out"
+grep -q "TDI 29.41%" <<<"$out" || fail "solve with the map: $out"
 
 # -------------------------------------------------- a start map
 echo '{"a": 2}' >start.json
 run "$REMAT" tune-copies g.json --budget 13 --time-limit 2 --threads 1 --copies start.json -o map2.json
 [ "$rc" = 0 ] || fail "tune-copies from a map: exit $rc ($err)"
-echo "$out" | grep -q "^0  *1  *7 " || fail "round 0 from the start map: $out"
+grep -q "^0  *1  *7 " <<<"$out" || fail "round 0 from the start map: $out"
 
 # ---------------------------------------------------- uniform sweep
 run "$REMAT" tune-copies g.json --budget 13 --time-limit 3 --threads 1 --copies 1,3 -o sweep.json
 [ "$rc" = 0 ] || fail "sweep: exit $rc ($err)"
-echo "$out" | grep -q "^C=1  *0  *6  *over budget" || fail "sweep C=1 row: $out"
-echo "$out" | grep -q "^C=3  *6  *18  *29.41%" || fail "sweep C=3 row: $out"
+grep -q "^C=1  *0  *6  *over budget" <<<"$out" || fail "sweep C=1 row: $out"
+grep -q "^C=3  *6  *18  *29.41%" <<<"$out" || fail "sweep C=3 row: $out"
 grep -q '"a": 3' sweep.json || fail "sweep map: $(cat sweep.json)"
 
 # ------------------------------------------------------- bad input
 run "$REMAT" tune-copies g.json --budget 13 --copies 1,x
-[ "$rc" = 2 ] && echo "$err" | grep -q "a list of integers" || fail "bad list: $rc '$err'"
+[ "$rc" = 2 ] && grep -q "a list of integers" <<<"$err" || fail "bad list: $rc '$err'"
 run "$REMAT" tune-copies g.json --time-limit 1
-[ "$rc" = 2 ] && echo "$err" | grep -q -- "--budget is required" || fail "no budget: $rc '$err'"
+[ "$rc" = 2 ] && grep -q -- "--budget is required" <<<"$err" || fail "no budget: $rc '$err'"
 run "$REMAT" tune-copies g.json --budget 10 --time-limit 1 -o none.json
 [ "$rc" = 3 ] || fail "infeasible budget: exit $rc"
 

@@ -14,7 +14,16 @@
  * prune:   drop recomputations that are not needed, most expensive first.
  * lns:     ruin and recreate: remove a few recomputations, repair with the
  *          greedy, prune, keep the result when it is not worse; stop after
- *          a stall as long as the search so far. */
+ *          a stall as long as the search so far.
+ *
+ * Every function here that takes (H, s) expects H->E to track s
+ * (plan_track) and leaves it so: the moves it makes and undoes go through
+ * plan_move, and its lists of copies per node answer "the latest copy of
+ * p before this point" by binary search instead of a walk back over the
+ * steps.  The greedy's candidate moves are each evaluated in full by a
+ * scratch evaluator (plan_run: one pass over the steps and the edges; on
+ * sparse graphs that is cheaper than a plan_move in and out, whose memory
+ * updates span the values' whole lifetimes). */
 #include "heur.h"
 
 #include <stdlib.h>
@@ -36,7 +45,8 @@ typedef struct heur {
   const heur_params *p;
   int n;
   int64_t M;
-  plan_eval E;
+  plan_eval E;    /* tracks the schedule being worked on */
+  plan_eval S;    /* scratch: evaluates candidate moves in full */
   uint64_t rng;
   double deadline;
 } heur;
@@ -69,6 +79,24 @@ static int move_has(const move *mv, int key) {
   return 0;
 }
 
+/* Insert mv's recomputations (those not in s yet: in is set to how many,
+ * and they are moved to the front of mv) and undo them. */
+static int heur_apply(heur *H, plan *s, move *mv) {
+  int in = 0;
+  for (int k = 0; k < mv->nkey; k++) {
+    int key = mv->key[k];
+    if (plan_has(s, key)) continue;
+    plan_move(&H->E, s, 0, key);
+    mv->key[k] = mv->key[in];
+    mv->key[in++] = key;
+  }
+  return in;
+}
+
+static void heur_undo(heur *H, plan *s, const move *mv, int in) {
+  for (int k = in - 1; k >= 0; k--) plan_move(&H->E, s, mv->key[k], 0);
+}
+
 /* Add the recomputation of u at event ev to mv, and recursively those of
  * inputs whose live copy does not reach ev and was computed before the
  * peak step jp (keeping them would hold memory across the peak). */
@@ -78,16 +106,16 @@ static int heur_close(heur *H, const plan *s, move *mv, int u, int ev, int jp,
   if (!heur_copies_ok(H, u, 1)) return -1;
   mv->key[mv->nkey++] = ev;
   const remat_graph *g = H->g;
-  const int *seq = H->E.seq, *lastuse = H->E.lastuse;
+  const int *lastuse = H->E.lastuse;
   int pos = plan_find(s, ev); /* the new step would sit before pos */
   int stage = model_stage(ev);
   for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
     int p = g->pred[k];
     int pev = model_event(stage, p + 1);
     if (move_has(mv, pev)) continue;
-    int a = pos - 1;
-    while (a >= 0 && seq[a] != p) a--;
-    if (a < 0) return -1; /* cannot happen for a valid schedule */
+    int ap = plan_copy_before(&H->E, p, ev);
+    if (!ap) return -1; /* cannot happen for a valid schedule */
+    int a = plan_find(s, ap);
     if (lastuse[a] >= pos) continue; /* still live there */
     if (a > jp || depth >= 3 || pev <= s->key[jp]) continue; /* extend */
     /* if p cannot be recomputed its copy stays live; the evaluation
@@ -101,12 +129,13 @@ static int heur_close(heur *H, const plan *s, move *mv, int u, int ev, int jp,
  * input of u still has a live copy (read at or after that event), or 0. */
 static int heur_early_event(const heur *H, const plan *s, int u, int jp, int r) {
   const remat_graph *g = H->g;
-  const int *seq = H->E.seq, *lastuse = H->E.lastuse;
+  const int *lastuse = H->E.lastuse;
   int limit = s->key[r] - 1, after = s->key[jp];
   for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
-    int p = g->pred[k], a = r - 1;
-    while (a >= 0 && seq[a] != p) a--;
-    if (a < 0 || lastuse[a] <= jp) return 0;
+    int ap = plan_copy_before(&H->E, g->pred[k], s->key[r]);
+    if (!ap) return 0;
+    int a = plan_find(s, ap);
+    if (lastuse[a] <= jp) return 0;
     if (s->key[lastuse[a]] < limit) limit = s->key[lastuse[a]];
     if (s->key[a] > after) after = s->key[a]; /* that copy must exist then */
   }
@@ -117,25 +146,80 @@ static int heur_early_event(const heur *H, const plan *s, int u, int jp, int r) 
   return ev > after ? ev : 0;
 }
 
-/* Moves that free a value across step jp. */
-static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
+/* Every candidate move costs a pass over the schedule and its edges; a
+ * step evaluates moves worth at most HEUR_WORK of those (all of them up
+ * to a few thousand nodes; on 20,000 nodes with 430,000 edges, 64: the
+ * ones that free the most memory per unit of added duration).  Building a
+ * move (heur_close) is cheap but not free either: beyond HEUR_BUILD times
+ * that many, only the values that free the most memory per unit of their
+ * own duration get one. */
+#define HEUR_WORK 20000000
+#define HEUR_EVAL_MIN 64
+#define HEUR_BUILD 4
+
+static int heur_eval_cap(const heur *H) {
+  int64_t pass = (int64_t)H->E.len + H->g->pred_off[H->g->n] + 1;
+  return HEUR_WORK / pass > HEUR_EVAL_MIN ? (int)(HEUR_WORK / pass) : HEUR_EVAL_MIN;
+}
+
+/* A duration added to every move's cost (so that free moves still rank
+ * by the memory they free). */
+static int64_t heur_unit(const heur *H) {
+  return 1 + remat_graph_base_duration(H->g) / H->g->n / 50;
+}
+
+static int heur_cmp_desc(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+/* The score at or above which k of score[0..n) lie (k < n). */
+static double heur_cut(const double *score, int n, int k) {
+  double *sorted = util_malloc((size_t)n * sizeof *sorted);
+  memcpy(sorted, score, (size_t)n * sizeof *sorted);
+  qsort(sorted, (size_t)n, sizeof *sorted, heur_cmp_desc);
+  double cut = sorted[k - 1];
+  free(sorted);
+  return cut;
+}
+
+/* The steps whose values are live across jp, not read there and not at
+ * their copy limit, at most HEUR_BUILD x heur_eval_cap of them (in
+ * order); returns how many. */
+static int heur_live(heur *H, int jp, int *live) {
   const remat_graph *g = H->g;
   const int *seq = H->E.seq, *lastuse = H->E.lastuse;
-  int z = seq[jp], nm = 0;
-  for (int a = 0; a < jp && nm < max; a++) {
-    if (lastuse[a] <= jp) continue;
-    if ((a & 255) == 0 && heur_out_of_time(H)) break;
-    int u = seq[a];
-    /* first reader after jp (no newer copy of u can sit before it) */
-    int r = jp + 1;
-    while (r <= lastuse[a] && !plan_is_pred(g, u, seq[r])) r++;
-    if (r > lastuse[a]) continue;
-    if (plan_is_pred(g, u, z)) {
-      /* is this the copy read at jp itself? then it cannot go */
-      int b = a + 1;
-      while (b < jp && seq[b] != u) b++;
-      if (b == jp) continue;
-    }
+  int z = seq[jp], nl = 0;
+  /* a copy live across jp is u's latest before jp (a newer one would take
+   * its readers), so when z reads u it reads this copy, which then cannot
+   * go; nor can one whose node has all its copies */
+  for (int a = 0; a < jp; a++)
+    if (lastuse[a] > jp && !plan_is_pred(g, seq[a], z) && heur_copies_ok(H, seq[a], 1))
+      live[nl++] = a;
+  int lim = HEUR_BUILD * heur_eval_cap(H);
+  if (nl <= lim) return nl;
+  int64_t unit = heur_unit(H);
+  double *score = util_malloc((size_t)nl * sizeof *score);
+  for (int i = 0; i < nl; i++)
+    score[i] = (double)g->m[seq[live[i]]] / (double)(g->w[seq[live[i]]] + unit);
+  double cut = heur_cut(score, nl, lim);
+  int k = 0;
+  for (int i = 0; i < nl && k < lim; i++)
+    if (score[i] >= cut) live[k++] = live[i]; /* order kept, k <= i */
+  free(score);
+  return k;
+}
+
+/* Moves that free a value across step jp. */
+static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
+  const int *seq = H->E.seq, *lastuse = H->E.lastuse;
+  int *live = util_malloc((size_t)(jp + 1) * sizeof *live);
+  int nl = heur_live(H, jp, live), nm = 0;
+  for (int i = 0; i < nl && nm < max; i++) {
+    int a = live[i], u = seq[a];
+    if ((i & 255) == 0 && heur_out_of_time(H)) break;
+    /* at u's first reader after jp */
+    int r = plan_next_reader(&H->E, s, u, s->key[jp], lastuse[a]);
     int ev = model_event(model_stage(s->key[r]), u + 1);
     if (ev <= s->key[jp]) continue;
     move mv = {0};
@@ -150,15 +234,9 @@ static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
       out[nm++] = me;
     }
   }
+  free(live);
   return nm;
 }
-
-/* Every candidate move costs a pass over the schedule and its edges; a
- * step evaluates moves worth at most HEUR_WORK of those (all of them up
- * to 1,000 nodes; on 20,000 nodes with 430,000 edges, 64: the ones that
- * free the most memory per unit of added duration). */
-#define HEUR_WORK 20000000
-#define HEUR_EVAL_MIN 64
 
 static int64_t heur_move_cost(const heur *H, const move *mv) {
   int64_t c = 0;
@@ -166,59 +244,50 @@ static int64_t heur_move_cost(const heur *H, const move *mv) {
   return c;
 }
 
-static int heur_cmp_desc(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x < y) - (x > y);
-}
-
+/* The moves worth evaluating (at most heur_eval_cap, in order). */
 static int heur_shortlist(heur *H, move *moves, int nm, int64_t unit) {
-  int64_t pass = (int64_t)H->E.len + H->g->pred_off[H->g->n] + 1;
-  int cap = HEUR_WORK / pass > HEUR_EVAL_MIN ? (int)(HEUR_WORK / pass) : HEUR_EVAL_MIN;
+  int cap = heur_eval_cap(H);
   if (nm <= cap) return nm;
   double *score = util_malloc((size_t)nm * sizeof *score);
   for (int i = 0; i < nm; i++)
     score[i] = (double)H->g->m[plan_node(moves[i].key[0])] /
                (double)(heur_move_cost(H, &moves[i]) + unit);
-  double *sorted = util_malloc((size_t)nm * sizeof *sorted);
-  memcpy(sorted, score, (size_t)nm * sizeof *sorted);
-  qsort(sorted, (size_t)nm, sizeof *sorted, heur_cmp_desc);
-  double cut = sorted[cap - 1];
+  double cut = heur_cut(score, nm, cap);
   int k = 0;
   for (int i = 0; i < nm && k < cap; i++)
     if (score[i] >= cut) moves[k++] = moves[i]; /* order kept, k <= i */
-  free(sorted);
   free(score);
   return k;
 }
 
 /* Apply the best move at the peak; returns 0 if none lowers the excess. */
 static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise) {
-  plan_run(&H->E, s);
   int64_t excess0 = H->E.excess, dur0 = H->E.duration;
   int jp = H->E.peak_step;
-  int64_t unit = 1 + remat_graph_base_duration(H->g) / H->g->n / 50;
+  int64_t unit = heur_unit(H);
   int nm = heur_shortlist(H, moves, heur_moves(H, s, jp, moves, maxmoves), unit);
   int best = -1, fallback = -1;
   double best_score = 0;
   int64_t peak0 = H->E.peak, fb_peak = peak0, fb_excess = 0;
   int key_jp = s->key[jp];
   for (int i = 0; i < nm && !heur_out_of_time(H); i++) {
-    for (int k = 0; k < moves[i].nkey; k++) plan_insert(s, moves[i].key[k]);
-    plan_run(&H->E, s);
-    for (int k = 0; k < moves[i].nkey; k++) plan_erase(s, moves[i].key[k]);
+    const move *m = &moves[i];
+    for (int k = 0; k < m->nkey; k++) plan_insert(s, m->key[k]);
+    plan_run(&H->S, s);
+    int64_t peak = H->S.peak, excess = H->S.excess, dur = H->S.duration;
+    int64_t at_jp = H->S.mem[plan_find(s, key_jp)];
+    for (int k = 0; k < m->nkey; k++) plan_erase(s, m->key[k]);
     /* fallback: relieve the peak step without raising the peak; the
      * lowest peak, then the least excess */
-    int64_t at_jp = H->E.mem[plan_find(s, key_jp)];
-    if (H->E.peak <= peak0 && at_jp < peak0 &&
-        (fallback < 0 || H->E.peak < fb_peak ||
-         (H->E.peak == fb_peak && H->E.excess < fb_excess))) {
+    if (peak <= peak0 && at_jp < peak0 &&
+        (fallback < 0 || peak < fb_peak || (peak == fb_peak && excess < fb_excess))) {
       fallback = i;
-      fb_peak = H->E.peak;
-      fb_excess = H->E.excess;
+      fb_peak = peak;
+      fb_excess = excess;
     }
-    int64_t gain = excess0 - H->E.excess;
+    int64_t gain = excess0 - excess;
     if (gain <= 0) continue;
-    double score = (double)gain / (double)(H->E.duration - dur0 + unit);
+    double score = (double)gain / (double)(dur - dur0 + unit);
     if (randomise) score *= 0.5 + (double)(heur_rand(H) % 1000) / 1000.0;
     if (best < 0 || score > best_score) {
       best = i;
@@ -228,7 +297,7 @@ static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise)
   /* no move lowers the excess: one that lowers the peak still helps */
   if (best < 0) best = fallback;
   if (best < 0) return 0;
-  for (int k = 0; k < moves[best].nkey; k++) plan_insert(s, moves[best].key[k]);
+  heur_apply(H, s, &moves[best]);
   return 1;
 }
 
@@ -237,7 +306,6 @@ static int heur_greedy(heur *H, plan *s, int randomise) {
   move *moves = util_malloc((size_t)HEUR_MOVES(H) * sizeof *moves);
   int ok = 0;
   for (;;) {
-    plan_run(&H->E, s);
     if (H->E.peak <= H->M) {
       ok = 1;
       break;
@@ -265,9 +333,8 @@ static void heur_prune(heur *H, plan *s) {
     rec[j] = k;
   }
   for (int i = 0; i < nr; i++) {
-    plan_erase(s, rec[i]);
-    plan_run(&H->E, s);
-    if (H->E.peak > H->M) plan_insert(s, rec[i]);
+    plan_move(&H->E, s, rec[i], 0);
+    if (H->E.peak > H->M) plan_move(&H->E, s, 0, rec[i]);
   }
   free(rec);
 }
@@ -287,7 +354,6 @@ static int heur_first_over(const heur *H) {
 
 static int heur_repair(heur *H, plan *s, int64_t max_dur, int depth,
                        move *buf) {
-  plan_run(&H->E, s);
   if (H->E.duration > max_dur) return 0;
   if (H->E.peak <= H->M) return 1;
   if (depth == HEUR_XDEPTH || heur_out_of_time(H)) return 0;
@@ -312,10 +378,10 @@ static int heur_repair(heur *H, plan *s, int64_t max_dur, int depth,
     order[p] = i;
   }
   for (int i = 0; i < k; i++) {
-    const move *m = &mv[order[i]];
-    for (int q = 0; q < m->nkey; q++) plan_insert(s, m->key[q]);
+    move *m = &mv[order[i]];
+    int in = heur_apply(H, s, m);
     if (heur_repair(H, s, max_dur, depth + 1, buf)) return 1;
-    for (int q = 0; q < m->nkey; q++) plan_erase(s, m->key[q]);
+    heur_undo(H, s, m, in);
   }
   return 0;
 }
@@ -339,13 +405,12 @@ static int heur_exchange(heur *H, plan *s) {
   int wins = 0;
   for (int i = 0; i < nr && !heur_out_of_time(H); i++) {
     if (!plan_has(s, rec[i])) continue;
-    plan_run(&H->E, s);
     int64_t before = H->E.duration;
-    plan_erase(s, rec[i]);
+    plan_move(&H->E, s, rec[i], 0);
     if (heur_repair(H, s, before - 1, 0, buf))
       wins++;
     else
-      plan_insert(s, rec[i]);
+      plan_move(&H->E, s, 0, rec[i]);
   }
   free(buf);
   free(rec);
@@ -360,19 +425,18 @@ typedef struct heur_out {
 } heur_out;
 
 static void heur_emit(heur *H, const plan *s, heur_out *o, const char *name) {
-  plan_run(&H->E, s);
   o->found++;
   if (o->fn && o->fn(o->ctx, H->E.seq, s->len, name)) o->stop = 1;
 }
 
-/* Ruin and recreate until the deadline or a long stall. */
-static void heur_lns(heur *H, plan *best, heur_out *o) {
+/* Ruin and recreate until the deadline or a long stall; returns the
+ * iterations. */
+static long long heur_lns(heur *H, plan *best, heur_out *o) {
   plan cur = {0}, trial = {0};
   plan_copy(&cur, best);
-  plan_run(&H->E, &cur);
   int64_t cur_dur = H->E.duration, best_dur = H->E.duration;
   int *rec = NULL, rec_cap = 0;
-  long long since = 0, stale = 0;
+  long long since = 0, stale = 0, iters = 0;
   /* stop after a stall as long as the search so far (at least 0.25 s):
    * the solver's workers use the time better */
   double start = util_now(), last = start;
@@ -380,6 +444,7 @@ static void heur_lns(heur *H, plan *best, heur_out *o) {
     double now = util_now(), stall = last - start;
     if (now - last > (stall > 0.25 ? stall : 0.25)) break;
     stale++;
+    iters++;
     plan_copy(&trial, &cur);
     if (rec_cap < trial.len) {
       rec_cap = 2 * trial.len;
@@ -390,10 +455,10 @@ static void heur_lns(heur *H, plan *best, heur_out *o) {
       if (!plan_is_first(trial.key[i])) rec[nr++] = trial.key[i];
     if (!nr) break;
     int k = 1 + (int)(heur_rand(H) % (uint64_t)(nr < 4 ? nr : 4));
-    for (int i = 0; i < k; i++) plan_erase(&trial, rec[heur_rand(H) % (uint64_t)nr]);
+    plan_track(&H->E, &trial);
+    for (int i = 0; i < k; i++) plan_move(&H->E, &trial, rec[heur_rand(H) % (uint64_t)nr], 0);
     if (!heur_greedy(H, &trial, 1)) continue;
     heur_prune(H, &trial);
-    plan_run(&H->E, &trial);
     if (H->E.peak > H->M || H->E.duration > cur_dur) continue;
     plan_copy(&cur, &trial);
     cur_dur = H->E.duration;
@@ -413,6 +478,7 @@ static void heur_lns(heur *H, plan *best, heur_out *o) {
   free(rec);
   plan_free(&cur);
   plan_free(&trial);
+  return iters;
 }
 
 int heur_run(const remat_graph *g, const heur_params *p) {
@@ -426,19 +492,30 @@ int heur_run(const remat_graph *g, const heur_params *p) {
   H.rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->seed << 1);
   H.deadline = util_now() + p->time_limit;
   plan_eval_init(&H.E, g, p->budget);
+  plan_eval_init(&H.S, g, p->budget);
   plan s = {0};
   plan_init_topo(&s, g->n);
+  plan_track(&H.E, &s);
   heur_out o = {p->found, p->ctx, 0, 0};
-  if (heur_greedy(&H, &s, 0)) {
+  heur_stats st = {0};
+  double t0 = util_now();
+  st.greedy_fits = heur_greedy(&H, &s, 0);
+  st.t_greedy = util_now() - t0;
+  if (st.greedy_fits) {
     heur_prune(&H, &s);
     heur_emit(&H, &s, &o, "greedy");
-    while (!o.stop && !heur_out_of_time(&H) && heur_exchange(&H, &s) > 0)
+    while (!o.stop && !heur_out_of_time(&H) && heur_exchange(&H, &s) > 0) {
+      st.exchanges++;
       heur_emit(&H, &s, &o, "exchange");
-    if (!o.stop) heur_lns(&H, &s, &o);
+    }
+    if (!o.stop) st.lns_iters = heur_lns(&H, &s, &o);
   } else {
     heur_emit(&H, &s, &o, "greedy"); /* the lowest peak it reached */
   }
+  st.t_total = util_now() - t0;
+  if (p->stats) *p->stats = st;
   plan_free(&s);
   plan_eval_free(&H.E);
+  plan_eval_free(&H.S);
   return o.found;
 }

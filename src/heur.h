@@ -8,6 +8,15 @@
 /* Called for each schedule found; return nonzero to stop. */
 typedef int (*heur_fn)(void *ctx, const int *seq, int len, const char *name);
 
+/* What a run did (for -v): the greedy's time and whether it reached the
+ * budget, the exchange passes that improved, the ruin-and-recreate
+ * iterations, the total time. */
+typedef struct heur_stats {
+  double t_greedy, t_total;
+  int greedy_fits, exchanges;
+  long long lns_iters;
+} heur_stats;
+
 typedef struct heur_params {
   int64_t budget;
   const int *copies;   /* C_v limit per node (NULL: unlimited) */
@@ -16,6 +25,7 @@ typedef struct heur_params {
   unsigned seed;
   heur_fn found;
   void *ctx;
+  heur_stats *stats;   /* filled in when not NULL */
 } heur_params;
 
 void heur_params_init(heur_params *p);

@@ -219,6 +219,8 @@ static int plan_cp_before(const plan_eval *E, int v, int key) {
   return i > 0 ? E->cp[v][i - 1] : 0;
 }
 
+int plan_copy_before(const plan_eval *E, int v, int key) { return plan_cp_before(E, v, key); }
+
 /* v's first event after key, or INT_MAX. */
 static int plan_cp_after(const plan_eval *E, int v, int key) {
   int i = plan_cp_find(E, v, key + 1);

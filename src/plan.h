@@ -57,6 +57,8 @@ void plan_move(plan_eval *E, plan *s, int out, int in);
 /* After plan_track: the first step after event key that computes a
  * successor of v, if before step lim (< s->len); else lim. */
 int plan_next_reader(const plan_eval *E, const plan *s, int v, int key, int lim);
+/* After plan_track: the event of v's latest copy before event key, or 0. */
+int plan_copy_before(const plan_eval *E, int v, int key);
 /* Is u a predecessor of v?  (binary search in v's sorted list) */
 int plan_is_pred(const remat_graph *g, int u, int v);
 

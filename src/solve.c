@@ -560,7 +560,12 @@ static void solve_seed(shared *S, const int *copies) {
     hp.seed = p->seed;
     hp.found = solve_heur_found;
     hp.ctx = S;
+    heur_stats hs = {0};
+    hp.stats = &hs;
     heur_run(S->g, &hp);
+    sh_verbose(S, "heuristics: greedy %.3fs (%s), %d exchange passes, %lld ruin-and-recreate, %.2fs",
+               hs.t_greedy, hs.greedy_fits ? "within budget" : "stuck above the budget",
+               hs.exchanges, hs.lns_iters, hs.t_total);
   }
   S->r->t_phase[0] = util_now() - th;
 }

@@ -35,7 +35,8 @@ typedef struct an {
   an_rec best;  /* overall */
   an_rec ebest; /* of this epoch */
   int stale;    /* cycles since the epoch's best improved */
-  plan_eval E;     /* evaluates cur (plan_track, plan_move) */
+  plan_eval E;     /* evaluates cur (an_track, an_move) */
+  int64_t extra;   /* cur's copies beyond C_v, summed over the nodes */
   plan_eval S;     /* scratch */
   int *cand, cand_cap; /* scratch */
   uint64_t rng;
@@ -60,14 +61,40 @@ static double an_unit(an *A) { return (double)(an_rand(A) >> 11) * (1.0 / 900719
 
 static const plan_eval *an_cur(const an *A) { return &A->E; }
 
-/* Copies beyond C_v, summed over the nodes. */
-static int64_t an_extra(const an *A, const plan_eval *E) {
+/* Copies of v beyond C_v in E. */
+static int64_t an_node_extra(const an *A, const plan_eval *E, int v) {
   const int *c = A->p->copies;
-  if (!c) return 0;
+  return c && c[v] && E->ncopy[v] > c[v] ? E->ncopy[v] - c[v] : 0;
+}
+
+/* Copies beyond C_v, summed over the nodes (for cur: kept up to date). */
+static int64_t an_extra(const an *A, const plan_eval *E) {
+  if (E == &A->E) return A->extra;
   int64_t x = 0;
-  for (int v = 0; v < A->n; v++)
-    if (c[v] && E->ncopy[v] > c[v]) x += E->ncopy[v] - c[v];
+  for (int v = 0; A->p->copies && v < A->n; v++) x += an_node_extra(A, E, v);
   return x;
+}
+
+/* Evaluate cur in full. */
+static void an_track(an *A) {
+  plan_track(&A->E, &A->cur);
+  A->extra = 0;
+  for (int v = 0; A->p->copies && v < A->n; v++) A->extra += an_node_extra(A, &A->E, v);
+}
+
+/* The copies beyond C_v of the nodes of events out and in. */
+static int64_t an_move_extra(const an *A, int out, int in) {
+  int uo = out ? plan_node(out) : -1, ui = in ? plan_node(in) : -1;
+  int64_t x = uo >= 0 ? an_node_extra(A, &A->E, uo) : 0;
+  if (ui >= 0 && ui != uo) x += an_node_extra(A, &A->E, ui);
+  return x;
+}
+
+/* plan_move on cur, keeping extra. */
+static void an_move(an *A, int out, int in) {
+  int64_t before = an_move_extra(A, out, in);
+  plan_move(&A->E, &A->cur, out, in);
+  A->extra += an_move_extra(A, out, in) - before;
 }
 
 static double an_cost(const an *A, const plan_eval *E) {
@@ -215,7 +242,7 @@ static void an_retarget(an *A) {
   }
   if (t == A->target) return;
   A->target = A->E.M = A->S.M = t;
-  plan_track(&A->E, &A->cur);
+  an_track(A);
   A->fcur = an_cost(A, an_cur(A));
 }
 
@@ -268,7 +295,7 @@ static void an_init(an *A, const remat_graph *g, const int *seq, int len,
   A->target = A->M;
   plan_eval_init(&A->E, g, A->M);
   plan_eval_init(&A->S, g, A->M);
-  plan_track(&A->E, &A->cur);
+  an_track(A);
   A->cand_cap = 2 * (A->cur.len + 16);
   A->cand = util_malloc((size_t)A->cand_cap * sizeof *A->cand);
   A->best.peak = A->ebest.peak = INT64_MAX;
@@ -326,7 +353,7 @@ static void an_reheat(an *A) {
     plan_copy(&A->cur, &A->ebest.s);
     A->cycle_len = A->cycle_len * 5 / 4;
   }
-  plan_track(&A->E, &A->cur);
+  an_track(A);
   A->fcur = an_cost(A, an_cur(A));
   an_consider(A);
 }
@@ -340,13 +367,13 @@ static void an_step(an *A) {
   }
   int out, in;
   if (!an_propose(A, &out, &in)) return;
-  plan_move(&A->E, &A->cur, out, in);
+  an_move(A, out, in);
   double f = an_cost(A, &A->E), d = f - A->fcur;
   if (d <= 0 || an_unit(A) < exp(-d / A->T)) {
     A->fcur = f;
     an_consider(A);
   } else {
-    plan_move(&A->E, &A->cur, in, out);
+    an_move(A, in, out);
   }
 }
 

@@ -263,7 +263,7 @@ static int heur_shortlist(heur *H, move *moves, int nm, int64_t unit) {
 /* Apply the best move at the peak; returns 0 if none lowers the excess. */
 static int heur_step(heur *H, plan *s, move *moves, int maxmoves, int randomise) {
   int64_t excess0 = H->E.excess, dur0 = H->E.duration;
-  int jp = H->E.peak_step;
+  int jp = plan_peak_step(&H->E);
   int64_t unit = heur_unit(H);
   int nm = heur_shortlist(H, moves, heur_moves(H, s, jp, moves, maxmoves), unit);
   int best = -1, fallback = -1;

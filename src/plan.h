@@ -37,7 +37,8 @@ typedef struct plan_eval {
   int64_t *mem, *delta;
   int **cp, *cpn, *cpcap; /* per node: its copies' events (plan_track) */
   int64_t peak, duration, excess; /* excess: sum over steps of mem - M > 0 */
-  int peak_step, over;             /* over: steps above M */
+  int peak_step, over;             /* over: steps above M; peak_step:
+                                      after plan_move, plan_peak_step */
   int len;                         /* steps of the evaluated schedule */
   long long evals;
 } plan_eval;
@@ -49,11 +50,14 @@ void plan_run(plan_eval *E, const plan *s);
  * node's events; after it, plan_move erases the recomputation out and
  * inserts the recomputation in (either 0: none; an absent out, a present
  * in and first computations are skipped) in s and brings E up to date, as
- * plan_run(E, s) would (E->latest aside), in O(len + the degrees of the
+ * plan_run(E, s) would (E->latest and E->peak_step aside), in O(len + the degrees of the
  * nodes involved) instead of O(len + edges); undo a move by swapping out
  * and in. */
 void plan_track(plan_eval *E, const plan *s);
 void plan_move(plan_eval *E, plan *s, int out, int in);
+/* The first step at the peak (plan_run finds it; plan_move leaves it to
+ * this function, which scans on the first call after a move). */
+int plan_peak_step(plan_eval *E);
 /* After plan_track: the first step after event key that computes a
  * successor of v, if before step lim (< s->len); else lim. */
 int plan_next_reader(const plan_eval *E, const plan *s, int v, int key, int lim);

@@ -181,7 +181,8 @@ int result_write_json(const remat_result *r, const remat_graph *g,
   }
   json_decref(o);
   if (rc)
-    return util_err(err, errlen, REMAT_EUSAGE, "cannot write %s: %s", path,
+    return util_err(err, errlen, REMAT_EUSAGE, "cannot write %s: %s",
+                    util_is_stdout(path) ? "standard output" : path,
                     strerror(errno));
   return 0;
 }

@@ -87,8 +87,7 @@ int cmd_baseline(const char *name, int argc, char **argv) {
     base_conclude(&r, p.method);
     rc = r.seq && r.peak <= r.budget ? 0 : 3;
   }
-  /* with -o - the JSON alone goes to standard output */
-  result_summary(o.output && !strcmp(o.output, "-") ? stderr : stdout, &r);
+  result_summary(cmdu_summary_stream(&o), &r);
   if (r.message[0] && rc) fprintf(stderr, "remat %s: %s\n", name, r.message);
   char err[512];
   json_t *extra = cmd_baseline_extra(g, &p, &info);

@@ -46,8 +46,7 @@ int cmd_solve(const char *name, int argc, char **argv) {
   if (rc == 2) {
     fprintf(stderr, "remat %s: %s\n", name, r.message);
   } else {
-    /* with -o - the JSON alone goes to standard output */
-    FILE *sum = o.output && !strcmp(o.output, "-") ? stderr : stdout;
+    FILE *sum = cmdu_summary_stream(&o);
     result_summary(sum, &r);
     result_bound_line(sum, &r);
     if (r.message[0] && rc != 0) fprintf(stderr, "remat %s: %s\n", name, r.message);

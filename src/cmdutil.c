@@ -120,3 +120,7 @@ void cmdu_solve_params(const cli_opts *o, remat_solve_params *p) {
                                      : REMAT_LNS_AUTO;
   p->verbose = o->quiet ? 0 : o->verbose ? 2 : 1;
 }
+
+FILE *cmdu_summary_stream(const cli_opts *o) {
+  return o->output && !strcmp(o->output, "-") ? stderr : stdout;
+}

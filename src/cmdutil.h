@@ -3,6 +3,8 @@
 #ifndef REMAT_CMDUTIL_H
 #define REMAT_CMDUTIL_H
 
+#include <stdio.h>
+
 #include "cli.h"
 #include "remat.h"
 
@@ -21,6 +23,10 @@ int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
 /* Require exactly `want` positional arguments. */
 int cmdu_positional(const char *cmd, const cli_opts *o, int want,
                     const char *usage);
+
+/* Where the summary line goes: stderr when -o - puts the JSON result on
+ * standard output, else stdout. */
+FILE *cmdu_summary_stream(const cli_opts *o);
 
 /* Fill solve parameters from the options. */
 void cmdu_solve_params(const cli_opts *o, remat_solve_params *p);

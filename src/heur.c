@@ -173,14 +173,19 @@ static int heur_cmp_desc(const void *a, const void *b) {
   return (x < y) - (x > y);
 }
 
-/* The score at or above which k of score[0..n) lie (k < n). */
-static double heur_cut(const double *score, int n, int k) {
+/* Keep the k (< n) items of items[0..n) (each size bytes) with the best
+ * scores, in their order; returns how many were kept. */
+static int heur_keep_best(void *items, size_t size, const double *score, int n, int k) {
   double *sorted = util_malloc((size_t)n * sizeof *sorted);
   memcpy(sorted, score, (size_t)n * sizeof *sorted);
   qsort(sorted, (size_t)n, sizeof *sorted, heur_cmp_desc);
   double cut = sorted[k - 1];
   free(sorted);
-  return cut;
+  char *it = items;
+  int kept = 0;
+  for (int i = 0; i < n && kept < k; i++) /* kept <= i */
+    if (score[i] >= cut) memmove(it + (size_t)kept++ * size, it + (size_t)i * size, size);
+  return kept;
 }
 
 /* The steps whose values are live across jp, not read there and not at
@@ -202,10 +207,7 @@ static int heur_live(heur *H, int jp, int *live) {
   double *score = util_malloc((size_t)nl * sizeof *score);
   for (int i = 0; i < nl; i++)
     score[i] = (double)g->m[seq[live[i]]] / (double)(g->w[seq[live[i]]] + unit);
-  double cut = heur_cut(score, nl, lim);
-  int k = 0;
-  for (int i = 0; i < nl && k < lim; i++)
-    if (score[i] >= cut) live[k++] = live[i]; /* order kept, k <= i */
+  int k = heur_keep_best(live, sizeof *live, score, nl, lim);
   free(score);
   return k;
 }
@@ -252,10 +254,7 @@ static int heur_shortlist(heur *H, move *moves, int nm, int64_t unit) {
   for (int i = 0; i < nm; i++)
     score[i] = (double)H->g->m[plan_node(moves[i].key[0])] /
                (double)(heur_move_cost(H, &moves[i]) + unit);
-  double cut = heur_cut(score, nm, cap);
-  int k = 0;
-  for (int i = 0; i < nm && k < cap; i++)
-    if (score[i] >= cut) moves[k++] = moves[i]; /* order kept, k <= i */
+  int k = heur_keep_best(moves, sizeof *moves, score, nm, cap);
   free(score);
   return k;
 }

@@ -215,12 +215,10 @@ static void plan_cp_del(plan_eval *E, int v, int key) {
 }
 
 /* The event of v's latest copy before key, or 0. */
-static int plan_cp_before(const plan_eval *E, int v, int key) {
+int plan_copy_before(const plan_eval *E, int v, int key) {
   int i = plan_cp_find(E, v, key);
   return i > 0 ? E->cp[v][i - 1] : 0;
 }
-
-int plan_copy_before(const plan_eval *E, int v, int key) { return plan_cp_before(E, v, key); }
 
 /* v's first event after key, or INT_MAX. */
 static int plan_cp_after(const plan_eval *E, int v, int key) {
@@ -234,7 +232,7 @@ static int plan_last_reader(const plan_eval *E, const plan *s, int v, int a, int
   const remat_graph *g = E->g;
   int last = a;
   for (int k = g->succ_off[v]; k < g->succ_off[v + 1]; k++) {
-    int r = plan_cp_before(E, g->succ[k], b);
+    int r = plan_copy_before(E, g->succ[k], b);
     if (r > last) last = r;
   }
   return last == a ? i : plan_find(s, last);
@@ -325,9 +323,9 @@ static void plan_inc_erase(plan_eval *E, plan *s, int key) {
   int u = E->seq[i], lu = E->lastuse[i];
   plan_cp_del(E, u, key);
   plan_span(E, i, i);
-  if (lu > i) plan_span(E, plan_find(s, plan_cp_before(E, u, key)), lu);
+  if (lu > i) plan_span(E, plan_find(s, plan_copy_before(E, u, key)), lu);
   for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
-    int v = g->pred[k], a = plan_cp_before(E, v, key);
+    int v = g->pred[k], a = plan_copy_before(E, v, key);
     if (!a) continue;
     int q = plan_find(s, a);
     if (E->lastuse[q] == i) plan_span(E, q, plan_last_reader(E, s, v, a, plan_cp_after(E, v, a), q));
@@ -369,14 +367,14 @@ static void plan_inc_insert(plan_eval *E, plan *s, int key) {
   E->seq[i] = u;
   E->lastuse[i] = i;
   E->mem[i] = live + g->m[u];
-  int prev = plan_cp_before(E, u, key);
+  int prev = plan_copy_before(E, u, key);
   plan_span(E, i, plan_last_reader(E, s, u, key, plan_cp_after(E, u, key), i));
   if (prev) {
     int p = plan_find(s, prev);
     plan_span(E, p, plan_last_reader(E, s, u, prev, key, p));
   }
   for (int k = g->pred_off[u]; k < g->pred_off[u + 1]; k++) {
-    int a = plan_cp_before(E, g->pred[k], key);
+    int a = plan_copy_before(E, g->pred[k], key);
     if (!a) continue;
     int q = plan_find(s, a);
     if (E->lastuse[q] < i) plan_span(E, q, i);

@@ -51,6 +51,20 @@ static int budget_decimal(const char *s, const char **end, __int128 *mant,
   return 0;
 }
 
+/* floor(f * peak).  Below 2^53 in double precision, as the reference (and
+   the paper's code) computes it, so budgets match theirs to the byte; beyond
+   that a double cannot hold the peak, and the floor is taken exactly from
+   the decimal text (mant / 10^scale) in 128-bit integers. */
+static int64_t budget_fraction(double f, __int128 mant, int scale,
+                               int64_t topo_peak) {
+  if (topo_peak < (1LL << 53)) return (int64_t)floor(f * (double)topo_peak);
+  if (scale > 18)
+    return (int64_t)floorl((long double)f * (long double)topo_peak);
+  __int128 den = 1;
+  for (int i = 0; i < scale; i++) den *= 10;
+  return (int64_t)(mant * topo_peak / den);
+}
+
 int remat_budget_parse(const char *text, int64_t topo_peak, int64_t *budget,
                        char *err, size_t errlen) {
   const char *s = text;
@@ -90,10 +104,7 @@ int remat_budget_parse(const char *text, int64_t topo_peak, int64_t *budget,
                       "percentage in (0, 100]; absolute sizes are integers "
                       "or carry a unit (12GiB)",
                       text);
-    /* floor(f * peak) in double precision, as the reference does */
-    *budget = (int64_t)floorl((long double)f * (long double)topo_peak);
-    if (topo_peak < (1LL << 53))
-      *budget = (int64_t)floor(f * (double)topo_peak);
+    *budget = budget_fraction(f, mant, scale + (pct ? 2 : 0), topo_peak);
     if (*budget <= 0)
       return util_err(err, errlen, REMAT_EUSAGE,
                       "budget '%s' is zero for this graph", text);

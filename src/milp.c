@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "child.h"
 #include "heur.h"
 #include "progress.h"
 #include "rounding.h"
@@ -178,6 +179,20 @@ static void milp_columns(milp_bld *b) {
       milp_col(b, milp_col_u(md, t, k), 0, md->cap, 0);
 }
 
+/* At most copies[i] computations of i: sum over t > i of R[t,i] is at
+ * most copies[i] - 1 (the rows come last, so every column's entries stay
+ * sorted by row). */
+static void milp_copy_rows(milp_bld *b) {
+  const milp_model *md = b->md;
+  if (!md->copies) return;
+  for (int i = 0; i + 1 < md->n; i++) {
+    int later = md->copies[i] > 1 ? md->copies[i] - 1 : 0;
+    if (later >= md->n - 1 - i) continue; /* no row needed */
+    int row = milp_row(b, -DBL_MAX, later);
+    for (int t = i + 1; t < md->n; t++) milp_put(b, row, milp_col_r(t, i), 1);
+  }
+}
+
 static void milp_generate(milp_bld *b) {
   b->row = 0;
   b->fcol = b->md->f_base;
@@ -187,6 +202,7 @@ static void milp_generate(milp_bld *b) {
     milp_stage_free(b, t);
     milp_stage_memory(b, t);
   }
+  milp_copy_rows(b);
 }
 
 static long long milp_count_free(const remat_graph *g) {
@@ -210,10 +226,12 @@ static void milp_scale(milp_model *md) {
   md->cap = (double)(md->budget / md->mem_q);
 }
 
-int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
-               char *err, size_t errlen) {
+static int milp_build_max(milp_model *md, const remat_graph *g, int64_t budget,
+                          int kind, const int *copies, long long max_nnz, char *err,
+                          size_t errlen) {
   memset(md, 0, sizeof *md);
   md->g = g;
+  md->copies = copies;
   md->n = g->n;
   md->kind = kind;
   md->budget = budget;
@@ -221,7 +239,7 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
   long long n = g->n, ntri = n * (n - 1) / 2,
             nf = n > 20000 ? 0 : milp_count_free(g);
   long long ncols = 2 * ntri + n * (n + 1) / 2 + nf;
-  if (n > 20000 || ncols > INT_MAX / 2 || nf > MILP_MAX_NONZEROS)
+  if (n > 20000 || ncols > INT_MAX / 2 || nf > max_nnz)
     return util_err(err, errlen, REMAT_EUSAGE,
                     "the MILP for %lld nodes is too large (%lld columns)", n,
                     ncols);
@@ -236,13 +254,13 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
   milp_generate(&b);
   long long nnz = 0;
   for (int j = 0; j < md->ncols; j++) nnz += b.cur[j];
-  if (nnz > MILP_MAX_NONZEROS) {
+  if (nnz > max_nnz) {
     free(b.cur);
     free(b.fidx);
     return util_err(err, errlen, REMAT_EUSAGE,
                     "the MILP for %lld nodes is too large: %lld columns, %d "
                     "rows, %lld nonzeros (limit %lld)",
-                    n, ncols, b.row, nnz, MILP_MAX_NONZEROS);
+                    n, ncols, b.row, nnz, max_nnz);
   }
   md->nrows = b.row;
   md->nnz = nnz;
@@ -264,6 +282,11 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
   free(b.cur);
   free(b.fidx);
   return 0;
+}
+
+int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
+               char *err, size_t errlen) {
+  return milp_build_max(md, g, budget, kind, NULL, MILP_MAX_NONZEROS, err, errlen);
 }
 
 void milp_free(milp_model *md) {
@@ -310,33 +333,81 @@ double milp_duration(const milp_model *md, double objective) {
 /* The LP relaxation with Clp                                          */
 /* ------------------------------------------------------------------ */
 
-int milp_solve_lp(const milp_model *md, double time_limit, double *x,
-                  double *objective) {
+/* What the LP (in a child process) hands back. */
+typedef struct milp_lp_out {
+  int done, rc;
+  double objective;
+  double x[]; /* ncols */
+} milp_lp_out;
+
+typedef struct milp_lp_job {
+  const milp_model *md;
+  double time_limit;
+  milp_lp_out *out;
+} milp_lp_job;
+
+static void milp_lp_child(void *arg) {
+  milp_lp_job *J = arg;
+  const milp_model *md = J->md;
   Clp_Simplex *lp = Clp_newModel();
   Clp_setLogLevel(lp, 0);
   Clp_loadProblem(lp, md->ncols, md->nrows, md->start, md->index, md->value,
                   md->collb, md->colub, md->obj, md->rowlb, md->rowub);
-  Clp_setMaximumSeconds(lp, time_limit > 0 ? time_limit : 1e-3);
+  Clp_setMaximumSeconds(lp, J->time_limit > 0 ? J->time_limit : 1e-3);
   Clp_initialSolve(lp);
-  int st = Clp_status(lp), rc;
+  int st = Clp_status(lp);
   if (st == 0) {
-    memcpy(x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof *x);
-    *objective = Clp_getObjValue(lp);
-    rc = 0;
+    memcpy(J->out->x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof(double));
+    J->out->objective = Clp_getObjValue(lp);
+    J->out->rc = 0;
   } else {
-    rc = st == 1 ? 1 : st == 3 ? 2 : -1;
+    J->out->rc = st == 1 ? 1 : st == 3 ? 2 : -1;
   }
   Clp_deleteModel(lp);
+  J->out->done = 1;
+}
+
+/* Clp's presolve and first factorisation do not look at its time limit
+ * (20 s became 30 s on a dense 150-node graph), nor at a stop flag: the
+ * LP runs in a child that is killed a second after the limit, or half a
+ * second after *stop. */
+static int milp_flag_set(void *ctx) {
+  volatile int *stop = ctx;
+  return stop && *stop;
+}
+
+int milp_solve_lp(const milp_model *md, double time_limit, volatile int *stop,
+                  double *x, double *objective) {
+  size_t bytes = sizeof(milp_lp_out) + (size_t)md->ncols * sizeof(double);
+  milp_lp_out *o = child_shared(bytes);
+  int shared = o != NULL;
+  if (!shared) o = util_calloc(1, bytes);
+  milp_lp_job J = {md, time_limit, o};
+  if (shared)
+    child_run(milp_lp_child, &J, time_limit + 0.5, 0.5, milp_flag_set,
+              (void *)stop, NULL);
+  else
+    milp_lp_child(&J);
+  int rc = o->done ? o->rc : 2; /* killed: out of time */
+  if (o->done && rc == 0) {
+    memcpy(x, o->x, (size_t)md->ncols * sizeof *x);
+    *objective = o->objective;
+  }
+  if (shared)
+    child_shared_free(o, bytes);
+  else
+    free(o);
   return rc;
 }
 
 int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
-                  double *duration, char *err, size_t errlen) {
+                  volatile int *stop, double *duration, char *err,
+                  size_t errlen) {
   milp_model md;
   if (milp_build(&md, g, budget, MILP_RELAXED, err, errlen)) return -2;
   double obj = 0;
   double *x = util_malloc((size_t)md.ncols * sizeof *x);
-  int st = milp_solve_lp(&md, time_limit, x, &obj);
+  int st = milp_solve_lp(&md, time_limit, stop, x, &obj);
   if (st == 0) *duration = milp_duration(&md, obj);
   free(x);
   milp_free(&md);
@@ -403,8 +474,12 @@ static milp_run *milp_active;
 static double milp_elapsed(const milp_run *M) { return util_now() - M->t0; }
 
 static int milp_stop_requested(const milp_run *M) {
-  return M->p->stop && *M->p->stop;
+  const milp_params *p = M->p;
+  return (p->stop && *p->stop) || (p->halt && p->halt(p->halt_ctx)) ||
+         child_stopping();
 }
+
+static int milp_halt(void *ctx) { return milp_stop_requested(ctx); }
 
 /* An objective value for people: the TDI it stands for. */
 static void milp_value(const milp_run *M, double obj, char *buf, size_t len) {
@@ -522,13 +597,15 @@ static Cbc_Model *milp_cbc_model(milp_run *M) {
   return m;
 }
 
-/* The best schedule so far as CBC's MIP start if it fits: pruned R,
- * canonical S. */
-static int milp_mipstart(milp_run *M, Cbc_Model *m) {
+/* The best schedule so far as CBC's MIP start if it fits (pruned R,
+ * canonical S): its entries in *idx, *val; returns how many (0: none). */
+static int milp_mipstart(milp_run *M, int **idx, double **val) {
   const remat_result *r = M->r;
   const remat_graph *g = M->g;
+  *idx = NULL;
+  *val = NULL;
   if (!r->seq || r->peak > r->budget) return 0;
-  int n = g->n, ok = 0;
+  int n = g->n, ok = 0, k = 0;
   stage_mat R, S;
   stage_mat_init(&R, n);
   stage_mat_init(&S, n);
@@ -539,21 +616,17 @@ static int milp_mipstart(milp_run *M, Cbc_Model *m) {
   }
   if (ok) {
     int cnt = M->md.nint ? M->md.nint : 1;
-    int *idx = util_malloc((size_t)cnt * sizeof *idx);
-    double *val = util_malloc((size_t)cnt * sizeof *val);
-    int k = 0;
+    *idx = util_malloc((size_t)cnt * sizeof **idx);
+    *val = util_malloc((size_t)cnt * sizeof **val);
     for (int t = 1; t < n; t++)
       for (int i = 0; i < t; i++) {
-        idx[k] = milp_col_r(t, i), val[k++] = stage_get(&R, t, i);
-        idx[k] = milp_col_s(&M->md, t, i), val[k++] = stage_get(&S, t, i);
+        (*idx)[k] = milp_col_r(t, i), (*val)[k++] = stage_get(&R, t, i);
+        (*idx)[k] = milp_col_s(&M->md, t, i), (*val)[k++] = stage_get(&S, t, i);
       }
-    Cbc_setMIPStartI(m, k, idx, val);
-    free(idx);
-    free(val);
   }
   stage_mat_free(&R);
   stage_mat_free(&S);
-  return ok;
+  return k;
 }
 
 static void milp_internal(milp_run *M, const char *msg) {
@@ -764,20 +837,78 @@ static int milp_conclude(milp_run *M, milp_end e) {
   return REMAT_ENOFIT;
 }
 
+/* What one CBC run (in a child process) hands back. */
+typedef struct milp_cbc_out {
+  int done;
+  milp_end e;
+  int stopped, nodes, status, secondary;
+  double incumbent, bound, t_inc, best_possible;
+  double x[]; /* ncols */
+} milp_cbc_out;
+
+typedef struct milp_cbc_job {
+  milp_run *M;
+  milp_cbc_out *out;
+  int nstart; /* the MIP start's entries */
+  int *idx;
+  double *val;
+} milp_cbc_job;
+
+/* The CBC run itself (see milp_cbc_run). */
+static void milp_cbc_child(void *arg) {
+  milp_cbc_job *J = arg;
+  milp_run *M = J->M;
+  milp_cbc_out *o = J->out;
+  Cbc_Model *m = milp_cbc_model(M);
+  if (J->nstart)
+    Cbc_setMIPStartI(m, J->nstart, J->idx, J->val);
+  else
+    Cbc_setParameter(m, "preprocess", "off");
+  if (M->phase == 1) Cbc_setParameter(m, "maxSolutions", "1");
+  M->incumbent = INFINITY;
+  M->bound = -INFINITY;
+  milp_run_cbc(M, m);
+  prog_done(&M->pr);
+  const double *x = Cbc_bestSolution(m);
+  o->e.optimal = Cbc_isProvenOptimal(m) &&
+                 !(M->phase == 1 && Cbc_secondaryStatus(m) == 6); /* solutions */
+  o->e.infeasible = Cbc_isProvenInfeasible(m);
+  o->e.have_sol = x != NULL;
+  o->e.obj = x ? Cbc_getObjValue(m) : INFINITY;
+  if (x) memcpy(o->x, x, (size_t)M->md.ncols * sizeof(double));
+  o->stopped = M->stopped || milp_stop_requested(M);
+  o->best_possible = Cbc_getBestPossibleObjValue(m);
+  o->nodes = Cbc_getNodeCount(m);
+  o->status = Cbc_status(m);
+  o->secondary = Cbc_secondaryStatus(m);
+  o->incumbent = M->incumbent;
+  o->bound = M->bound;
+  o->t_inc = M->t_inc;
+  Cbc_deleteModel(m);
+  o->done = 1;
+}
+
+/* Seconds the CBC child gets past the time limit (or the stop) to stop by
+ * itself and hand over its incumbent; in phase 1, where it has none (it
+ * ends at its first), just enough to exit cleanly. */
+#define MILP_GRACE 2.0
+#define MILP_GRACE1 0.2
+
 /* One CBC run; phase 1 stops at the first solution.  CBC 2.10.8 (Cgl
  * 0.60.3) dereferences NULL when its preprocessing proves a problem
  * infeasible while keeping column names, which the cut callback turns on
  * (`cbc -PrepNames on` crashes the same way).  With a feasible MIP start
  * preprocessing cannot prove infeasibility; without one (phase 1) it is
  * switched off, and phase 2 starts again from phase 1's first schedule,
- * with preprocessing. */
+ * with preprocessing.  CBC runs in a child process (child.h): its root LP
+ * ignores the clock and the stop callback, so the child is stopped at the
+ * time limit (or the stop flag) and killed MILP_GRACE seconds later. */
 static milp_end milp_cbc_run(milp_run *M) {
   milp_end e = {0, 0, 0, INFINITY};
   double t = util_now();
-  Cbc_Model *m = milp_cbc_model(M);
-  int warm = milp_mipstart(M, m);
-  if (!warm) Cbc_setParameter(m, "preprocess", "off");
-  if (M->phase == 1) Cbc_setParameter(m, "maxSolutions", "1");
+  milp_cbc_job J = {M, NULL, 0, NULL, NULL};
+  J.nstart = milp_mipstart(M, &J.idx, &J.val);
+  int warm = J.nstart > 0;
   if (M->st) M->st->warm_start |= warm;
   prog_line(&M->pr,
             "[%7.2fs] CBC phase %d on %d columns (%d integer), %d rows, "
@@ -786,28 +917,52 @@ static milp_end milp_cbc_run(milp_run *M) {
             M->md.nnz,
             warm ? "; warm start"
                  : "; no preprocessing, stop at the first schedule");
-  M->incumbent = INFINITY;
-  M->bound = -INFINITY;
-  milp_run_cbc(M, m);
-  prog_done(&M->pr);
-  const double *x = Cbc_bestSolution(m);
-  e.optimal = Cbc_isProvenOptimal(m) &&
-              !(M->phase == 1 && Cbc_secondaryStatus(m) == 6); /* solutions */
-  e.infeasible = Cbc_isProvenInfeasible(m);
-  e.have_sol = x != NULL;
-  e.obj = x ? Cbc_getObjValue(m) : INFINITY;
-  if (!M->stopped && milp_stop_requested(M)) M->stopped = 1;
-  /* CBC's final bound; after an interrupt the last one it logged (its own
-   * closes on the incumbent) */
-  double bp = M->stopped ? M->bound : Cbc_getBestPossibleObjValue(m);
-  if (bp > -1e40 && bp < 1e40) M->dbound = milp_duration(&M->md, bp);
-  M->r->nodes += Cbc_getNodeCount(m);
-  if (M->st) {
-    M->st->cbc_status = Cbc_status(m);
-    M->st->cbc_secondary = Cbc_secondaryStatus(m);
+  size_t bytes = sizeof(milp_cbc_out) + (size_t)M->md.ncols * sizeof(double);
+  milp_cbc_out *o = child_shared(bytes);
+  int shared = o != NULL;
+  if (!shared) o = util_calloc(1, bytes);
+  J.out = o;
+  double left = M->p->time_limit - milp_elapsed(M);
+  int signo = 0;
+  child_end how = CHILD_INPROC;
+  if (shared)
+    how = child_run(milp_cbc_child, &J, left > 0 ? left : 0,
+                    M->phase == 1 ? MILP_GRACE1 : MILP_GRACE, milp_halt, M, &signo);
+  else
+    milp_cbc_child(&J);
+  free(J.idx);
+  free(J.val);
+  if (o->done) {
+    e = o->e;
+    M->incumbent = o->incumbent;
+    M->bound = o->bound;
+    M->t_inc = o->t_inc;
+    /* the child also stops at the deadline, when SIGTERM reaches it; only
+     * a stop asked of this process is an interruption */
+    if (o->stopped && milp_stop_requested(M)) M->stopped = 1;
+    /* CBC's final bound; after an interrupt the last one it logged (its
+     * own closes on the incumbent) */
+    double bp = M->stopped ? M->bound : o->best_possible;
+    if (bp > -1e40 && bp < 1e40) M->dbound = milp_duration(&M->md, bp);
+    M->r->nodes += o->nodes;
+    if (M->st) {
+      M->st->cbc_status = o->status;
+      M->st->cbc_secondary = o->secondary;
+    }
+    if (e.have_sol) milp_take(M, o->x, e.obj);
+  } else {
+    if (milp_stop_requested(M)) M->stopped = 1;
+    if (how == CHILD_CRASHED)
+      prog_line(&M->pr, "[%7.2fs] CBC died of signal %d; keeping the best schedule so far",
+                milp_elapsed(M), signo);
+    else
+      prog_line(&M->pr, "[%7.2fs] CBC %s: stopped", milp_elapsed(M),
+                M->stopped ? "did not stop when asked" : "ran past the time limit (in its root LP)");
   }
-  if (x) milp_take(M, x, e.obj);
-  Cbc_deleteModel(m);
+  if (shared)
+    child_shared_free(o, bytes);
+  else
+    free(o);
   M->r->t_phase[M->phase] += util_now() - t;
   return e;
 }
@@ -823,7 +978,7 @@ static int milp_cbc(milp_run *M) {
   M->phase = M->r->peak <= M->r->budget ? 2 : 1;
   e = milp_cbc_run(M);
   if (M->phase == 1 && !e.optimal && M->r->peak <= M->r->budget &&
-      !M->stopped && !M->internal && milp_time_left(M)) {
+      !M->stopped && !M->internal && milp_time_left(M) && !M->p->first_fit) {
     M->phase = 2;
     e = milp_cbc_run(M);
   }
@@ -834,7 +989,9 @@ static int milp_cbc(milp_run *M) {
  * at once).  Returns 0 or REMAT_EUSAGE. */
 static int milp_model_build(milp_run *M) {
   char err[256];
-  if (milp_build(&M->md, M->g, M->p->budget, MILP_INTEGRAL, err, sizeof err)) {
+  long long most = M->p->max_nonzeros > 0 ? M->p->max_nonzeros : MILP_MAX_NONZEROS;
+  if (milp_build_max(&M->md, M->g, M->p->budget, MILP_INTEGRAL, M->p->copies, most, err,
+                     sizeof err)) {
     snprintf(M->r->message, sizeof M->r->message, "%s", err);
     return REMAT_EUSAGE;
   }
@@ -859,8 +1016,9 @@ static int milp_main(milp_run *M) {
     return REMAT_OK;
   }
   if (milp_model_build(M)) return REMAT_EUSAGE;
+  if (M->p->start) milp_offer(M, M->p->start, M->p->start_len, "start");
   double th = util_now();
-  if (M->p->warm_start) milp_seed(M);
+  if (M->p->warm_start && !M->p->copies) milp_seed(M);
   r->t_phase[0] = util_now() - th;
   if (M->internal) return REMAT_EINTERNAL;
   if (milp_stop_requested(M) || !milp_time_left(M)) {

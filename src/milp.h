@@ -68,6 +68,7 @@ typedef struct milp_model {
   int ncols, nrows, nint;
   long long nnz;
   int s_base, u_base, f_base; /* first S, U, FREE column */
+  const int *copies; /* NULL, or at most copies[v] computations of v */
   /* the problem in compressed sparse columns (Cbc/Clp_loadProblem) */
   int *start, *index;
   double *value, *collb, *colub, *obj, *rowlb, *rowub;
@@ -116,6 +117,19 @@ typedef struct milp_params {
                          for 5% of the time limit (1) */
   double rel_gap;     /* stop when (incumbent - bound) / incumbent is at
                          most this (0: prove optimality) */
+  int first_fit;      /* stop at the first schedule within budget (or the
+                         proof that none exists): phase 1 only (0) */
+  long long max_nonzeros; /* refuse larger models (0: MILP_MAX_NONZEROS) */
+  const int *copies;  /* compute v at most copies[v] times (C_v, as in the
+                         CP model: one row per node), or NULL: any number
+                         of times (Checkmate).  The warm start's seeds do
+                         not keep to it and are skipped (NULL) */
+  const int *start;    /* a schedule offered first (start_len entries),
+                          CBC's MIP start when it fits (NULL: none) */
+  int start_len;
+  int (*halt)(void *ctx); /* also stop when this returns nonzero (polled
+                             like stop; may be NULL) */
+  void *halt_ctx;
 } milp_params;
 
 void milp_params_init(milp_params *p);
@@ -154,11 +168,13 @@ typedef struct milp_stats {
 int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
                milp_stats *st);
 
-/* Solve the LP relaxation (a MILP_RELAXED model) with Clp.
- * x receives md->ncols values.  Returns 0 (optimal, *objective set), 1
- * (infeasible), 2 (stopped by the time limit) or -1 (solver error). */
-int milp_solve_lp(const milp_model *md, double time_limit, double *x,
-                  double *objective);
+/* Solve the LP relaxation (a MILP_RELAXED model) with Clp, in a child
+ * process (child.h) killed a second after the time limit or soon after
+ * *stop (stop may be NULL) becomes nonzero.  x receives md->ncols values.
+ * Returns 0 (optimal, *objective set), 1 (infeasible), 2 (stopped by the
+ * time limit or *stop) or -1 (solver error). */
+int milp_solve_lp(const milp_model *md, double time_limit, volatile int *stop,
+                  double *x, double *objective);
 
 /* The value of the LP relaxation at `budget` in duration units (*duration):
  * a lower bound on the duration of every stage-structured schedule on the
@@ -166,7 +182,8 @@ int milp_solve_lp(const milp_model *md, double time_limit, double *x,
  * milp_solve_lp's codes, or -2 when the model is not built (too large:
  * err says why). */
 int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
-                  double *duration, char *err, size_t errlen);
+                  volatile int *stop, double *duration, char *err,
+                  size_t errlen);
 
 /* A word for those codes: optimal, infeasible, out of time, not solved
  * (-2), error. */

@@ -128,7 +128,7 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
   }
   double left = X->deadline - util_now(), obj = 0;
   double *x = util_malloc((size_t)md.ncols * sizeof *x);
-  int st = milp_solve_lp(&md, left, x, &obj);
+  int st = milp_solve_lp(&md, left, X->p->stop, x, &obj);
   if (st == 0) {
     *duration = milp_duration(&md, obj);
     double base = (double)X->r->base_duration;

@@ -22,13 +22,17 @@ static void sig_handler(int signo) {
   (void)rc;
 }
 
-volatile int *sig_install(void) {
+void sig_catch(void (*handler)(int signo)) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = sig_handler;
+  sa.sa_handler = handler;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+}
+
+volatile int *sig_install(void) {
+  sig_catch(sig_handler);
   sig_flag = 0;
   return &sig_flag;
 }

@@ -7,5 +7,7 @@
 volatile int *sig_install(void);
 /* Put the default handlers back. */
 void sig_restore(void);
+/* Catch SIGINT and SIGTERM with handler (no flags, nothing masked). */
+void sig_catch(void (*handler)(int signo));
 
 #endif

@@ -8,7 +8,11 @@
  * The phases run in workers sharing the best schedule:
  *   - the CP worker searches the whole model with Gecode (restarts,
  *     large-neighbourhood search chosen in lns.c); on small models its
- *     complete searches prove optimality or infeasibility;
+ *     complete searches prove optimality or infeasibility; on small
+ *     graphs, after a one-second slice, it waits for Checkmate's MILP
+ *     (with C_v rows, in a child process), which finds a first schedule
+ *     or proves that none fits, then proves the best one optimal, often
+ *     far sooner (cp_milp);
  *   - the window worker runs window LNS (sublns.c): many small sub-models,
  *     fast on large graphs;
  *   - the annealing worker (anneal.c) moves recomputations around with a
@@ -29,10 +33,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "anneal.h"
 #include "baseline.h"
+#include "child.h"
 #include "decode.h"
 #include "extsolver.h"
 #include "fzn.h"
@@ -55,6 +61,16 @@
 #define SOLVE_STALL 0.2
 /* ... then gives the CP this share of the time left, then anneals again. */
 #define SOLVE_SLICE 0.25
+/* The CP worker gives Checkmate's MILP this share of its time on graphs
+ * of at most this many nodes and MILP nonzeros (cp_milp) ... */
+#define SOLVE_MILP_SHARE 0.5
+#define SOLVE_MILP_NODES 200
+#define SOLVE_MILP_NONZEROS 1000000
+/* ... after this many seconds of the CP alone (cp_run); and when the CP
+ * proves that nothing fits, waits this much longer for the MILP to say
+ * whether more copies would help. */
+#define SOLVE_CP_FIRST 1.0
+#define SOLVE_ANY_WAIT 2.0
 
 void remat_solve_params_init(remat_solve_params *p) {
   memset(p, 0, sizeof *p);
@@ -79,6 +95,10 @@ typedef struct shared {
   _Atomic long version;  /* bumped at every improvement */
   _Atomic int done;      /* a worker proved the result: stop the others */
   int proven;            /* optimal (fits) or infeasible (does not) */
+  int milp_proof;        /* proven by the MILP: infeasible 1 with any
+                            number of copies, 2 with C_v but a schedule
+                            with milp_copies fits, 3 with C_v; 4 optimal */
+  int milp_copies;
   int internal;          /* an internal error happened */
   char errmsg[512];
 } shared;
@@ -108,7 +128,21 @@ static void sh_error(shared *S, const char *fmt, const char *detail) {
 }
 
 /* Offer a schedule to the result; report an improvement. */
+/* Does seq compute every node at most C_v times (valid node ids assumed
+ * within [0, n), as the simulator checks)? */
+static int sh_within_copies(const shared *S, const int *seq, int len) {
+  int n = S->g->n, ok = 1;
+  int *cnt = util_calloc((size_t)n, sizeof *cnt);
+  for (int i = 0; i < len && ok; i++)
+    ok = seq[i] < 0 || seq[i] >= n || ++cnt[seq[i]] <= S->r->copies[seq[i]];
+  free(cnt);
+  return ok;
+}
+
+/* Offer a schedule (see remat_result_offer); one that computes a node
+ * more than C_v times is outside the model: -1, like an invalid one. */
 static int sh_offer(shared *S, const int *seq, int len, int phase, const char *what) {
+  if (!sh_within_copies(S, seq, len)) return -1;
   pthread_mutex_lock(&S->mu);
   int rc = remat_result_offer(S->r, S->g, seq, len, phase, sh_elapsed(S));
   if (rc > 0) {
@@ -174,6 +208,8 @@ static void sh_verbose(shared *S, const char *fmt, ...) {
 
 /* ---------------------------------------------------------- CP worker */
 
+typedef struct cp_milp_out cp_milp_out;
+
 typedef struct cpw {
   shared *S;
   model md;
@@ -184,6 +220,17 @@ typedef struct cpw {
   long seen;           /* shared version last adopted or produced */
   volatile int stop;   /* this worker's stop flag */
   double end;          /* stop at this elapsed time */
+  /* Checkmate's MILP in a child process (cp_milp) */
+  child milp_child;
+  struct cp_milp_out *milp_out; /* shared with it; NULL: not started */
+  size_t milp_bytes;
+  int milp_ran;      /* started once: not again */
+  int milp_taken;    /* its first schedule was offered */
+  double milp_any_until; /* after the CP's proof of infeasibility: wait
+                            for the MILP until then (0: not yet) */
+  int milp_cap;      /* entries of each schedule milp_out holds */
+  double milp_limit; /* its time limit */
+  double milp_t0;    /* elapsed time at its start */
 } cpw;
 
 /* The solver's solution callback: decode, check, offer. */
@@ -339,7 +386,262 @@ static gz_status cp_phase(cpw *W, int phase) {
   return status;
 }
 
-static void cp_run(cpw *W) {
+/* Small graphs: Checkmate's MILP (milp.h) with at most C_v computations
+ * of each node, so exactly the CP model's schedules, in a child process.
+ * (A) While nothing fits, to its first schedule within budget: CBC
+ * settles what Gecode, without nogood learning, rarely does, that no
+ * schedule fits at all (a 28-node graph: proven in 0.2 s, where the CP
+ * had proven nothing after 10 s); after such a proof the MILP without
+ * the C_v rows tells whether more copies would help.  (B) Once a schedule
+ * fits, from the best one to a proof of optimality (an 18-node graph:
+ * 0.1 s; the CP had not proven it after 5 s).
+ *
+ * The child is forked before the other workers' threads start
+ * (cp_milp_start; a child forked while another thread allocates can
+ * hang) and talks with the CP worker, which waits for it (cp_milp),
+ * through shared memory: the parent says when it has a schedule within
+ * budget (A stops) and hands over its best (B starts from it); the child
+ * hands back A's schedule at once and B's optimum at its end. */
+static int cp_milp_wanted(const shared *S) {
+  const remat_solve_params *p = S->p;
+  if (p->fzn_solver || S->g->n > SOLVE_MILP_NODES) return 0;
+  /* CBC works in doubles with absolute tolerances: trust its proofs only
+   * while the budget in units of the sizes' GCD stays within 32 bits */
+  int64_t q = 0;
+  for (int v = 0; v < S->g->n; v++) q = util_gcd(q, S->g->m[v]);
+  return !(q > 0 && p->budget / q > INT32_MAX);
+}
+
+/* Shared with the child. */
+struct cp_milp_out {
+  /* child -> parent */
+  _Atomic int done;      /* the child has written everything */
+  _Atomic int fit_ready; /* A found a schedule within budget: seq, len */
+  int rc, status, len;   /* A's outcome */
+  int any;               /* after A's proof, without the C_v rows: 0 not
+                            run, 1 proven infeasible, 2 a schedule fits */
+  int any_copies;        /* the most copies of a node in that one */
+  int optimal;           /* B proved its schedule optimal: opt, opt_len */
+  int opt_len;
+  char message[256];
+  /* parent -> child */
+  _Atomic int parent_fits; /* stop A */
+  _Atomic int start_ready; /* start, start_len: the parent's best */
+  int start_len;
+  int buf[]; /* seq, opt, start: cap entries each */
+};
+
+static int *cp_milp_seq(cpw *W, int k) { return W->milp_out->buf + (size_t)k * W->milp_cap; }
+
+static int cp_milp_parent_fits(void *ctx) {
+  cp_milp_out *o = ctx;
+  return o->parent_fits;
+}
+
+static void cp_milp_params(cpw *W, milp_params *mp, const int *copies, double limit) {
+  shared *S = W->S;
+  milp_params_init(mp);
+  mp->budget = S->p->budget;
+  mp->time_limit = limit;
+  mp->threads = 1;
+  mp->verbose = 0;
+  mp->stop = S->p->stop;
+  mp->warm_start = 0;
+  mp->max_nonzeros = SOLVE_MILP_NONZEROS;
+  mp->copies = copies;
+}
+
+/* A with (copies) or without (NULL) the C_v rows; stops when the parent
+ * has a schedule within budget. */
+static int cp_milp_first(cpw *W, const int *copies, double limit, remat_result *r) {
+  shared *S = W->S;
+  milp_params mp;
+  cp_milp_params(W, &mp, copies, limit);
+  mp.first_fit = 1;
+  mp.halt = cp_milp_parent_fits;
+  mp.halt_ctx = W->milp_out;
+  remat_result_init(r, S->g, S->p->budget, "milp");
+  return milp_solve(S->g, &mp, r, NULL);
+}
+
+/* A, in the child.  Returns 1 when B should follow. */
+static int cp_milp_child_a(cpw *W, double t0) {
+  shared *S = W->S;
+  cp_milp_out *o = W->milp_out;
+  remat_result r;
+  o->rc = cp_milp_first(W, S->r->copies, W->milp_limit, &r);
+  o->status = r.status;
+  snprintf(o->message, sizeof o->message, "%.255s", r.message);
+  int fits = o->rc == REMAT_OK && r.seq && r.len <= W->milp_cap;
+  if (fits) {
+    memcpy(cp_milp_seq(W, 0), r.seq, (size_t)r.len * sizeof *r.seq);
+    o->len = r.len;
+    o->fit_ready = 1;
+  }
+  remat_result_free(&r);
+  double left = W->milp_limit - (util_now() - t0);
+  if (o->rc == REMAT_ENOFIT && o->status == REMAT_STATUS_INFEASIBLE && !o->parent_fits) {
+    if (left > 0.1 && !child_stopping()) {
+      int rc = cp_milp_first(W, NULL, left, &r);
+      if (rc == REMAT_ENOFIT && r.status == REMAT_STATUS_INFEASIBLE) o->any = 1;
+      if (rc == REMAT_OK && r.seq) {
+        int *cnt = util_calloc((size_t)S->g->n, sizeof *cnt);
+        for (int i = 0; i < r.len; i++)
+          if (++cnt[r.seq[i]] > o->any_copies) o->any_copies = cnt[r.seq[i]];
+        free(cnt);
+        o->any = 2;
+      }
+      remat_result_free(&r);
+    }
+    return 0;
+  }
+  return fits || o->parent_fits;
+}
+
+/* B, in the child: wait for the parent's best, then CBC from it. */
+static void cp_milp_child_b(cpw *W, double t0) {
+  shared *S = W->S;
+  cp_milp_out *o = W->milp_out;
+  struct timespec nap = {0, 10 * 1000 * 1000};
+  while (!o->start_ready && !child_stopping() && util_now() - t0 < W->milp_limit)
+    nanosleep(&nap, NULL);
+  double left = W->milp_limit - (util_now() - t0);
+  if (!o->start_ready || child_stopping() || left <= 0.1) return;
+  milp_params mp;
+  cp_milp_params(W, &mp, S->r->copies, left);
+  mp.start = cp_milp_seq(W, 2);
+  mp.start_len = o->start_len;
+  remat_result r;
+  remat_result_init(&r, S->g, S->p->budget, "milp");
+  int rc = milp_solve(S->g, &mp, &r, NULL);
+  if (rc == REMAT_OK && r.status == REMAT_STATUS_OPTIMAL && r.seq && r.len <= W->milp_cap) {
+    memcpy(cp_milp_seq(W, 1), r.seq, (size_t)r.len * sizeof *r.seq);
+    o->opt_len = r.len;
+    o->optimal = 1;
+  }
+  remat_result_free(&r);
+}
+
+static void cp_milp_child(void *ctx) {
+  cpw *W = ctx;
+  cp_milp_out *o = W->milp_out;
+  double t0 = util_now();
+  if (o->parent_fits || cp_milp_child_a(W, t0)) cp_milp_child_b(W, t0);
+  o->done = 1;
+}
+
+/* Start the MILP child, if it is wanted. */
+static void cp_milp_start(cpw *W) {
+  shared *S = W->S;
+  if (W->milp_out || W->milp_ran || sh_stopped(S) || !cp_milp_wanted(S)) return;
+  W->milp_ran = 1;
+  size_t n = (size_t)S->g->n;
+  W->milp_cap = (int)(n * (n + 1) / 2 + n); /* Checkmate: stage t computes nodes <= t */
+  W->milp_bytes = sizeof(cp_milp_out) + 3 * (size_t)W->milp_cap * sizeof(int);
+  W->milp_out = child_shared(W->milp_bytes);
+  if (!W->milp_out) return;
+  W->milp_out->parent_fits = S->fits;
+  W->milp_limit = sh_left_by(S, W->end) * SOLVE_MILP_SHARE;
+  W->milp_t0 = sh_elapsed(S);
+  child_start(&W->milp_child, cp_milp_child, W);
+}
+
+/* While the parent waits: take A's schedule; once something fits, stop A
+ * and hand over the best schedule; stop the child on a stop. */
+static int cp_milp_poll(void *ctx) {
+  cpw *W = ctx;
+  shared *S = W->S;
+  cp_milp_out *o = W->milp_out;
+  if (o->fit_ready && !W->milp_taken) {
+    W->milp_taken = 1;
+    if (sh_offer(S, cp_milp_seq(W, 0), o->len, 1, "MILP") < 0)
+      sh_error(S, "%s produced an invalid schedule", "the MILP");
+  }
+  if (S->fits && !o->start_ready) {
+    int len;
+    int *best = sh_best(S, &len, NULL);
+    if (best && len <= W->milp_cap) {
+      memcpy(cp_milp_seq(W, 2), best, (size_t)len * sizeof *best);
+      o->start_len = len;
+      o->start_ready = 1;
+    }
+    free(best);
+    o->parent_fits = 1;
+  }
+  if (S->done && S->proven && !S->fits && !S->internal && !(S->p->stop && *S->p->stop)) {
+    /* the CP proved that nothing fits: give the MILP a little longer to
+     * say whether more copies would help */
+    if (W->milp_any_until <= 0) W->milp_any_until = sh_elapsed(S) + SOLVE_ANY_WAIT;
+    return sh_elapsed(S) > W->milp_any_until;
+  }
+  return sh_stopped(S);
+}
+
+/* A's proof that nothing fits. */
+static const char *cp_milp_proof(cpw *W) {
+  shared *S = W->S;
+  cp_milp_out *o = W->milp_out;
+  S->milp_proof = o->any ? o->any : 3;
+  S->milp_copies = o->any_copies;
+  S->proven = 1;
+  S->done = 1;
+  return o->any == 1   ? "proven infeasible, with any number of copies"
+         : o->any == 2 ? "proven infeasible with C_v copies, not with more"
+                       : "proven infeasible with C_v copies";
+}
+
+/* B's optimum: the best schedule is optimal when it is as short. */
+static const char *cp_milp_optimum(cpw *W) {
+  shared *S = W->S;
+  cp_milp_out *o = W->milp_out;
+  if (sh_offer(S, cp_milp_seq(W, 1), o->opt_len, 2, "MILP") < 0) {
+    sh_error(S, "%s produced an invalid schedule", "the MILP");
+    return "an invalid schedule";
+  }
+  remat_sim sim;
+  if (remat_simulate(S->g, cp_milp_seq(W, 1), o->opt_len, &sim, NULL) ||
+      !S->fits || S->r->duration < sim.duration)
+    return "an optimum above the best schedule (not taken as a proof)";
+  S->milp_proof = 4;
+  S->proven = 1;
+  S->done = 1;
+  return "proven optimal";
+}
+
+/* Wait for the MILP child, feeding it, and take its results. */
+static void cp_milp(cpw *W) {
+  shared *S = W->S;
+  cp_milp_start(W); /* when not started before the threads */
+  cp_milp_out *o = W->milp_out;
+  if (!o) return;
+  int signo = 0;
+  /* the child stops itself at its limit, CBC at most MILP_GRACE later */
+  child_end how = child_wait(&W->milp_child, W->milp_limit + 3.0, 1.0, cp_milp_poll, W, &signo);
+  cp_milp_poll(W); /* A's schedule, if it came last */
+  const char *what = sh_stopped(S) ? "stopped" : "no answer";
+  if (how == CHILD_CRASHED) {
+    what = "the child died of a signal";
+  } else if (!o->done) {
+    what = "stopped";
+  } else if (o->rc == REMAT_EINTERNAL) {
+    sh_error(S, "MILP: %.400s", o->message);
+  } else if (o->optimal) {
+    what = cp_milp_optimum(W);
+  } else if (o->rc == REMAT_ENOFIT && o->status == REMAT_STATUS_INFEASIBLE &&
+             !o->parent_fits && !S->fits && !(S->p->stop && *S->p->stop) && !S->internal) {
+    what = cp_milp_proof(W); /* also after the CP's own proof: says more */
+  } else if (o->rc == REMAT_EUSAGE) {
+    what = "too large";
+  } else if (W->milp_taken) {
+    what = "a schedule within budget, no proof of optimality";
+  }
+  sh_verbose(S, "MILP (CBC, C_v rows): %s, %.2fs", what, sh_elapsed(S) - W->milp_t0);
+  child_shared_free(o, W->milp_bytes);
+  W->milp_out = NULL;
+}
+
+/* Phase 1 while nothing fits, then phase 2, until W->end. */
+static void cp_phases(cpw *W) {
   shared *S = W->S;
   if (!S->fits && !sh_stopped(S) && sh_left_by(S, W->end) > 0) {
     gz_status st = cp_phase(W, 1);
@@ -359,6 +661,21 @@ static void cp_run(cpw *W) {
       S->done = 1;
     }
   }
+}
+
+/* On graphs small enough for the MILP: the CP alone for a short slice
+ * (its complete searches prove the easiest models at once), then the
+ * MILP (cp_milp), then the CP again. */
+static void cp_run(cpw *W) {
+  shared *S = W->S;
+  if (W->milp_out || (!W->milp_ran && cp_milp_wanted(S))) {
+    double end = W->end, slice = sh_elapsed(S) + SOLVE_CP_FIRST;
+    W->end = slice < end ? slice : end;
+    cp_phases(W);
+    W->end = end;
+    cp_milp(W); /* also reaps a child started before the threads */
+  }
+  cp_phases(W);
 }
 
 /* ------------------------------------------------------ window worker */
@@ -536,14 +853,18 @@ static int solve_heur_found(void *ctx, const int *seq, int len, const char *name
 static void solve_seed(shared *S, const int *copies) {
   const remat_solve_params *p = S->p;
   double th = util_now();
-  if (p->warm_seq) sh_offer(S, p->warm_seq, p->warm_len, 0, "warm start");
+  /* a warm start or a baseline that computes a node more than C_v times
+   * (or is invalid) is not taken */
+  if (p->warm_seq && sh_offer(S, p->warm_seq, p->warm_len, 0, "warm start") < 0)
+    sh_verbose(S, "warm start: not a schedule of the model (C_v): not used");
   if (p->heuristics) { /* the best baseline (Checkmate's appendix B) */
     remat_result b;
     remat_result_init(&b, S->g, p->budget, "baseline");
     /* 5% of the time (milliseconds below 1,000 nodes) */
     int rc = base_best(S->g, p->budget, 0, p->time_limit * 0.05, p->stop, &b);
-    if (rc == REMAT_OK && b.seq && b.peak <= p->budget)
-      sh_offer(S, b.seq, b.len, 0, "baseline");
+    if (rc == REMAT_OK && b.seq && b.peak <= p->budget &&
+        sh_offer(S, b.seq, b.len, 0, "baseline") < 0)
+      sh_verbose(S, "baseline: computes a node more than C_v times: not used");
     remat_result_free(&b);
   }
   if (p->heuristics) {
@@ -611,6 +932,26 @@ static int solve_below_bound(shared *S) {
   return REMAT_ENOFIT;
 }
 
+/* The message of a proof that nothing fits (S->milp_proof). */
+static void solve_infeasible(const shared *S, char *buf, size_t len) {
+  const char *by = S->milp_proof ? " (by Checkmate's MILP)" : "";
+  long long M = S->p->budget, peak = S->r->peak;
+  if (S->milp_proof == 1) {
+    snprintf(buf, len,
+             "proven infeasible%s: no schedule on the input order's stages fits "
+             "%lld, with any number of recomputations; best peak %lld",
+             by, M, peak);
+    return;
+  }
+  int n = snprintf(buf, len,
+                   "proven infeasible%s: no schedule with at most C_v copies per "
+                   "node on the input order's stages fits %lld; best peak %lld",
+                   by, M, peak);
+  if (S->milp_proof == 2 && n > 0 && (size_t)n < len)
+    snprintf(buf + n, len - (size_t)n, "; one with up to %d copies of a node does (--copies %d)",
+             S->milp_copies, S->milp_copies);
+}
+
 static void solve_conclude(shared *S, const model *md) {
   remat_result *r = S->r;
   const remat_solve_params *p = S->p;
@@ -624,17 +965,14 @@ static void solve_conclude(shared *S, const model *md) {
     if (S->proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
-      if (!md->dur_exact)
+      if (!md->dur_exact && S->milp_proof != 4) /* the MILP's are exact */
         snprintf(r->message, sizeof r->message,
                  "optimal for durations rounded to multiples of %lld",
                  (long long)md->dur_q);
     }
   } else if (S->proven) {
     r->status = REMAT_STATUS_INFEASIBLE;
-    snprintf(r->message, sizeof r->message,
-             "proven infeasible: no schedule with at most C_v copies per node on "
-             "the input order's stages fits %lld; best peak %lld",
-             (long long)p->budget, (long long)r->peak);
+    solve_infeasible(S, r->message, sizeof r->message);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     int most = 0;
@@ -658,7 +996,8 @@ static void solve_lp_bound(shared *S) {
   if (S->proven || S->p->lp_time <= 0 || (S->p->stop && *S->p->stop)) return;
   char err[256];
   double lp = 0, t = sh_elapsed(S);
-  int st = milp_lp_bound(S->g, S->p->budget, S->p->lp_time, &lp, err, sizeof err);
+  int st = milp_lp_bound(S->g, S->p->budget, S->p->lp_time, S->p->stop, &lp, err,
+                         sizeof err);
   double base = (double)r->base_duration;
   if (st == 0) {
     double lb = ceil(lp - 1e-6 * (lp > 1 ? lp : 1)); /* durations are integers */
@@ -746,6 +1085,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
       Ad[k].copies = r->copies;
       Ad[k].seed = p->seed * 7919u + 17 + 104729u * (unsigned)k;
     }
+    if (cp && threads > 1) cp_milp_start(&C); /* forks: before any thread */
     if (threads > 1) gz_warmup(); /* Gecode initialises some globals lazily */
     for (int k = 1; k < threads; k++)
       spawned[k] = k % 2 && p->heuristics ? pthread_create(&tid[k], NULL, aw_thread, &Ad[k]) == 0

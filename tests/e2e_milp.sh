@@ -51,6 +51,21 @@ run() {
 
 field() { jq -r "$2" "$1"; }
 
+# interrupt S CMD...: run CMD (stderr to $tmp/err), Ctrl-C after S seconds;
+# sets $rc
+interrupt() {
+  local s=$1
+  shift
+  set +e
+  "$@" >/dev/null 2>"$tmp/err" &
+  local pid=$!
+  sleep "$s"
+  kill -INT $pid 2>/dev/null
+  wait $pid
+  rc=$?
+  set -e
+}
+
 # The schedule in $1 re-simulates (remat eval) to the JSON's peak, duration.
 check_eval() {
   local json=$1 budget=$2
@@ -171,14 +186,7 @@ for ((l = 0; l < 16; l++)); do
 done
 echo "{\"nodes\": [$nodes], \"edges\": [$edges]}" >"$h"
 t0=$SECONDS
-set +e
-"$REMAT" milp "$h" --budget 0.8 --time-limit 120 -o "$tmp/int.json" -q >/dev/null 2>"$tmp/err" &
-pid=$!
-sleep 4
-kill -INT $pid 2>/dev/null
-wait $pid
-rc=$?
-set -e
+interrupt 4 "$REMAT" milp "$h" --budget 0.8 --time-limit 120 -o "$tmp/int.json" -q
 ((SECONDS - t0 < 60)) || fail "milp did not stop within 60 s of Ctrl-C"
 [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || fail "interrupted milp exited with $rc"
 [ -s "$tmp/int.json" ] || fail "interrupted milp wrote no JSON"
@@ -188,6 +196,42 @@ fi
 if [ "$rc" -eq 0 ]; then
   g=$h check_eval "$tmp/int.json" 0.8
 fi
+
+# --- CBC's root LP ignores the clock: the time limit and Ctrl-C still hold --
+# A dense 150-node graph: its MILP has 1.3 million rows, and CBC's first LP
+# alone takes minutes (CBC runs in a child process that is stopped).
+d=$tmp/dense.json
+RANDOM=7
+nodes="" edges=""
+for ((j = 0; j < 150; j++)); do
+  nodes+="${nodes:+, }{\"id\": $j, \"duration\": $((RANDOM % 1000)), \"memory\": $((10 * (1 + RANDOM % 500)))}"
+  for ((i = 0; i < j; i++)); do
+    ((i == j - 1 || RANDOM % 100 < 25)) && edges+="${edges:+, }[$i, $j]"
+  done
+done
+echo "{\"nodes\": [$nodes], \"edges\": [$edges]}" >"$d"
+t0=$SECONDS
+run "$REMAT" milp "$d" --budget 0.5 --time-limit 2 --no-heuristic -o "$tmp/dense-out.json"
+((SECONDS - t0 <= 8)) || fail "milp --time-limit 2 took $((SECONDS - t0)) s on the dense graph"
+[ "$rc" -eq 3 ] || fail "milp on the dense graph exited with $rc, expected 3"
+grep -q 'out of time' "$tmp/err" || fail "dense graph: no 'out of time' message: $(cat "$tmp/err")"
+t0=$SECONDS
+interrupt 2 "$REMAT" milp "$d" --budget 0.5 --time-limit 300 --no-heuristic -q
+((SECONDS - t0 <= 8)) || fail "milp did not stop within 6 s of Ctrl-C in CBC's root LP"
+[ "$rc" -eq 3 ] || fail "milp interrupted in its root LP exited with $rc, expected 3"
+grep -q 'interrupted' "$tmp/err" || fail "no 'interrupted' message: $(cat "$tmp/err")"
+# CBC in its child stops by itself at the time limit (asked by SIGTERM):
+# that is "out of time", not an interruption
+"$REMAT" gen layered --nodes 37 --seed 526 -q -o "$tmp/l37.json"
+run "$REMAT" milp "$tmp/l37.json" --budget 0.7 --time-limit 2 -q
+[ "$rc" -eq 3 ] || fail "milp on l37 exited with $rc, expected 3"
+grep -q '^remat milp: out of time: no schedule within 24801 found' "$tmp/err" ||
+  fail "l37: '$(cat "$tmp/err")'"
+# remat solve refuses this MILP (above its million nonzeros for proofs):
+# no proof, so "out of time", not "proven infeasible"
+run "$REMAT" solve "$d" --budget 0.5 --time-limit 1
+[ "$rc" -eq 3 ] || fail "solve on the dense graph exited with $rc, expected 3"
+grep -q '^remat solve: out of time' "$tmp/err" || fail "dense graph: solve says '$(cat "$tmp/err")'"
 
 # --- usage errors: exit 2 with a message -----------------------------------
 for args in "baseline $g --budget 0.8" \

@@ -97,6 +97,39 @@ run "$REMAT" solve g.json --budget 10 -q -o inf.json
   fail "budget below the bound: '$err'"
 grep -q '"status": "infeasible"' inf.json || fail "inf.json has no infeasible status"
 
+# ------------------------------------ proven infeasible by the MILP: exit 3
+# A 28-node graph (sizes 0, 7 and 100) whose budget 270 is above the max_v
+# bound (200) but below every schedule's peak: Gecode alone had proven
+# nothing after 10 s (any C_v); Checkmate's MILP, which solve runs first
+# on small graphs while nothing fits, proves it in under a second.
+cat >z28.json <<'EOF_Z28'
+{"nodes": [{"id": "n0", "duration": 5, "memory": 0}, {"id": "n1", "duration": 0, "memory": 0}, {"id": "n2", "duration": 0, "memory": 0}, {"id": "n3", "duration": 0, "memory": 0}, {"id": "n4", "duration": 0, "memory": 0}, {"id": "n5", "duration": 5, "memory": 100}, {"id": "n6", "duration": 0, "memory": 100}, {"id": "n7", "duration": 5, "memory": 0}, {"id": "n8", "duration": 0, "memory": 0}, {"id": "n9", "duration": 0, "memory": 100}, {"id": "n10", "duration": 5, "memory": 7}, {"id": "n11", "duration": 5, "memory": 0}, {"id": "n12", "duration": 5, "memory": 0}, {"id": "n13", "duration": 0, "memory": 100}, {"id": "n14", "duration": 5, "memory": 100}, {"id": "n15", "duration": 0, "memory": 100}, {"id": "n16", "duration": 0, "memory": 100}, {"id": "n17", "duration": 0, "memory": 0}, {"id": "n18", "duration": 0, "memory": 100}, {"id": "n19", "duration": 0, "memory": 100}, {"id": "n20", "duration": 5, "memory": 100}, {"id": "n21", "duration": 0, "memory": 0}, {"id": "n22", "duration": 0, "memory": 100}, {"id": "n23", "duration": 5, "memory": 0}, {"id": "n24", "duration": 5, "memory": 100}, {"id": "n25", "duration": 0, "memory": 0}, {"id": "n26", "duration": 0, "memory": 7}, {"id": "n27", "duration": 0, "memory": 7}],
+ "edges": [["n0", "n1"], ["n0", "n5"], ["n0", "n6"], ["n1", "n2"], ["n1", "n19"], ["n3", "n5"], ["n3", "n6"], ["n5", "n6"], ["n6", "n8"], ["n7", "n8"], ["n7", "n10"], ["n8", "n9"], ["n9", "n10"], ["n9", "n11"], ["n9", "n13"], ["n11", "n12"], ["n12", "n14"], ["n13", "n14"], ["n14", "n15"], ["n14", "n19"], ["n15", "n16"], ["n18", "n20"], ["n19", "n21"], ["n20", "n21"], ["n20", "n22"], ["n20", "n24"], ["n21", "n25"], ["n23", "n25"], ["n24", "n26"], ["n24", "n27"], ["n25", "n26"]]}
+EOF_Z28
+t0=$SECONDS
+run "$REMAT" solve z28.json --budget 270 --time-limit 60 -q -o z28-r.json
+[ "$rc" = 3 ] || fail "z28: exit $rc ($err)"
+[ "$err" = "remat solve: proven infeasible (by Checkmate's MILP): no schedule on the input order's stages fits 270, with any number of recomputations; best peak 300" ] ||
+  fail "z28: '$err'"
+((SECONDS - t0 < 10)) || fail "z28: $((SECONDS - t0)) s to prove it"
+jq -e '.status == "infeasible"' z28-r.json >/dev/null || fail "z28: z28-r.json"
+run "$REMAT" milp z28.json --budget 270 --time-limit 60 -q
+[ "$rc" = 3 ] || fail "z28 milp: exit $rc ($err)"
+grep -q '^remat milp: proven infeasible' <<<"$err" || fail "z28 milp: '$err'"
+
+# With C_v = 1 nothing fits chain_train_12 at 0.8; the MILP proves that,
+# then, without the C_v rows, finds a schedule that fits with more copies,
+# and says how many: that many copies must then give a schedule.
+ct=$root/examples/chain_train_12.json
+run "$REMAT" solve "$ct" --budget 0.8 --copies 1 --time-limit 60 -q
+[ "$rc" = 3 ] || fail "copies 1: exit $rc ($err)"
+re="^remat solve: proven infeasible \(by Checkmate's MILP\): no schedule with at most C_v copies per node on the input order's stages fits 22368; best peak 27960; one with up to ([0-9]+) copies of a node does \(--copies ([0-9]+)\)$"
+[[ $err =~ $re ]] || fail "copies 1: '$err'"
+k=${BASH_REMATCH[1]}
+[ "$k" -ge 2 ] && [ "${BASH_REMATCH[2]}" = "$k" ] || fail "copies 1: '$err'"
+run "$REMAT" solve "$ct" --budget 0.8 --copies "$k" --time-limit 10 -q
+[ "$rc" = 0 ] || fail "copies $k: exit $rc ($err)"
+
 # ------------------------------------------------ out of time: exit 3
 # (on this generated graph at 0.8 the search stalls near 114% of the
 # budget for a minute with 2 copies per node)

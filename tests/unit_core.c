@@ -235,6 +235,12 @@ static void test_budget_parse(void **state) {
       {"512MiB", 1, 536870912},  {"1.5 KiB", 1, 1536},
       {"1", 777, 777},           {"100%", 777, 777},
       {"0.9", 38059356160LL, 34253420544LL},
+      /* beyond 2^53 the floor is exact: 0.7 * 25263477133203963 =
+         17684433993242774.1 (a double product gives ...772 or ...774) */
+      {"0.7", 25263477133203963LL, 17684433993242774LL},
+      {"70%", 25263477133203963LL, 17684433993242774LL},
+      {"1", 25263477133203963LL, 25263477133203963LL},
+      {"0.5", INT64_MAX, INT64_MAX / 2},
   };
   for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
     if (remat_budget_parse(ok[i].text, ok[i].topo, &b, err, sizeof err))

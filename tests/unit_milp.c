@@ -62,21 +62,24 @@ static remat_graph *chain(int n) { /* a chain with unit sizes */
 }
 
 /* Brute force over all stage-structured schedules: stage t recomputes any
- * subset of {0..t-1}.  best[k]: the least duration with peak <= budgets[k]
- * (-1: none); *min_peak: the least peak of all. */
-static void brute_force(const remat_graph *g, const int64_t *budgets, int nb,
-                        int64_t *best, int64_t *min_peak) {
+ * subset of {0..t-1}; with cap > 0 only those computing no node more than
+ * cap times.  best[k]: the least duration with peak <= budgets[k] (-1:
+ * none); *min_peak: the least peak of all. */
+static void brute_force_cap(const remat_graph *g, const int64_t *budgets, int nb,
+                            int cap, int64_t *best, int64_t *min_peak) {
   int n = g->n, bits = n * (n - 1) / 2;
   int *seq = malloc(sizeof(int) * (size_t)(n + bits + 1));
   for (int k = 0; k < nb; k++) best[k] = -1;
   *min_peak = INT64_MAX;
   for (long mask = 0; mask < (1L << bits); mask++) {
-    int len = 0, b = 0;
+    int len = 0, b = 0, cnt[16] = {0}, over = 0;
     for (int t = 0; t < n; t++) {
       for (int i = 0; i < t; i++, b++)
         if (mask >> b & 1) seq[len++] = i;
       seq[len++] = t;
     }
+    for (int i = 0; i < len; i++) over |= cap > 0 && ++cnt[seq[i]] > cap;
+    if (over) continue;
     remat_sim s;
     assert_int_equal(remat_simulate(g, seq, len, &s, NULL), 0);
     if (s.peak < *min_peak) *min_peak = s.peak;
@@ -85,6 +88,11 @@ static void brute_force(const remat_graph *g, const int64_t *budgets, int nb,
         best[k] = s.duration;
   }
   free(seq);
+}
+
+static void brute_force(const remat_graph *g, const int64_t *budgets, int nb,
+                        int64_t *best, int64_t *min_peak) {
+  brute_force_cap(g, budgets, nb, 0, best, min_peak);
 }
 
 /* The result's schedule re-simulates to its numbers. */
@@ -96,11 +104,12 @@ static void check_result(const remat_graph *g, const remat_result *r) {
   assert_int_equal(s.duration, r->duration);
 }
 
-static int milp_run_quiet(const remat_graph *g, int64_t budget, int warm,
-                          remat_result *r) {
+static int milp_run_copies(const remat_graph *g, int64_t budget, int warm,
+                           const int *copies, remat_result *r) {
   milp_params p;
   milp_params_init(&p);
   p.budget = budget;
+  p.copies = copies;
   p.verbose = 0;
   p.threads = 1;
   p.warm_start = warm;
@@ -108,6 +117,11 @@ static int milp_run_quiet(const remat_graph *g, int64_t budget, int warm,
   p.time_limit = 60;
   remat_result_init(r, g, budget, "milp");
   return milp_solve(g, &p, r, NULL);
+}
+
+static int milp_run_quiet(const remat_graph *g, int64_t budget, int warm,
+                          remat_result *r) {
+  return milp_run_copies(g, budget, warm, NULL, r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -318,6 +332,51 @@ static void test_milp_brute_force(void **state) {
   assert_true(n_cbc_infeasible >= 6);
 }
 
+/* With the C_v rows (milp_params.copies) the MILP's optimum is the best
+ * schedule computing no node more than C_v times (the CP model's), and
+ * its proofs of infeasibility hold for exactly those. */
+static void test_milp_copies(void **state) {
+  (void)state;
+  rng_state = 7;
+  int differ = 0, infeasible = 0;
+  for (int rep = 0; rep < 16; rep++) {
+    remat_graph *g = tiny_dag(rng_int(4, 6), rng_int(30, 80), 9);
+    int cap = 1 + rep % 2, copies[16];
+    for (int v = 0; v < g->n; v++) copies[v] = cap;
+    int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g), any_min, cap_min;
+    int64_t probe[1] = {0}, dummy[1];
+    brute_force(g, probe, 1, dummy, &any_min);
+    brute_force_cap(g, probe, 1, cap, dummy, &cap_min);
+    int64_t budgets[4] = {any_min, cap_min - 1, cap_min, (cap_min + topo) / 2};
+    int64_t best[4], any[4];
+    brute_force_cap(g, budgets, 4, cap, best, &cap_min);
+    brute_force(g, budgets, 4, any, &any_min);
+    for (int k = 0; k < 4; k++) {
+      if (budgets[k] < lb) continue;
+      remat_result r;
+      int rc = milp_run_copies(g, budgets[k], 0, copies, &r);
+      check_result(g, &r);
+      if (best[k] >= 0) {
+        assert_int_equal(rc, 0);
+        assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
+        assert_int_equal(r.duration, best[k]);
+        int cnt[16] = {0};
+        for (int i = 0; i < r.len; i++) assert_true(++cnt[r.seq[i]] <= cap);
+      } else {
+        assert_int_equal(rc, REMAT_ENOFIT);
+        assert_int_equal(r.status, REMAT_STATUS_INFEASIBLE);
+        infeasible++;
+      }
+      differ += best[k] != any[k];
+      remat_result_free(&r);
+    }
+    remat_graph_free(g);
+  }
+  /* the rows mattered: optima or feasibility that C_v changes */
+  assert_true(differ >= 4);
+  assert_true(infeasible >= 4);
+}
+
 /* Durations of 0 and a chain (the classic case). */
 static void test_milp_chain(void **state) {
   (void)state;
@@ -349,7 +408,7 @@ static void test_lp_bound(void **state) {
       char err[256];
       assert_int_equal(milp_build(&md, g, M, MILP_RELAXED, err, sizeof err), 0);
       double *x = malloc(sizeof(double) * (size_t)md.ncols), obj;
-      int st = milp_solve_lp(&md, 30, x, &obj);
+      int st = milp_solve_lp(&md, 30, NULL, x, &obj);
       if (rc == 0) {
         assert_int_equal(st, 0);
         assert_true(milp_duration(&md, obj) <= (double)r.duration + 1e-6);
@@ -637,6 +696,7 @@ int main(void) {
       cmocka_unit_test(test_milp_trivial),
       cmocka_unit_test(test_milp_brute_force),
       cmocka_unit_test(test_milp_chain),
+      cmocka_unit_test(test_milp_copies),
       cmocka_unit_test(test_lp_bound),
       cmocka_unit_test(test_rounding_and_baselines),
       cmocka_unit_test(test_polish_chain),

@@ -23,7 +23,8 @@ int child_stopping(void) { return child_term != 0; }
 void *child_shared(size_t bytes) {
   void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? NULL : p; /* anonymous maps are zeroed */
+  if (p == MAP_FAILED) util_oom();
+  return p; /* anonymous maps are zeroed */
 }
 
 void child_shared_free(void *p, size_t bytes) {
@@ -45,7 +46,7 @@ static void child_setup(void) {
 #endif
 }
 
-static void child_nap(void) {
+void child_nap(void) {
   struct timespec ts = {0, 10 * 1000 * 1000}; /* 10 ms */
   nanosleep(&ts, NULL);
 }

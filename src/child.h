@@ -21,8 +21,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Zeroed memory shared with a child forked later (NULL if it cannot be
- * mapped); free it with child_shared_free and the same size. */
+/* Zeroed memory shared with a child forked later (exits like util_malloc
+ * when it cannot be mapped); free it with child_shared_free and the same
+ * size. */
 void *child_shared(size_t bytes);
 void child_shared_free(void *p, size_t bytes);
 
@@ -58,5 +59,9 @@ child_end child_run(void (*fn)(void *ctx), void *ctx, double seconds,
 
 /* Nonzero in a child asked to stop. */
 int child_stopping(void);
+
+/* Sleep 10 ms: the polling interval of child_wait (and of a child waiting
+ * for its parent). */
+void child_nap(void);
 
 #endif

@@ -380,23 +380,14 @@ int milp_solve_lp(const milp_model *md, double time_limit, volatile int *stop,
                   double *x, double *objective) {
   size_t bytes = sizeof(milp_lp_out) + (size_t)md->ncols * sizeof(double);
   milp_lp_out *o = child_shared(bytes);
-  int shared = o != NULL;
-  if (!shared) o = util_calloc(1, bytes);
   milp_lp_job J = {md, time_limit, o};
-  if (shared)
-    child_run(milp_lp_child, &J, time_limit + 0.5, 0.5, milp_flag_set,
-              (void *)stop, NULL);
-  else
-    milp_lp_child(&J);
+  child_run(milp_lp_child, &J, time_limit + 0.5, 0.5, milp_flag_set, (void *)stop, NULL);
   int rc = o->done ? o->rc : 2; /* killed: out of time */
   if (o->done && rc == 0) {
     memcpy(x, o->x, (size_t)md->ncols * sizeof *x);
     *objective = o->objective;
   }
-  if (shared)
-    child_shared_free(o, bytes);
-  else
-    free(o);
+  child_shared_free(o, bytes);
   return rc;
 }
 
@@ -919,17 +910,11 @@ static milp_end milp_cbc_run(milp_run *M) {
                  : "; no preprocessing, stop at the first schedule");
   size_t bytes = sizeof(milp_cbc_out) + (size_t)M->md.ncols * sizeof(double);
   milp_cbc_out *o = child_shared(bytes);
-  int shared = o != NULL;
-  if (!shared) o = util_calloc(1, bytes);
   J.out = o;
   double left = M->p->time_limit - milp_elapsed(M);
   int signo = 0;
-  child_end how = CHILD_INPROC;
-  if (shared)
-    how = child_run(milp_cbc_child, &J, left > 0 ? left : 0,
-                    M->phase == 1 ? MILP_GRACE1 : MILP_GRACE, milp_halt, M, &signo);
-  else
-    milp_cbc_child(&J);
+  child_end how = child_run(milp_cbc_child, &J, left > 0 ? left : 0,
+                            M->phase == 1 ? MILP_GRACE1 : MILP_GRACE, milp_halt, M, &signo);
   free(J.idx);
   free(J.val);
   if (o->done) {
@@ -959,10 +944,7 @@ static milp_end milp_cbc_run(milp_run *M) {
       prog_line(&M->pr, "[%7.2fs] CBC %s: stopped", milp_elapsed(M),
                 M->stopped ? "did not stop when asked" : "ran past the time limit (in its root LP)");
   }
-  if (shared)
-    child_shared_free(o, bytes);
-  else
-    free(o);
+  child_shared_free(o, bytes);
   M->r->t_phase[M->phase] += util_now() - t;
   return e;
 }

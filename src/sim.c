@@ -98,6 +98,35 @@ int *sim_topo_sequence(const remat_graph *g) {
   return seq;
 }
 
+/* Computations of each node in seq (entries outside 0..n-1 skipped);
+ * stops early, returning 0, once a node passes copies[v] (copies may be
+ * NULL); else 1.  *most: the largest count seen. */
+static int sim_count_copies(const remat_graph *g, const int *seq, int len,
+                            const int *copies, int *most) {
+  int *cnt = util_calloc((size_t)(g->n ? g->n : 1), sizeof *cnt), ok = 1;
+  *most = 0;
+  for (int i = 0; i < len && ok; i++) {
+    int v = seq[i];
+    if (v < 0 || v >= g->n) continue;
+    if (++cnt[v] > *most) *most = cnt[v];
+    ok = !copies || cnt[v] <= copies[v];
+  }
+  free(cnt);
+  return ok;
+}
+
+int sim_within_copies(const remat_graph *g, const int *seq, int len,
+                      const int *copies) {
+  int most;
+  return sim_count_copies(g, seq, len, copies, &most);
+}
+
+int sim_most_copies(const remat_graph *g, const int *seq, int len) {
+  int most;
+  sim_count_copies(g, seq, len, NULL, &most);
+  return most;
+}
+
 int64_t remat_topo_peak(const remat_graph *g) {
   int *seq = sim_topo_sequence(g);
   remat_sim s;

@@ -14,4 +14,12 @@ int sim_lastuse(const remat_graph *g, const int *seq, int len, int *lastuse,
 /* The input order 0..n-1 as a freshly allocated sequence. */
 int *sim_topo_sequence(const remat_graph *g);
 
+/* 1 if seq computes every node v at most copies[v] times (entries outside
+ * 0..n-1 are the simulator's to reject and are not counted). */
+int sim_within_copies(const remat_graph *g, const int *seq, int len,
+                      const int *copies);
+
+/* The most times seq computes one node. */
+int sim_most_copies(const remat_graph *g, const int *seq, int len);
+
 #endif

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "anneal.h"
@@ -50,6 +49,7 @@
 #include "model.h"
 #include "progress.h"
 #include "remat.h"
+#include "sim.h"
 #include "sublns.h"
 #include "util.h"
 
@@ -127,22 +127,11 @@ static void sh_error(shared *S, const char *fmt, const char *detail) {
   pthread_mutex_unlock(&S->mu);
 }
 
-/* Offer a schedule to the result; report an improvement. */
-/* Does seq compute every node at most C_v times (valid node ids assumed
- * within [0, n), as the simulator checks)? */
-static int sh_within_copies(const shared *S, const int *seq, int len) {
-  int n = S->g->n, ok = 1;
-  int *cnt = util_calloc((size_t)n, sizeof *cnt);
-  for (int i = 0; i < len && ok; i++)
-    ok = seq[i] < 0 || seq[i] >= n || ++cnt[seq[i]] <= S->r->copies[seq[i]];
-  free(cnt);
-  return ok;
-}
-
-/* Offer a schedule (see remat_result_offer); one that computes a node
- * more than C_v times is outside the model: -1, like an invalid one. */
+/* Offer a schedule to the result; report an improvement.  One that
+ * computes a node more than C_v times is outside the model: -1, like an
+ * invalid one. */
 static int sh_offer(shared *S, const int *seq, int len, int phase, const char *what) {
-  if (!sh_within_copies(S, seq, len)) return -1;
+  if (!sim_within_copies(S->g, seq, len, S->r->copies)) return -1;
   pthread_mutex_lock(&S->mu);
   int rc = remat_result_offer(S->r, S->g, seq, len, phase, sh_elapsed(S));
   if (rc > 0) {
@@ -485,10 +474,7 @@ static int cp_milp_child_a(cpw *W, double t0) {
       int rc = cp_milp_first(W, NULL, left, &r);
       if (rc == REMAT_ENOFIT && r.status == REMAT_STATUS_INFEASIBLE) o->any = 1;
       if (rc == REMAT_OK && r.seq) {
-        int *cnt = util_calloc((size_t)S->g->n, sizeof *cnt);
-        for (int i = 0; i < r.len; i++)
-          if (++cnt[r.seq[i]] > o->any_copies) o->any_copies = cnt[r.seq[i]];
-        free(cnt);
+        o->any_copies = sim_most_copies(S->g, r.seq, r.len);
         o->any = 2;
       }
       remat_result_free(&r);
@@ -502,9 +488,8 @@ static int cp_milp_child_a(cpw *W, double t0) {
 static void cp_milp_child_b(cpw *W, double t0) {
   shared *S = W->S;
   cp_milp_out *o = W->milp_out;
-  struct timespec nap = {0, 10 * 1000 * 1000};
   while (!o->start_ready && !child_stopping() && util_now() - t0 < W->milp_limit)
-    nanosleep(&nap, NULL);
+    child_nap();
   double left = W->milp_limit - (util_now() - t0);
   if (!o->start_ready || child_stopping() || left <= 0.1) return;
   milp_params mp;
@@ -539,7 +524,6 @@ static void cp_milp_start(cpw *W) {
   W->milp_cap = (int)(n * (n + 1) / 2 + n); /* Checkmate: stage t computes nodes <= t */
   W->milp_bytes = sizeof(cp_milp_out) + 3 * (size_t)W->milp_cap * sizeof(int);
   W->milp_out = child_shared(W->milp_bytes);
-  if (!W->milp_out) return;
   W->milp_out->parent_fits = S->fits;
   W->milp_limit = sh_left_by(S, W->end) * SOLVE_MILP_SHARE;
   W->milp_t0 = sh_elapsed(S);

@@ -29,14 +29,6 @@ void tune_result_free(tune_result *res) {
 
 /* ------------------------------------------------------- candidates */
 
-int tune_respects(const remat_graph *g, const int *seq, int len,
-                  const int *copies) {
-  int *uses = util_calloc((size_t)g->n, sizeof *uses), ok = 1;
-  for (int i = 0; i < len && ok; i++) ok = ++uses[seq[i]] <= copies[seq[i]];
-  free(uses);
-  return ok;
-}
-
 /* score[v]: m_v x the number of high-memory steps v's copies are live
  * across (not counting the step that computes it). */
 static void tune_scores(const remat_graph *g, const int *seq, int len,
@@ -152,7 +144,7 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
   sp.time_limit = seconds;
   sp.warm_seq = NULL;
   sp.warm_len = 0;
-  if (res->best.seq && tune_respects(g, res->best.seq, res->best.len, c)) {
+  if (res->best.seq && sim_within_copies(g, res->best.seq, res->best.len, c)) {
     sp.warm_seq = res->best.seq;
     sp.warm_len = res->best.len;
   }

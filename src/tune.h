@@ -85,10 +85,6 @@ void tune_result_free(tune_result *res);
 int tune_candidates(const remat_graph *g, const int *seq, int len,
                     int64_t budget, const int *copies, int *out);
 
-/* 1 if seq uses at most copies[v] computations of every node v. */
-int tune_respects(const remat_graph *g, const int *seq, int len,
-                  const int *copies);
-
 /* Write {"node id": C_v, ...} (loadable by --copies).  Returns 0 or
  * REMAT_EUSAGE with a message. */
 int tune_write_map(const remat_graph *g, const int *copies, const char *path,

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void util_oom(void) {
+void util_oom(void) {
   fputs("remat: out of memory\n", stderr);
   exit(4);
 }

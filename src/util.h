@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* "remat: out of memory" on stderr, exit 4 (what the allocators below do
+ * when they fail). */
+void util_oom(void);
 void *util_malloc(size_t n);
 void *util_calloc(size_t n, size_t size);
 void *util_realloc(void *p, size_t n);

@@ -13,6 +13,7 @@
 
 #include "batch.h"
 #include "remat.h"
+#include "sim.h"
 #include "tune.h"
 #include "util.h"
 
@@ -563,8 +564,8 @@ static void test_tune_helpers(void **state) {
   assert_non_null(g);
   int topo[] = {0, 1, 2, 3, 4, 5}, c1[6] = {1, 1, 1, 1, 1, 1};
   int again[] = {0, 1, 2, 3, 0, 4, 5};
-  assert_true(tune_respects(g, topo, 6, c1));
-  assert_false(tune_respects(g, again, 7, c1));
+  assert_true(sim_within_copies(g, topo, 6, c1));
+  assert_false(sim_within_copies(g, again, 7, c1));
   /* budget 13 < peak 16: the values live across the high steps (3 and 4:
    * 14 and 16 >= 0.95 x 13; not counting the step that computes them) are
    * in (4 x 2 steps), a (5 x 2), b (2 x 1, read at step 3), c (3 x 1):
@@ -628,7 +629,7 @@ static void test_tune_sweep(void **state) {
   p.time_limit = 6;
   assert_int_equal(tune_run(g, &p, &res), REMAT_OK);
   assert_int_equal(res.best.duration, 22);
-  assert_true(tune_respects(g, res.best.seq, res.best.len, res.copies));
+  assert_true(sim_within_copies(g, res.best.seq, res.best.len, res.copies));
   tune_result_free(&res);
   remat_graph_free(g);
 }

@@ -347,12 +347,15 @@ static gz_status cp_phase(cpw *W, int phase) {
   memset(&st, 0, sizeof st);
   char err[1024] = "";
   gz_status status;
-  if (S->p->fzn_solver) {
+  double left = sh_left_by(S, W->end);
+  if (left <= 0) { /* the time ran out while writing: a limit of 0 is none */
+    status = GZ_UNKNOWN;
+  } else if (S->p->fzn_solver) {
     status = cp_external(W, &text, &st, err, sizeof err);
   } else {
     gz_params gp;
     gz_params_init(&gp);
-    gp.time_limit = sh_left_by(S, W->end);
+    gp.time_limit = left;
     gp.threads = 1; /* restarts are what make LNS work; see gecode.h */
     gp.seed = S->p->seed;
     gp.stop = &W->stop;

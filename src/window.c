@@ -124,6 +124,24 @@ static void wb_slots(wb *B, const unsigned char *R, const int *others) {
   }
 }
 
+/* A free copy's start: the event of one of its stages lo..k1 in the
+ * window, or its park slot.  Not a set domain (var {..}: s): Gecode 6.2's
+ * FlatZinc parser leaks the list of every set literal, and the window
+ * search parses thousands of sub-models (bench/RESULTS.md, section 8).
+ * An element constraint over an index gives s the same domain once
+ * propagated (and the same search: s is branched on, q follows). */
+static void wb_start_domain(wb *B, int k, int lo, int park) {
+  const wcopy *c = &B->cp[k];
+  int cnt = B->W->k1 >= lo ? B->W->k1 - lo + 2 : 1;
+  int smin = cnt > 1 ? model_event(lo, c->node + 1) : park;
+  util_buf_printf(&B->decl, "var %d..%d: s%d;\nvar 1..%d: q%d :: var_is_introduced;\n",
+                  smin, park, k, cnt, k);
+  util_buf_printf(&B->cons, "constraint array_int_element(q%d,[", k);
+  for (int st = lo; st <= B->W->k1; st++)
+    util_buf_printf(&B->cons, "%d,", model_event(st, c->node + 1));
+  util_buf_printf(&B->cons, "%d],s%d);\n", park, k);
+}
+
 static void wb_decls(wb *B) {
   win *W = B->W;
   for (int k = 0; k < B->ncp; k++) {
@@ -131,11 +149,8 @@ static void wb_decls(wb *B) {
     if (c->slot >= 0) {
       int park = wb_park(B, c->slot);
       int lo = W->k0 > c->node + 2 ? W->k0 : c->node + 2;
-      util_buf_puts(&B->decl, "var {");
-      for (int st = lo; st <= W->k1; st++)
-        util_buf_printf(&B->decl, "%d,", model_event(st, c->node + 1));
-      util_buf_printf(&B->decl, "%d}: s%d;\nvar bool: a%d;\nvar 0..1: x%d;\n", park,
-                      k, k, k);
+      wb_start_domain(B, k, lo, park);
+      util_buf_printf(&B->decl, "var bool: a%d;\nvar 0..1: x%d;\n", k, k);
       util_buf_printf(&B->decl, "var %d..%d: e%d;\nvar 1..%d: d%d;\n", c->emin, park, k,
                       park - c->emin + 1, k);
       /* d = e - s + 1; inactive: parked with e = s; active: e <= T1 */
@@ -371,20 +386,20 @@ static void wb_objective(wb *B, util_buf *out) {
   (void)out;
 }
 
+/* The free slots' activity and start, one output variable each (WA<j>,
+ * WS<j> for slot j).  Gecode 6.2's FlatZinc parser leaks a spec per
+ * element of an output array of existing variables, and one per scalar
+ * alias declared without a domain (var int: y = x); scalar aliases with
+ * a domain leak nothing (see wb_start_domain). */
 static void wb_output(wb *B, util_buf *out) {
-  win *W = B->W;
-  util_buf a = {0}, s = {0};
-  for (int k = 0; k < B->ncp; k++)
-    if (B->cp[k].slot >= 0) {
-      util_buf_printf(&a, a.len ? ",x%d" : "x%d", k);
-      util_buf_printf(&s, s.len ? ",s%d" : "s%d", k);
-    }
-  util_buf_printf(out, "array [1..%d] of var int: WA :: output_array([1..%d]) = [%s];\n",
-                  W->nfree, W->nfree, a.s ? a.s : "");
-  util_buf_printf(out, "array [1..%d] of var int: WS :: output_array([1..%d]) = [%s];\n",
-                  W->nfree, W->nfree, s.s ? s.s : "");
-  util_buf_free(&a);
-  util_buf_free(&s);
+  for (int k = 0; k < B->ncp; k++) {
+    int j = B->cp[k].slot;
+    if (j >= 0)
+      util_buf_printf(out,
+                      "var 0..1: WA%d :: output_var = x%d;\n"
+                      "var 0..%d: WS%d :: output_var = s%d;\n",
+                      j, k, wb_park(B, j), j, k);
+  }
 }
 
 static void wb_solve(wb *B, util_buf *out) {
@@ -489,35 +504,33 @@ int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
   return W->nfree;
 }
 
-static int win_array(const char *text, const char *name, int *out, int k) {
-  size_t n = strlen(name);
+/* Read the lines "WA<j> = v;" and "WS<j> = v;" of a solution into a[j]
+ * and st[j]; -1 unless every slot has both. */
+static int win_read(const char *text, int nfree, int *a, int *st) {
+  int found = 0;
   for (const char *p = text; p && *p;) {
-    if (!strncmp(p, name, n) && !strncmp(p + n, " = ", 3)) {
-      const char *q = strchr(p, '[');
-      if (!q) return -1;
-      q++;
-      for (int i = 0; i < k; i++) {
-        char *end;
-        while (*q == ' ' || *q == ',') q++;
+    if (p[0] == 'W' && (p[1] == 'A' || p[1] == 'S')) {
+      char *end;
+      long j = strtol(p + 2, &end, 10);
+      if (end > p + 2 && j >= 0 && j < nfree && !strncmp(end, " = ", 3)) {
+        const char *q = end + 3;
         long v = strtol(q, &end, 10);
         if (end == q) return -1;
-        out[i] = (int)v;
-        q = end;
+        (p[1] == 'A' ? a : st)[j] = (int)v;
+        found++;
       }
-      return 0;
     }
     p = strchr(p, '\n');
     if (p) p++;
   }
-  return -1;
+  return found == 2 * nfree ? 0 : -1;
 }
 
 int win_apply(const win *W, const char *text, plan *s) {
   int *a = util_malloc((size_t)(W->nfree ? W->nfree : 1) * sizeof *a);
   int *st = util_malloc((size_t)(W->nfree ? W->nfree : 1) * sizeof *st);
   int rc = 0;
-  if (W->nfree && (win_array(text, "WA", a, W->nfree) || win_array(text, "WS", st, W->nfree)))
-    rc = -1;
+  if (W->nfree && win_read(text, W->nfree, a, st)) rc = -1;
   if (!rc) {
     for (int i = 0; i < W->nold; i++) plan_erase(s, W->old_key[i]);
     for (int j = 0; j < W->nfree; j++)

@@ -54,9 +54,9 @@ typedef struct win {
 int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
               const unsigned char *R, int k0, int k1, util_buf *out);
 
-/* Apply a solution (FlatZinc text with the output arrays WA, WS) to s:
- * remove R's old recomputations in the window, add the active slots'.
- * Returns 0, or -1 if the text cannot be read. */
+/* Apply a solution (FlatZinc text with the output variables WA<j>, WS<j>
+ * of the free slots) to s: remove R's old recomputations in the window,
+ * add the active slots'.  Returns 0, or -1 if the text cannot be read. */
 int win_apply(const win *W, const char *text, plan *s);
 
 void win_free(win *W);

@@ -275,4 +275,20 @@ grep -q '"sequence": \[' int.json || fail "interrupted result has no schedule"
 run "$REMAT" eval "$root/examples/layered_120.json" int.json
 [ "$rc" = 0 ] || fail "interrupted schedule does not re-simulate: $out"
 
+# ------------------------------ tiny time limits end on time
+# The time could run out between the CP worker's check and its call of
+# Gecode, which then got a limit of 0, meaning none: 12 of 150 such solves
+# hung before the fix.  Limits of 1 to 30 ms on three 38-node graphs.
+for s in 1 2 3; do "$REMAT" gen layered --nodes 38 --seed $s -q -o tiny$s.json; done
+for i in $(seq 1 60); do
+  s=$((i % 3 + 1))
+  tl=$(awk -v i="$i" 'BEGIN { printf "%.4f", 0.0005 * i + 0.001 }')
+  set +e
+  timeout 10 "$REMAT" solve tiny$s.json --budget 0.7 --time-limit "$tl" -q >/dev/null 2>tiny.err
+  rc=$?
+  set -e
+  [ "$rc" != 124 ] || fail "--time-limit $tl on tiny$s.json: still running after 10 s"
+  [ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "--time-limit $tl on tiny$s.json: exit $rc ($(cat tiny.err))"
+done
+
 echo "e2e_solve: ok"

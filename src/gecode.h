@@ -95,7 +95,8 @@ enum { GZ_RESTART_FROM_MODEL = -1, GZ_RESTART_NONE = 0, GZ_RESTART_CONSTANT,
 
 typedef struct gz_params {
   double time_limit;      /* wall-clock seconds from the call of gz_solve
-                             (parsing included), <= 0: none */
+                             (parsing included), <= 0: none (so a caller
+                             with no time left must not call at all) */
   int threads;            /* search threads, 0 = all cores (default 1).
                              Restarts are slow with threads > 1 (a few
                              ms each, ~1 us with 1 thread): use 1 for LNS */

@@ -278,7 +278,7 @@ run "$REMAT" eval "$root/examples/layered_120.json" int.json
 # ------------------------------ tiny time limits end on time
 # The time could run out between the CP worker's check and its call of
 # Gecode, which then got a limit of 0, meaning none: 12 of 150 such solves
-# hung before the fix.  Limits of 1 to 30 ms on three 38-node graphs.
+# hung before the fix.  Limits of 1.5 to 31 ms on three 38-node graphs.
 for s in 1 2 3; do "$REMAT" gen layered --nodes 38 --seed $s -q -o tiny$s.json; done
 for i in $(seq 1 60); do
   s=$((i % 3 + 1))

@@ -125,17 +125,15 @@ static void wb_slots(wb *B, const unsigned char *R, const int *others) {
 }
 
 /* A free copy's start: the event of one of its stages lo..k1 in the
- * window, or its park slot.  Not a set domain (var {..}: s): Gecode 6.2's
+ * window (wb_slots makes slots only where lo <= k1), or its park slot.  Not a set domain (var {..}: s): Gecode 6.2's
  * FlatZinc parser leaks the list of every set literal, and the window
  * search parses thousands of sub-models (bench/RESULTS.md, section 8).
  * An element constraint over an index gives s the same domain once
  * propagated (and the same search: s is branched on, q follows). */
 static void wb_start_domain(wb *B, int k, int lo, int park) {
   const wcopy *c = &B->cp[k];
-  int cnt = B->W->k1 >= lo ? B->W->k1 - lo + 2 : 1;
-  int smin = cnt > 1 ? model_event(lo, c->node + 1) : park;
   util_buf_printf(&B->decl, "var %d..%d: s%d;\nvar 1..%d: q%d :: var_is_introduced;\n",
-                  smin, park, k, cnt, k);
+                  model_event(lo, c->node + 1), park, k, B->W->k1 - lo + 2, k);
   util_buf_printf(&B->cons, "constraint array_int_element(q%d,[", k);
   for (int st = lo; st <= B->W->k1; st++)
     util_buf_printf(&B->cons, "%d,", model_event(st, c->node + 1));

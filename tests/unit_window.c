@@ -240,6 +240,16 @@ static void window_sound(int phase) {
   assert_true(windows >= 20);
 }
 
+/* Graph g's model at its input-order peak with C_v = copies, and the
+ * input order as the schedule s, evaluated in E. */
+static void topo_setup(const remat_graph *g, int copies, model *md, plan *s, plan_eval *E) {
+  char err[256];
+  assert_int_equal(model_build(md, g, 2, remat_topo_peak(g), NULL, copies, err, sizeof err), 0);
+  plan_init_topo(s, g->n);
+  plan_eval_init(E, g, md->budget);
+  plan_run(E, s);
+}
+
 /* The window search parses thousands of sub-models in one solve, so
  * parsing one must not leave memory behind: Gecode 6.2's FlatZinc parser
  * leaks the list of every set literal and a spec per element of an
@@ -256,13 +266,10 @@ static void test_window_parse_no_leak(void **state) {
 #else
   remat_graph *g = oracle_dag(40, 80, 9, 9, 5);
   model md;
-  char err[256];
-  assert_int_equal(model_build(&md, g, 2, remat_topo_peak(g), NULL, 3, err, sizeof err), 0);
   plan s = {0};
-  plan_init_topo(&s, g->n);
   plan_eval E;
-  plan_eval_init(&E, g, md.budget);
-  plan_run(&E, &s);
+  topo_setup(g, 3, &md, &s, &E);
+  char err[256];
   unsigned char R[40];
   for (int v = 0; v < g->n; v++) R[v] = v % 2 == 0;
   util_buf text = {0};
@@ -297,13 +304,10 @@ static void test_window_limits(void **state) {
   (void)state;
   remat_graph *g = oracle_dag(2000, 0, 9, 1000000000, 7);
   model md;
-  char err[256];
-  assert_int_equal(model_build(&md, g, 2, remat_topo_peak(g), NULL, 2, err, sizeof err), 0);
   plan s = {0};
-  plan_init_topo(&s, g->n);
   plan_eval E;
-  plan_eval_init(&E, g, md.budget);
-  plan_run(&E, &s);
+  topo_setup(g, 2, &md, &s, &E);
+  char err[256];
   unsigned char *R = calloc((size_t)g->n, 1);
   uint64_t r = 3;
   for (int v = 0; v < g->n; v++) R[v] = oracle_rand(&r) % 6 == 0;

@@ -70,7 +70,9 @@ typedef struct remat_graph {
 
 /* Read a graph from a JSON file: networkx node-link JSON (both dialects of
  * the Moccasin benchmark graphs) or remat's native format (README.md).
- * On error returns NULL and writes "FILE[:LINE:COL]: message" to err. */
+ * On error returns NULL and writes "FILE[:LINE:COL]: message" to err.
+ * The path "-" reads standard input ("<stdin>" in messages; the graph's
+ * path is then NULL and its name, when the document gives none, "stdin"). */
 remat_graph *remat_graph_read(const char *path, char *err, size_t errlen);
 
 /* Same from a memory buffer; `path` is only used in messages. */

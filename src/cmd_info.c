@@ -1,9 +1,48 @@
-/* cmd_info.c -- remat info: graph statistics and the standard budgets. */
+/* cmd_info.c -- remat info: graph statistics and the standard budgets;
+ * with --budget, the covering bound (cover.h) at that budget. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
 #include "cmdutil.h"
+#include "cover.h"
+#include "util.h"
+
+/* The covering bound at o->budget with the copies remat solve would use. */
+static int info_bound(const char *name, const cli_opts *o, const remat_graph *g) {
+  cover_params p;
+  cover_params_init(&p);
+  int *map = NULL, uniform = 0;
+  if (cmdu_budget(name, o->budget, g, &p.budget) ||
+      cmdu_copies(name, o->copies, g, &map, &uniform))
+    return 2;
+  const int *given = map ? map : g->copies;
+  int *c = util_malloc((size_t)g->n * sizeof *c);
+  for (int v = 0; v < g->n; v++) c[v] = given[v] > 0 ? given[v] : uniform ? uniform : 2;
+  p.copies = c;
+  p.time_limit = o->time_limit;
+  cover_out out;
+  double t = util_now();
+  cover_status st = cover_solve(g, &p, &out);
+  double base = (double)remat_graph_base_duration(g);
+  printf("budget: %lld\n", (long long)p.budget);
+  if (p.budget < remat_graph_min_peak(g))
+    printf("lower_bound: infeasible (the budget is below min_peak)\n");
+  else if (st == COVER_INFEASIBLE)
+    printf("lower_bound: infeasible (covering bound: no schedule on the input "
+           "order's stages fits with these copies)\n");
+  else if (st == COVER_NONE)
+    printf("lower_bound: none (covering problem with %lld nonzeros, above %lld)\n",
+           out.nnz, COVER_MAX_NONZEROS);
+  else
+    printf("lower_bound: duration %.0f  TDI %.4f%% (covering bound%s, %.2fs)\n",
+           base + (double)out.increase, base > 0 ? 100.0 * (double)out.increase / base : 0.0,
+           st == COVER_BOUND ? ", out of time" : "", util_now() - t);
+  free(c);
+  free(map);
+  return 0;
+}
 
 int cmd_info(const char *name, int argc, char **argv) {
   cli_opts o;
@@ -31,6 +70,7 @@ int cmd_info(const char *name, int argc, char **argv) {
          g->name, g->format, g->n, g->n_edges, (long long)topo, hs,
          (long long)remat_graph_min_peak(g), (long long)b9, (long long)b8,
          (long long)remat_graph_base_duration(g));
+  if (o.budget) rc = info_bound(name, &o, g);
   remat_graph_free(g);
 out:
   cli_free(&o);

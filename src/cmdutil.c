@@ -101,9 +101,15 @@ int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
 
 int cmdu_positional(const char *cmd, const cli_opts *o, int want,
                     const char *usage) {
-  if (o->npos == want) return 0;
-  fprintf(stderr, "remat %s: %s arguments\nusage: remat %s %s\n", cmd,
-          o->npos < want ? "missing" : "too many", cmd, usage);
+  if (o->npos != want) {
+    fprintf(stderr, "remat %s: %s arguments\nusage: remat %s %s\n", cmd,
+            o->npos < want ? "missing" : "too many", cmd, usage);
+    return 2;
+  }
+  int std = 0;
+  for (int i = 0; i < o->npos; i++) std += strcmp(o->pos[i], "-") == 0;
+  if (std <= 1) return 0;
+  fprintf(stderr, "remat %s: only one argument can be - (standard input)\n", cmd);
   return 2;
 }
 

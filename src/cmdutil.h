@@ -20,7 +20,8 @@ int cmdu_budget(const char *cmd, const char *text, const remat_graph *g,
 int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
                 int **copies, int *uniform);
 
-/* Require exactly `want` positional arguments. */
+/* Require exactly `want` positional arguments, at most one of them "-"
+ * (standard input). */
 int cmdu_positional(const char *cmd, const cli_opts *o, int want,
                     const char *usage);
 

@@ -26,7 +26,7 @@ const cmd_def cmd_table[] = {
      "write the FlatZinc (or MiniZinc data) the solver gets"},
     {"eval", CMD_EVAL, cmd_eval, "GRAPH SCHEDULE.json [--budget B]",
      "re-simulate a schedule: validity, peak, duration, TDI"},
-    {"info", CMD_INFO, cmd_info, "GRAPH", "graph statistics and budgets"},
+    {"info", CMD_INFO, cmd_info, "GRAPH [--budget B [--copies N|FILE]]", "graph statistics and budgets; with a budget, a lower bound on the TDI"},
     {"gen", CMD_GEN, cmd_gen, "layered|training|unet [--nodes N] [--seed S] -o FILE",
      "generate random graphs"},
     {"plot", CMD_PLOT, cmd_plot,

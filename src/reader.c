@@ -11,6 +11,8 @@
 #include "idmap.h"
 #include "util.h"
 
+#define READER_STDIN "<stdin>" /* the file name of standard input */
+
 void reader_json_error(const json_error_t *je, const char *path, char *err,
                        size_t errlen) {
   const char *text = je->text;
@@ -318,15 +320,28 @@ remat_graph *remat_graph_read_buffer(const char *buf, size_t len,
   return g;
 }
 
+/* A graph read from standard input is named "<stdin>" in messages and
+ * "stdin" when the document has no name; it has no path to read again. */
+static void reader_from_stdin(remat_graph *g) {
+  free(g->path);
+  g->path = NULL;
+  if (strcmp(g->name, READER_STDIN) != 0) return;
+  free(g->name);
+  g->name = util_strdup("stdin");
+}
+
 remat_graph *remat_graph_read(const char *path, char *err, size_t errlen) {
   size_t len;
+  int std = strcmp(path, "-") == 0;
+  const char *shown = std ? READER_STDIN : path;
   char *buf = util_read_file(path, &len);
   if (!buf) {
-    util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", path,
+    util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", shown,
              strerror(errno));
     return NULL;
   }
-  remat_graph *g = remat_graph_read_buffer(buf, len, path, err, errlen);
+  remat_graph *g = remat_graph_read_buffer(buf, len, shown, err, errlen);
   free(buf);
+  if (g && std) reader_from_stdin(g);
   return g;
 }

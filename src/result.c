@@ -190,7 +190,9 @@ int result_write_json(const remat_result *r, const remat_graph *g,
 int result_read_sequence(const char *path, const remat_graph *g, int **seq,
                          int *len, char *err, size_t errlen) {
   json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
+  int std = strcmp(path, "-") == 0;
+  if (std) path = "<stdin>";
+  json_t *root = std ? json_loadf(stdin, 0, &je) : json_load_file(path, 0, &je);
   if (!root) {
     if (je.line < 0)
       return util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", path,

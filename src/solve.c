@@ -38,6 +38,7 @@
 #include "anneal.h"
 #include "baseline.h"
 #include "child.h"
+#include "cover.h"
 #include "decode.h"
 #include "extsolver.h"
 #include "fzn.h"
@@ -99,6 +100,12 @@ typedef struct shared {
                             number of copies, 2 with C_v but a schedule
                             with milp_copies fits, 3 with C_v; 4 optimal */
   int milp_copies;
+  struct cover_box *cov; /* the covering bound's child writes here (NULL:
+                            not started; solve_cover_start) */
+  child cov_child;
+  _Atomic int cov_taken; /* its answer was read (sh_cover) */
+  int cover_proof;       /* proven by the covering bound: 1 nothing fits
+                            with C_v, 2 the best schedule is optimal */
   int internal;          /* an internal error happened */
   char errmsg[512];
 } shared;
@@ -114,7 +121,62 @@ static double sh_left_by(const shared *S, double end) {
 
 static double sh_left(const shared *S) { return sh_left_by(S, S->p->time_limit); }
 
-static int sh_stopped(const shared *S) {
+/* The covering bound (cover.h), solved in a child process from the start
+ * (CBC's root LP does not always look at the clock, child.h): its answer
+ * is read by whichever thread next asks whether to stop (sh_stopped). */
+typedef struct cover_box {
+  cover_out out;
+  int ready; /* set (release) after out is written */
+} cover_box;
+
+static double sh_tdi(const shared *S, double duration) {
+  double base = (double)S->r->base_duration;
+  return base > 0 ? 100.0 * (duration - base) / base : 0.0;
+}
+
+/* With S->mu held: the best schedule fits and is at the lower bound. */
+static void sh_at_bound(shared *S) {
+  const remat_result *r = S->r;
+  if (S->proven || !S->fits || !r->has_bound || (double)r->duration > r->bound) return;
+  S->proven = 1;
+  S->cover_proof = 2;
+  S->done = 1;
+  prog_line(&S->pr, "[%7.2fs] optimal   TDI %.3f%% is the covering bound", sh_elapsed(S),
+            r->tdi);
+}
+
+/* With S->mu held: take the child's answer. */
+static void sh_cover_take(shared *S) {
+  const cover_out *o = &S->cov->out;
+  remat_result *r = S->r;
+  if (o->status == COVER_INFEASIBLE && !S->fits) {
+    S->proven = 1;
+    S->cover_proof = 1;
+    S->done = 1;
+  } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
+    double lb = (double)(r->base_duration + o->increase);
+    if (!r->has_bound || lb > r->bound) {
+      r->has_bound = 1;
+      r->bound = lb;
+    }
+    prog_line(&S->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", sh_elapsed(S),
+              sh_tdi(S, lb), o->status == COVER_BOUND ? ", out of time" : "");
+    sh_at_bound(S);
+  }
+}
+
+static void sh_cover(shared *S) {
+  if (!S->cov || S->cov_taken || !__atomic_load_n(&S->cov->ready, __ATOMIC_ACQUIRE)) return;
+  pthread_mutex_lock(&S->mu);
+  if (!S->cov_taken) {
+    S->cov_taken = 1;
+    sh_cover_take(S);
+  }
+  pthread_mutex_unlock(&S->mu);
+}
+
+static int sh_stopped(shared *S) {
+  sh_cover(S);
   return S->done || S->internal || (S->p->stop && *S->p->stop);
 }
 
@@ -125,6 +187,12 @@ static void sh_error(shared *S, const char *fmt, const char *detail) {
     snprintf(S->errmsg, sizeof S->errmsg, fmt, detail);
   }
   pthread_mutex_unlock(&S->mu);
+}
+
+/* The search ended with a proof that nothing fits (the MILP may still
+ * say whether more copies would help: cp_milp_poll). */
+static int sh_nothing_fits(const shared *S) {
+  return S->done && S->proven && !S->fits && !S->internal && !(S->p->stop && *S->p->stop);
 }
 
 /* Offer a schedule to the result; report an improvement.  One that
@@ -142,6 +210,7 @@ static int sh_offer(shared *S, const int *seq, int len, int phase, const char *w
               sh_elapsed(S), what, (long long)r->peak,
               100.0 * (double)r->peak / (double)r->budget, r->tdi,
               r->recomputations ? "" : "  no recomputation");
+    sh_at_bound(S);
   }
   pthread_mutex_unlock(&S->mu);
   return rc;
@@ -521,7 +590,8 @@ static void cp_milp_child(void *ctx) {
 /* Start the MILP child, if it is wanted. */
 static void cp_milp_start(cpw *W) {
   shared *S = W->S;
-  if (W->milp_out || W->milp_ran || sh_stopped(S) || !cp_milp_wanted(S)) return;
+  if (W->milp_out || W->milp_ran || !cp_milp_wanted(S)) return;
+  if (sh_stopped(S) && !sh_nothing_fits(S)) return;
   W->milp_ran = 1;
   size_t n = (size_t)S->g->n;
   W->milp_cap = (int)(n * (n + 1) / 2 + n); /* Checkmate: stage t computes nodes <= t */
@@ -555,9 +625,9 @@ static int cp_milp_poll(void *ctx) {
     free(best);
     o->parent_fits = 1;
   }
-  if (S->done && S->proven && !S->fits && !S->internal && !(S->p->stop && *S->p->stop)) {
-    /* the CP proved that nothing fits: give the MILP a little longer to
-     * say whether more copies would help */
+  if (sh_nothing_fits(S)) {
+    /* the CP or the covering bound proved that nothing fits: give the
+     * MILP a little longer to say whether more copies would help */
     if (W->milp_any_until <= 0) W->milp_any_until = sh_elapsed(S) + SOLVE_ANY_WAIT;
     return sh_elapsed(S) > W->milp_any_until;
   }
@@ -898,6 +968,36 @@ static void solve_alone(shared *S, cpw *C, ww *W, aw *A, int cp) {
   A->start = NULL;
 }
 
+static void solve_cover_child(void *ctx) {
+  shared *S = ctx;
+  cover_params cp;
+  cover_params_init(&cp);
+  cp.budget = S->p->budget;
+  cp.copies = S->r->copies;
+  cp.time_limit = S->p->time_limit * 0.5;
+  cover_out o;
+  cover_solve(S->g, &cp, &o);
+  S->cov->out = o;
+  __atomic_store_n(&S->cov->ready, 1, __ATOMIC_RELEASE);
+}
+
+/* Start the covering bound in a child (a fork: before any thread); not
+ * with --no-heuristic, which runs the CP alone. */
+static void solve_cover_start(shared *S) {
+  if (!S->p->heuristics) return;
+  S->cov = child_shared(sizeof *S->cov);
+  child_start(&S->cov_child, solve_cover_child, S);
+}
+
+/* Stop the child if it still runs; take an answer it gave meanwhile. */
+static void solve_cover_end(shared *S) {
+  if (!S->cov) return;
+  child_wait(&S->cov_child, 0, 0.1, NULL, NULL, NULL);
+  sh_cover(S);
+  child_shared_free(S->cov, sizeof *S->cov);
+  S->cov = NULL;
+}
+
 /* The budget is below max_v (m_v + inputs): say so with that node. */
 static int solve_below_bound(shared *S) {
   const remat_graph *g = S->g;
@@ -921,7 +1021,9 @@ static int solve_below_bound(shared *S) {
 
 /* The message of a proof that nothing fits (S->milp_proof). */
 static void solve_infeasible(const shared *S, char *buf, size_t len) {
-  const char *by = S->milp_proof ? " (by Checkmate's MILP)" : "";
+  const char *by = S->milp_proof   ? " (by Checkmate's MILP)"
+                   : S->cover_proof ? " (by the covering bound)"
+                                    : "";
   long long M = S->p->budget, peak = S->r->peak;
   if (S->milp_proof == 1) {
     snprintf(buf, len,
@@ -952,7 +1054,8 @@ static void solve_conclude(shared *S, const model *md) {
     if (S->proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
-      if (!md->dur_exact && S->milp_proof != 4) /* the MILP's are exact */
+      /* the MILP's and the covering bound's proofs are exact */
+      if (!md->dur_exact && S->milp_proof != 4 && S->cover_proof != 2)
         snprintf(r->message, sizeof r->message,
                  "optimal for durations rounded to multiples of %lld",
                  (long long)md->dur_q);
@@ -989,8 +1092,10 @@ static void solve_lp_bound(shared *S) {
   if (st == 0) {
     double lb = ceil(lp - 1e-6 * (lp > 1 ? lp : 1)); /* durations are integers */
     if (lb < base) lb = base;
-    r->has_bound = 1;
-    r->bound = lb;
+    if (!r->has_bound || lb > r->bound) {
+      r->has_bound = 1;
+      r->bound = lb;
+    }
     if (S->fits && (double)r->duration <= lb) r->status = REMAT_STATUS_OPTIMAL;
     prog_line(&S->pr, "[%7.2fs] LP bound  duration >= %.0f (TDI >= %.3f%%) in %.2fs%s",
               sh_elapsed(S), lb, base > 0 ? 100.0 * (lb - base) / base : 0.0,
@@ -1048,6 +1153,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
   if (S.fits) { /* no recomputation needed: the base duration is optimal */
     S.proven = 1;
   } else {
+    solve_cover_start(&S);
     solve_seed(&S, r->copies);
     int threads = p->threads > 0 ? p->threads : util_ncpus();
     if (threads > SOLVE_MAX_WORKERS) threads = SOLVE_MAX_WORKERS;
@@ -1085,6 +1191,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
       ww_run(&Wd[0]);
     for (int k = 1; k < threads; k++) /* they run to the time limit or a proof */
       if (spawned[k]) pthread_join(tid[k], NULL);
+    solve_cover_end(&S);
   }
   if (S.internal) {
     snprintf(r->message, sizeof r->message, "internal error: %.480s", S.errmsg);

@@ -48,7 +48,8 @@ double util_now(void) {
 }
 
 char *util_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
+  int std = strcmp(path, "-") == 0;
+  FILE *f = std ? stdin : fopen(path, "rb");
   if (!f) return NULL;
   size_t cap = 1 << 16, n = 0;
   char *buf = util_malloc(cap);
@@ -60,7 +61,7 @@ char *util_read_file(const char *path, size_t *len) {
   }
   int bad = ferror(f);
   int saved = errno;
-  fclose(f);
+  if (!std) fclose(f);
   if (bad) {
     free(buf);
     errno = saved ? saved : EIO;

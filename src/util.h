@@ -19,7 +19,8 @@ char *util_strndup(const char *s, size_t n);
 /* Wall-clock seconds since an arbitrary fixed point. */
 double util_now(void);
 
-/* Read a whole file; returns NULL and sets errno on failure. */
+/* Read a whole file ("-": standard input); returns NULL and sets errno on
+ * failure. */
 char *util_read_file(const char *path, size_t *len);
 
 /* snprintf into err if err is not NULL; always returns `code`. */

@@ -227,11 +227,12 @@ run "$REMAT" milp "$tmp/l37.json" --budget 0.7 --time-limit 2 -q
 [ "$rc" -eq 3 ] || fail "milp on l37 exited with $rc, expected 3"
 grep -q '^remat milp: out of time: no schedule within 24801 found' "$tmp/err" ||
   fail "l37: '$(cat "$tmp/err")'"
-# remat solve refuses this MILP (above its million nonzeros for proofs):
-# no proof, so "out of time", not "proven infeasible"
+# remat solve refuses this MILP (above its million nonzeros for proofs);
+# the covering bound proves at once that nothing fits with C_v = 2
 run "$REMAT" solve "$d" --budget 0.5 --time-limit 1
 [ "$rc" -eq 3 ] || fail "solve on the dense graph exited with $rc, expected 3"
-grep -q '^remat solve: out of time' "$tmp/err" || fail "dense graph: solve says '$(cat "$tmp/err")'"
+grep -q '^remat solve: proven infeasible (by the covering bound): no schedule with at most C_v copies per node on the input order.s stages fits 182020; best peak' "$tmp/err" ||
+  fail "dense graph: solve says '$(cat "$tmp/err")'"
 
 # --- usage errors: exit 2 with a message -----------------------------------
 for args in "baseline $g --budget 0.8" \

@@ -1,0 +1,282 @@
+/* cover.c -- the covering bound (cover.h) with CBC. */
+#include "cover.h"
+
+#include <Cbc_C_Interface.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void cover_params_init(cover_params *p) {
+  memset(p, 0, sizeof *p);
+  p->time_limit = 10;
+}
+
+const char *cover_status_name(cover_status s) {
+  switch (s) {
+  case COVER_OPTIMAL:
+    return "optimal";
+  case COVER_BOUND:
+    return "out of time";
+  case COVER_INFEASIBLE:
+    return "infeasible";
+  default:
+    return "none";
+  }
+}
+
+/* The problem: gaps (columns) and overloaded stages (rows). */
+typedef struct cv {
+  const remat_graph *g;
+  const cover_params *p;
+  int n;
+  int64_t *load;  /* L_k of the input order */
+  int *row;       /* row of stage k, or -1 when L_k <= M */
+  int nrows;      /* overloaded stages */
+  int *cu, *ca, *cb; /* gap j: node cu, stages ca..cb */
+  int ncols, cap;
+  int64_t wq;     /* GCD of the gaps' nodes' durations */
+} cv;
+
+static void cv_free(cv *C) {
+  free(C->load);
+  free(C->row);
+  free(C->cu);
+  free(C->ca);
+  free(C->cb);
+}
+
+/* L_k: m_k plus every u < k with a reader at k or later. */
+static void cv_loads(cv *C) {
+  const remat_graph *g = C->g;
+  int n = C->n;
+  int64_t *diff = util_calloc((size_t)n + 1, sizeof *diff);
+  for (int u = 0; u < n; u++) {
+    int last = u;
+    for (int j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+      if (g->succ[j] > last) last = g->succ[j];
+    diff[u] += g->m[u]; /* live from u through its last reader */
+    diff[last + 1] -= g->m[u];
+  }
+  C->load = util_malloc((size_t)n * sizeof *C->load);
+  int64_t run = 0;
+  for (int k = 0; k < n; k++) C->load[k] = run += diff[k];
+  free(diff);
+}
+
+static int cv_copies(const cv *C, int u) {
+  const int *c = C->p->copies;
+  return c && c[u] > 0 ? c[u] : 0; /* 0: any */
+}
+
+/* Does some overloaded stage lie in a..b? */
+static int cv_hits(const cv *C, int a, int b) {
+  for (int k = a; k <= b; k++)
+    if (C->row[k] >= 0) return 1;
+  return 0;
+}
+
+static void cv_add(cv *C, int u, int a, int b) {
+  if (C->ncols == C->cap) {
+    C->cap = C->cap ? 2 * C->cap : 1024;
+    C->cu = util_realloc(C->cu, (size_t)C->cap * sizeof *C->cu);
+    C->ca = util_realloc(C->ca, (size_t)C->cap * sizeof *C->ca);
+    C->cb = util_realloc(C->cb, (size_t)C->cap * sizeof *C->cb);
+  }
+  C->cu[C->ncols] = u;
+  C->ca[C->ncols] = a;
+  C->cb[C->ncols] = b;
+  C->ncols++;
+}
+
+/* The gaps between u's needed points (u, then its readers ascending) that
+ * contain an overloaded stage; none for a node computed only once. */
+static void cv_gaps(cv *C) {
+  const remat_graph *g = C->g;
+  for (int u = 0; u < C->n; u++) {
+    if (cv_copies(C, u) == 1) continue;
+    int prev = u;
+    for (int j = g->succ_off[u]; j < g->succ_off[u + 1]; j++) {
+      int c = g->succ[j];
+      if (c - prev >= 2 && cv_hits(C, prev + 1, c - 1)) cv_add(C, u, prev + 1, c - 1);
+      prev = c;
+    }
+  }
+}
+
+/* Can every overloaded stage be relieved at all, dropping every gap
+ * around it?  (Else the problem is infeasible without CBC.) */
+static int cv_coverable(const cv *C, int64_t M) {
+  int64_t *room = util_calloc((size_t)C->n, sizeof *room);
+  for (int j = 0; j < C->ncols; j++)
+    for (int k = C->ca[j]; k <= C->cb[j]; k++)
+      if (C->row[k] >= 0 && room[k] < INT64_MAX - C->g->m[C->cu[j]]) room[k] += C->g->m[C->cu[j]];
+  int ok = 1;
+  for (int k = 0; k < C->n && ok; k++)
+    if (C->row[k] >= 0 && room[k] < C->load[k] - M) ok = 0;
+  free(room);
+  return ok;
+}
+
+static int64_t cv_gcd(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* The problem in compressed sparse columns.  Row k is scaled by its
+ * excess R = L_k - M: coefficients min(m_u / R, 1), right-hand side
+ * 1 - 0.5 / R, the same set of binary solutions (sizes and R are whole
+ * bytes) and a slightly weaker LP: tolerances can only lower the bound.
+ * Then one row per node with more gaps than recomputations allowed. */
+typedef struct cv_lp {
+  int nrows, ncols;
+  int *start, *index;
+  double *value, *collb, *colub, *obj, *rowlb, *rowub;
+} cv_lp;
+
+static void cv_lp_free(cv_lp *L) {
+  free(L->start);
+  free(L->index);
+  free(L->value);
+  free(L->collb);
+  free(L->colub);
+  free(L->obj);
+  free(L->rowlb);
+  free(L->rowub);
+}
+
+static void cv_build(const cv *C, cv_lp *L, long long nnz) {
+  const remat_graph *g = C->g;
+  int64_t M = C->p->budget;
+  int *urow = util_malloc((size_t)C->n * sizeof *urow);
+  int *ngap = util_calloc((size_t)C->n, sizeof *ngap);
+  for (int j = 0; j < C->ncols; j++) ngap[C->cu[j]]++;
+  L->nrows = C->nrows;
+  for (int u = 0; u < C->n; u++) {
+    int c = cv_copies(C, u);
+    urow[u] = c > 0 && ngap[u] > c - 1 ? L->nrows++ : -1;
+  }
+  L->ncols = C->ncols;
+  L->start = util_malloc(((size_t)C->ncols + 1) * sizeof *L->start);
+  L->index = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *L->index);
+  L->value = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *L->value);
+  L->collb = util_calloc((size_t)C->ncols + 1, sizeof *L->collb);
+  L->colub = util_malloc(((size_t)C->ncols + 1) * sizeof *L->colub);
+  L->obj = util_malloc(((size_t)C->ncols + 1) * sizeof *L->obj);
+  L->rowlb = util_malloc(((size_t)L->nrows + 1) * sizeof *L->rowlb);
+  L->rowub = util_malloc(((size_t)L->nrows + 1) * sizeof *L->rowub);
+  long long z = 0;
+  for (int j = 0; j < C->ncols; j++) {
+    int u = C->cu[j];
+    L->start[j] = (int)z;
+    for (int k = C->ca[j]; k <= C->cb[j]; k++) {
+      if (C->row[k] < 0) continue;
+      double R = (double)(C->load[k] - M), a = (double)g->m[u] / R;
+      L->index[z] = C->row[k];
+      L->value[z++] = a < 1 ? a : 1;
+    }
+    if (urow[u] >= 0) {
+      L->index[z] = urow[u];
+      L->value[z++] = 1;
+    }
+    L->colub[j] = 1;
+    L->obj[j] = (double)(g->w[u] / C->wq);
+  }
+  L->start[C->ncols] = (int)z;
+  for (int k = 0; k < C->n; k++)
+    if (C->row[k] >= 0) {
+      L->rowlb[C->row[k]] = 1.0 - 0.5 / (double)(C->load[k] - M);
+      L->rowub[C->row[k]] = DBL_MAX;
+    }
+  for (int u = 0; u < C->n; u++)
+    if (urow[u] >= 0) {
+      L->rowlb[urow[u]] = -DBL_MAX;
+      L->rowub[urow[u]] = cv_copies(C, u) - 1;
+    }
+  free(urow);
+  free(ngap);
+}
+
+static long long cv_nnz(const cv *C) {
+  long long z = 0;
+  for (int j = 0; j < C->ncols; j++) {
+    for (int k = C->ca[j]; k <= C->cb[j]; k++) z += C->row[k] >= 0;
+    z++; /* the node's row, at most */
+  }
+  return z;
+}
+
+/* Solve L with CBC; fills o. */
+static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
+  Cbc_Model *m = Cbc_newModel();
+  Cbc_loadProblem(m, L->ncols, L->nrows, L->start, L->index, L->value, L->collb,
+                  L->colub, L->obj, L->rowlb, L->rowub);
+  for (int j = 0; j < L->ncols; j++) Cbc_setInteger(m, j);
+  char sec[32];
+  snprintf(sec, sizeof sec, "%.3f", C->p->time_limit > 0.01 ? C->p->time_limit : 0.01);
+  Cbc_setParameter(m, "sec", sec);
+  Cbc_setParameter(m, "timeMode", "elapsed");
+  Cbc_setParameter(m, "log", "0");
+  Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units: 0.5 proves */
+  Cbc_solve(m);
+  const double *x = Cbc_bestSolution(m);
+  if (Cbc_isProvenInfeasible(m)) {
+    o->status = COVER_INFEASIBLE;
+  } else if (Cbc_isProvenOptimal(m) && x) { /* the exact value of the optimum */
+    int64_t inc = 0;
+    for (int j = 0; j < L->ncols; j++)
+      if (x[j] > 0.5) inc += C->g->w[C->cu[j]];
+    o->status = COVER_OPTIMAL;
+    o->increase = inc;
+  } else {
+    double bp = Cbc_getBestPossibleObjValue(m);
+    if (isfinite(bp) && bp > -1e300) { /* objective in whole units of wq */
+      double lb = ceil(bp - 1e-6 * (fabs(bp) > 1 ? fabs(bp) : 1));
+      o->status = COVER_BOUND;
+      o->increase = lb > 0 ? (int64_t)lb * C->wq : 0;
+    }
+  }
+  Cbc_deleteModel(m);
+}
+
+cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o) {
+  memset(o, 0, sizeof *o);
+  o->status = COVER_NONE;
+  cv C;
+  memset(&C, 0, sizeof C);
+  C.g = g;
+  C.p = p;
+  C.n = g->n;
+  cv_loads(&C);
+  C.row = util_malloc((size_t)C.n * sizeof *C.row);
+  for (int k = 0; k < C.n; k++) C.row[k] = C.load[k] > p->budget ? C.nrows++ : -1;
+  if (C.nrows == 0) { /* the input order fits */
+    o->status = COVER_OPTIMAL;
+    goto done;
+  }
+  cv_gaps(&C);
+  o->cols = C.ncols;
+  o->rows = C.nrows;
+  if (!cv_coverable(&C, p->budget)) {
+    o->status = COVER_INFEASIBLE;
+    goto done;
+  }
+  o->nnz = cv_nnz(&C);
+  if (o->nnz > COVER_MAX_NONZEROS) goto done;
+  for (int j = 0; j < C.ncols; j++) C.wq = cv_gcd(C.wq, g->w[C.cu[j]]);
+  if (C.wq == 0) C.wq = 1; /* every gap's node takes no time */
+  cv_lp L;
+  cv_build(&C, &L, o->nnz);
+  cv_cbc(&C, &L, o);
+  cv_lp_free(&L);
+done:
+  cv_free(&C);
+  return o->status;
+}

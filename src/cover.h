@@ -1,0 +1,65 @@
+/* cover.h -- a lower bound on the recomputation cost, and proofs that no
+ * schedule fits, from a small covering problem solved with CBC.
+ *
+ * Take any schedule whose first computations follow the input order (the
+ * stage axis: every schedule of the Moccasin model) and the step where
+ * node k is first computed.  The input order holds there L_k = m_k + the
+ * values u < k still read at k or later.  A value u with readers
+ * c_1 < ... < c_d has the "needed points" u, c_1, ..., c_d: it is live at
+ * each of them.  If u is not in memory when k is computed, for some
+ * needed points p_i < k < p_{i+1}, then u is recomputed between k and
+ * p_{i+1}, in the gap (p_i, p_{i+1}); recomputations in different gaps
+ * are different steps.  So with y[u,i] = 1 when u is dropped somewhere in
+ * gap i:
+ *     minimise  sum w_u y[u,i]
+ *     subject to, for every k with L_k > M:
+ *               sum of m_u y[u,i] over the gaps (u,i) around k >= L_k - M,
+ *               sum_i y[u,i] <= C_u - 1 for every u,   y binary,
+ * is a relaxation of the rematerialization problem: its optimum is a
+ * lower bound on the duration increase of every such schedule (what
+ * memory the recomputations and their inputs add is left out), and when
+ * it is infeasible no such schedule fits M with at most C_v copies.
+ *
+ * The problem has one column per gap (at most the number of edges) and one
+ * row per overloaded stage; CBC solves it in milliseconds to seconds on
+ * the benchmark graphs (bench/RESULTS.md), and its bound is exact on the
+ * Checkmate graphs: it proves FCN8's, VGG16's and ResNet50's optima. */
+#ifndef REMAT_COVER_H
+#define REMAT_COVER_H
+
+#include <stdint.h>
+
+#include "remat.h"
+
+/* Problems with more matrix entries than this are not built. */
+#define COVER_MAX_NONZEROS 4000000LL
+
+typedef struct cover_params {
+  int64_t budget;    /* M in bytes */
+  const int *copies; /* C_v per node (first copy included; 0: any) or NULL */
+  double time_limit; /* seconds for CBC (a bound is kept when it runs out) */
+} cover_params;
+
+void cover_params_init(cover_params *p);
+
+/* How cover_solve ended. */
+typedef enum cover_status {
+  COVER_OPTIMAL = 0,    /* the covering problem's optimum: the bound */
+  COVER_BOUND = 1,      /* out of time: CBC's best bound */
+  COVER_INFEASIBLE = 2, /* no schedule on the stage axis fits M with C_v */
+  COVER_NONE = 3        /* no bound (too large, or CBC failed) */
+} cover_status;
+
+typedef struct cover_out {
+  cover_status status;
+  int64_t increase; /* lower bound on duration - sum of all durations */
+  int cols, rows;   /* gaps, overloaded stages */
+  long long nnz;
+} cover_out;
+
+/* Solve the covering problem for g at p->budget. */
+cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o);
+
+const char *cover_status_name(cover_status s);
+
+#endif

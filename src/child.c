@@ -2,6 +2,7 @@
 #include "child.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "util.h"
 
 static volatile sig_atomic_t child_term;
+static int child_in; /* this process is a child of child_start */
 
 int child_stopping(void) { return child_term != 0; }
 
@@ -41,9 +43,16 @@ static void child_on_signal(int signo) {
 static void child_setup(void) {
   sig_catch(child_on_signal);
   child_term = 0;
+  child_in = 1;
 #ifdef __linux__
   prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
+}
+
+void child_deadline(double seconds) {
+  if (!child_in) return;
+  signal(SIGALRM, SIG_DFL); /* its default action ends the process */
+  alarm(seconds < 1 ? 1u : (unsigned)ceil(seconds));
 }
 
 void child_nap(void) {

@@ -60,6 +60,12 @@ child_end child_run(void (*fn)(void *ctx), void *ctx, double seconds,
 /* Nonzero in a child asked to stop. */
 int child_stopping(void);
 
+/* In a child of child_start: end it (SIGALRM) `seconds` from now, rounded
+ * up to whole seconds, whatever it is doing (CBC's root LP does not look
+ * at the clock) - for children nobody waits for until the end.  Nothing
+ * when fn runs in this process because fork failed. */
+void child_deadline(double seconds);
+
 /* Sleep 10 ms: the polling interval of child_wait (and of a child waiting
  * for its parent). */
 void child_nap(void);

@@ -105,6 +105,7 @@ static void wb_slots(wb *B, const unsigned char *R, const int *others) {
     int lo = W->k0 > u + 2 ? W->k0 : u + 2;
     if (lo > W->k1) continue;
     int room = md->first[u + 1] - md->first[u] - others[u];
+    if (room > W->k1 - lo + 1) room = W->k1 - lo + 1; /* one per stage at most */
     int next = 0; /* the node's current recomputations, in time order */
     for (int j = 0; j < room; j++) {
       int k = wb_add(B, u, W->nfree, 0, 0, model_event(lo, u + 1));
@@ -319,12 +320,30 @@ static void wb_memory(wb *B, const char *cap) {
   util_buf_free(&h);
 }
 
+/* The precedence clauses' terms of the free slots (wb_cover: one per copy
+ * of each input): on dense graphs with many copies they run into millions,
+ * which Gecode's FlatZinc parser takes seconds to read, past any time limit
+ * (a 150-node graph with 37 inputs per node and C_v = 150: 8 s for one
+ * window at a 1 s limit). */
+#define WB_MAX_TERMS 200000
+static long long wb_cover_terms(const wb *B) {
+  long long n = 0;
+  for (int k = 0; k < B->ncp && n <= WB_MAX_TERMS; k++) {
+    if (B->cp[k].slot < 0) continue;
+    int v = B->cp[k].node;
+    for (int j = B->g->pred_off[v]; j < B->g->pred_off[v + 1]; j++)
+      for (int c = B->first_cp[B->g->pred[j]]; c >= 0; c = B->next_cp[c]) n++;
+  }
+  return n;
+}
+
 /* Gecode refuses a cumulative ("Number out of limits") when its capacity
  * times the summed widths of the start domains times the number of tasks
  * passes 64 bits; windows whose memory constraint comes near are left out
  * (W->too_big). */
 static int wb_too_big(const wb *B) {
   const win *W = B->W;
+  if (wb_cover_terms(B) > WB_MAX_TERMS) return 1;
   __int128 width = B->nrun;
   for (int k = 0; k < B->ncp; k++) {
     const wcopy *c = &B->cp[k];

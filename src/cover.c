@@ -36,6 +36,7 @@ typedef struct cv {
   int64_t *load;  /* L_k of the input order */
   int *row;       /* row of stage k, or -1 when L_k <= M */
   int nrows;      /* overloaded stages */
+  int *before;    /* before[k]: overloaded stages among 0..k-1 */
   int *cu, *ca, *cb; /* gap j: node cu, stages ca..cb */
   int ncols, cap;
   int64_t wq;     /* GCD of the gaps' nodes' durations */
@@ -44,6 +45,7 @@ typedef struct cv {
 static void cv_free(cv *C) {
   free(C->load);
   free(C->row);
+  free(C->before);
   free(C->cu);
   free(C->ca);
   free(C->cb);
@@ -72,12 +74,8 @@ static int cv_copies(const cv *C, int u) {
   return c && c[u] > 0 ? c[u] : 0; /* 0: any */
 }
 
-/* Does some overloaded stage lie in a..b? */
-static int cv_hits(const cv *C, int a, int b) {
-  for (int k = a; k <= b; k++)
-    if (C->row[k] >= 0) return 1;
-  return 0;
-}
+/* The number of overloaded stages in a..b. */
+static int cv_hits(const cv *C, int a, int b) { return C->before[b + 1] - C->before[a]; }
 
 static void cv_add(cv *C, int u, int a, int b) {
   if (C->ncols == C->cap) {
@@ -110,14 +108,20 @@ static void cv_gaps(cv *C) {
 /* Can every overloaded stage be relieved at all, dropping every gap
  * around it?  (Else the problem is infeasible without CBC.) */
 static int cv_coverable(const cv *C, int64_t M) {
-  int64_t *room = util_calloc((size_t)C->n, sizeof *room);
-  for (int j = 0; j < C->ncols; j++)
-    for (int k = C->ca[j]; k <= C->cb[j]; k++)
-      if (C->row[k] >= 0 && room[k] < INT64_MAX - C->g->m[C->cu[j]]) room[k] += C->g->m[C->cu[j]];
+  /* the sizes of the gaps around each stage, as differences (in doubles:
+   * sums of 64-bit sizes; only compared with the excess) */
+  double *diff = util_calloc((size_t)C->n + 1, sizeof *diff);
+  for (int j = 0; j < C->ncols; j++) {
+    diff[C->ca[j]] += (double)C->g->m[C->cu[j]];
+    diff[C->cb[j] + 1] -= (double)C->g->m[C->cu[j]];
+  }
   int ok = 1;
-  for (int k = 0; k < C->n && ok; k++)
-    if (C->row[k] >= 0 && room[k] < C->load[k] - M) ok = 0;
-  free(room);
+  double room = 0;
+  for (int k = 0; k < C->n && ok; k++) {
+    room += diff[k];
+    if (C->row[k] >= 0 && room < (double)(C->load[k] - M) * (1 - 1e-9)) ok = 0;
+  }
+  free(diff);
   return ok;
 }
 
@@ -206,10 +210,7 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
 
 static long long cv_nnz(const cv *C) {
   long long z = 0;
-  for (int j = 0; j < C->ncols; j++) {
-    for (int k = C->ca[j]; k <= C->cb[j]; k++) z += C->row[k] >= 0;
-    z++; /* the node's row, at most */
-  }
+  for (int j = 0; j < C->ncols; j++) z += cv_hits(C, C->ca[j], C->cb[j]) + 1; /* + node row */
   return z;
 }
 
@@ -256,7 +257,12 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   C.n = g->n;
   cv_loads(&C);
   C.row = util_malloc((size_t)C.n * sizeof *C.row);
-  for (int k = 0; k < C.n; k++) C.row[k] = C.load[k] > p->budget ? C.nrows++ : -1;
+  C.before = util_malloc(((size_t)C.n + 1) * sizeof *C.before);
+  C.before[0] = 0;
+  for (int k = 0; k < C.n; k++) {
+    C.row[k] = C.load[k] > p->budget ? C.nrows++ : -1;
+    C.before[k + 1] = C.nrows;
+  }
   if (C.nrows == 0) { /* the input order fits */
     o->status = COVER_OPTIMAL;
     goto done;

@@ -3,16 +3,21 @@
  * C_v = 1, 2 and n, the bound never exceeds the best duration increase of
  * any stage-structured schedule within the copies, a proof of
  * infeasibility is never wrong, and both are often exact (else the test
- * could pass with a bound of 0). */
+ * could pass with a bound of 0); and the deadline of the child process the
+ * bound runs in within remat solve. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "testutil.h"
 
+#include "child.h"
 #include "cover.h"
 #include "oracle.h"
 #include "remat.h"
 #include "sim.h"
+#include "util.h"
 
 /* oracle_best with at most c copies of each node: the minimum duration
  * within M, or -1. */
@@ -127,10 +132,35 @@ static void test_cover_chain_exact(void **state) {
   remat_graph_free(g);
 }
 
+/* remat solve does not wait for the covering bound's child: a deadline
+ * ends it whatever it does (here: sleeping 20 s), and only a child. */
+static void sleeper(void *ctx) {
+  (void)ctx;
+  child_deadline(1);
+  struct timespec ts = {20, 0};
+  nanosleep(&ts, NULL);
+}
+
+static void test_child_deadline(void **state) {
+  (void)state;
+  double t0 = util_now();
+  int signo = 0;
+  child_end how = child_run(sleeper, NULL, 30, 1, NULL, NULL, &signo);
+  double t = util_now() - t0;
+  if (how == CHILD_INPROC) skip(); /* fork failed: the call slept here */
+  assert_int_equal(how, CHILD_CRASHED);
+  assert_int_equal(signo, SIGALRM);
+  assert_true(t > 0.5 && t < 5);
+  child_deadline(0.001); /* not a child: nothing happens */
+  struct timespec ts = {1, 500000000};
+  nanosleep(&ts, NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cover_against_brute_force),
       cmocka_unit_test(test_cover_chain_exact),
+      cmocka_unit_test(test_child_deadline),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

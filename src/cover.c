@@ -226,22 +226,31 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_setParameter(m, "timeMode", "elapsed");
   Cbc_setParameter(m, "log", "0");
   Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units: 0.5 proves */
+  Cbc_setParameter(m, "ratioGap", "0");
   Cbc_solve(m);
   const double *x = Cbc_bestSolution(m);
   if (Cbc_isProvenInfeasible(m)) {
     o->status = COVER_INFEASIBLE;
-  } else if (Cbc_isProvenOptimal(m) && x) { /* the exact value of the optimum */
+    Cbc_deleteModel(m);
+    return;
+  }
+  /* CBC's bound, in whole units of wq; an optimum proven within half a
+   * unit of it is the exact value of the solution found */
+  double bp = Cbc_getBestPossibleObjValue(m);
+  if (!isfinite(bp) || bp <= -1e300) {
+    Cbc_deleteModel(m);
+    return;
+  }
+  double lb = ceil(bp - 1e-6 * (fabs(bp) > 1 ? fabs(bp) : 1));
+  o->status = COVER_BOUND;
+  o->increase = lb > 0 ? (int64_t)lb * C->wq : 0;
+  if (Cbc_isProvenOptimal(m) && x) {
     int64_t inc = 0;
     for (int j = 0; j < L->ncols; j++)
       if (x[j] > 0.5) inc += C->g->w[C->cu[j]];
-    o->status = COVER_OPTIMAL;
-    o->increase = inc;
-  } else {
-    double bp = Cbc_getBestPossibleObjValue(m);
-    if (isfinite(bp) && bp > -1e300) { /* objective in whole units of wq */
-      double lb = ceil(bp - 1e-6 * (fabs(bp) > 1 ? fabs(bp) : 1));
-      o->status = COVER_BOUND;
-      o->increase = lb > 0 ? (int64_t)lb * C->wq : 0;
+    if ((double)(inc / C->wq) - bp <= 0.5 + 1e-9 * fabs(bp)) {
+      o->status = COVER_OPTIMAL;
+      o->increase = inc;
     }
   }
   Cbc_deleteModel(m);

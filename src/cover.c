@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim.h"
 #include "util.h"
 
 void cover_params_init(cover_params *p) {
@@ -51,22 +52,14 @@ static void cv_free(cv *C) {
   free(C->cb);
 }
 
-/* L_k: m_k plus every u < k with a reader at k or later. */
+/* L_k: the input order's memory at its step k (the simulator's: m_k plus
+ * every u < k with a reader at k or later). */
 static void cv_loads(cv *C) {
-  const remat_graph *g = C->g;
-  int n = C->n;
-  int64_t *diff = util_calloc((size_t)n + 1, sizeof *diff);
-  for (int u = 0; u < n; u++) {
-    int last = u;
-    for (int j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
-      if (g->succ[j] > last) last = g->succ[j];
-    diff[u] += g->m[u]; /* live from u through its last reader */
-    diff[last + 1] -= g->m[u];
-  }
-  C->load = util_malloc((size_t)n * sizeof *C->load);
-  int64_t run = 0;
-  for (int k = 0; k < n; k++) C->load[k] = run += diff[k];
-  free(diff);
+  int *topo = sim_topo_sequence(C->g);
+  C->load = util_malloc((size_t)C->n * sizeof *C->load);
+  remat_sim sim;
+  remat_simulate(C->g, topo, C->n, &sim, C->load); /* valid: a topological order */
+  free(topo);
 }
 
 static int cv_copies(const cv *C, int u) {
@@ -123,15 +116,6 @@ static int cv_coverable(const cv *C, int64_t M) {
   }
   free(diff);
   return ok;
-}
-
-static int64_t cv_gcd(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
 }
 
 /* The problem in compressed sparse columns.  Row k is scaled by its
@@ -285,7 +269,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   }
   o->nnz = cv_nnz(&C);
   if (o->nnz > COVER_MAX_NONZEROS) goto done;
-  for (int j = 0; j < C.ncols; j++) C.wq = cv_gcd(C.wq, g->w[C.cu[j]]);
+  for (int j = 0; j < C.ncols; j++) C.wq = util_gcd(C.wq, g->w[C.cu[j]]);
   if (C.wq == 0) C.wq = 1; /* every gap's node takes no time */
   cv_lp L;
   cv_build(&C, &L, o->nnz);

@@ -134,6 +134,13 @@ static double sh_tdi(const shared *S, double duration) {
   return base > 0 ? 100.0 * (duration - base) / base : 0.0;
 }
 
+/* Keep the higher of r's lower bound and lb (covering bound, LP). */
+static void solve_raise_bound(remat_result *r, double lb) {
+  if (r->has_bound && lb <= r->bound) return;
+  r->has_bound = 1;
+  r->bound = lb;
+}
+
 /* With S->mu held: the best schedule fits and is at the lower bound. */
 static void sh_at_bound(shared *S) {
   const remat_result *r = S->r;
@@ -155,10 +162,7 @@ static void sh_cover_take(shared *S) {
     S->done = 1;
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
-    if (!r->has_bound || lb > r->bound) {
-      r->has_bound = 1;
-      r->bound = lb;
-    }
+    solve_raise_bound(r, lb);
     prog_line(&S->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", sh_elapsed(S),
               sh_tdi(S, lb), o->status == COVER_BOUND ? ", out of time" : "");
     sh_at_bound(S);
@@ -1098,10 +1102,7 @@ static void solve_lp_bound(shared *S) {
   if (st == 0) {
     double lb = ceil(lp - 1e-6 * (lp > 1 ? lp : 1)); /* durations are integers */
     if (lb < base) lb = base;
-    if (!r->has_bound || lb > r->bound) {
-      r->has_bound = 1;
-      r->bound = lb;
-    }
+    solve_raise_bound(r, lb);
     if (S->fits && (double)r->duration <= lb) r->status = REMAT_STATUS_OPTIMAL;
     prog_line(&S->pr, "[%7.2fs] LP bound  duration >= %.0f (TDI >= %.3f%%) in %.2fs%s",
               sh_elapsed(S), lb, base > 0 ? 100.0 * (lb - base) / base : 0.0,

@@ -79,24 +79,20 @@ static int plotc_finish(const char *cmd, const cli_opts *o, FILE *mf,
 /* --------------------------------------------------------- schedules */
 
 /* The "budget" and "method" fields of a schedule file, when present. */
-static void plotc_meta(const char *path, int64_t *budget, char *method,
+static void plotc_meta(const json_t *root, int64_t *budget, char *method,
                        size_t mlen) {
   *budget = -1;
   method[0] = 0;
-  json_t *root = json_load_file(path, 0, NULL);
-  if (!json_is_object(root)) {
-    json_decref(root);
-    return;
-  }
+  if (!json_is_object(root)) return;
   json_t *b = json_object_get(root, "budget");
   json_t *m = json_object_get(root, "method");
   if (json_is_integer(b) && json_integer_value(b) >= 0)
     *budget = json_integer_value(b);
   if (json_is_string(m)) snprintf(method, mlen, "%s", json_string_value(m));
-  json_decref(root);
 }
 
-/* Load one schedule (a file or `topo`) and check it against g. */
+/* Load one schedule (a file, - for standard input, or `topo`) and check
+ * it against g. */
 static int plotc_sched_load(const char *cmd, const remat_graph *g,
                             const char *arg, plotc_sched *s) {
   memset(s, 0, sizeof *s);
@@ -108,18 +104,23 @@ static int plotc_sched_load(const char *cmd, const remat_graph *g,
     return 0;
   }
   char err[1024];
-  if (result_read_sequence(arg, g, &s->seq, &s->len, err, sizeof err)) {
+  json_t *root = result_json_load(arg, err, sizeof err);
+  if (!root || result_sequence_from_json(root, arg, g, &s->seq, &s->len, err, sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", cmd, err);
+    json_decref(root);
     return 2;
   }
+  char method[64], label[1024];
+  plotc_meta(root, &s->budget, method, sizeof method);
+  json_decref(root);
+  const char *name = strcmp(arg, "-") ? arg : "<stdin>";
   remat_sim sim;
   if (remat_simulate(g, s->seq, s->len, &sim, NULL)) {
-    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", cmd, arg,
+    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", cmd, name,
             g->name, sim.error);
     return 2;
   }
-  char method[64], label[1024], *stem = util_stem(arg);
-  plotc_meta(arg, &s->budget, method, sizeof method);
+  char *stem = strcmp(arg, "-") ? util_stem(arg) : util_strdup(method[0] ? method : "stdin");
   if (method[0] && strcmp(method, stem))
     snprintf(label, sizeof label, "%s (%s)", stem, method);
   else
@@ -233,10 +234,9 @@ static int plotc_result_read(const char *path, remat_result *r, char **graph,
                              char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   *graph = NULL;
-  json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
-  if (!root)
-    return util_err(err, errlen, 2, "cannot read %s: %s", path, je.text);
+  json_t *root = result_json_load(path, err, errlen);
+  if (!root) return 2;
+  if (!strcmp(path, "-")) path = "<stdin>";
   int rc = json_is_object(root)
                ? plotc_result_fields(path, root, r, err, errlen)
                : util_err(err, errlen, 2, "%s: not a JSON object", path);
@@ -304,6 +304,7 @@ static int plotc_dispatch(const char *cmd, const cli_opts *o) {
     return 2;
   }
   const char *kind = o->pos[0];
+  if (cmdu_one_stdin(cmd, o)) return 2;
   if (!strcmp(kind, "intervals")) {
     if (o->npos != 3) return plotc_usage(cmd, kind);
     return plotc_schedules(cmd, o, 0);

@@ -106,6 +106,10 @@ int cmdu_positional(const char *cmd, const cli_opts *o, int want,
             o->npos < want ? "missing" : "too many", cmd, usage);
     return 2;
   }
+  return cmdu_one_stdin(cmd, o);
+}
+
+int cmdu_one_stdin(const char *cmd, const cli_opts *o) {
   int std = 0;
   for (int i = 0; i < o->npos; i++) std += strcmp(o->pos[i], "-") == 0;
   if (std <= 1) return 0;

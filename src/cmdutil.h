@@ -25,6 +25,10 @@ int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
 int cmdu_positional(const char *cmd, const cli_opts *o, int want,
                     const char *usage);
 
+/* At most one positional argument is "-" (standard input): 0, else a
+ * message and 2. */
+int cmdu_one_stdin(const char *cmd, const cli_opts *o);
+
 /* Where the summary line goes: stderr when -o - puts the JSON result on
  * standard output, else stdout. */
 FILE *cmdu_summary_stream(const cli_opts *o);

@@ -187,26 +187,27 @@ int result_write_json(const remat_result *r, const remat_graph *g,
   return 0;
 }
 
-int result_read_sequence(const char *path, const remat_graph *g, int **seq,
-                         int *len, char *err, size_t errlen) {
+json_t *result_json_load(const char *path, char *err, size_t errlen) {
   json_error_t je;
   int std = strcmp(path, "-") == 0;
   if (std) path = "<stdin>";
   json_t *root = std ? json_loadf(stdin, 0, &je) : json_load_file(path, 0, &je);
-  if (!root) {
-    if (je.line < 0)
-      return util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", path,
-                      je.text);
+  if (root) return root;
+  if (je.line < 0)
+    util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", path, je.text);
+  else
     reader_json_error(&je, path, err, errlen);
-    return REMAT_EUSAGE;
-  }
+  return NULL;
+}
+
+int result_sequence_from_json(const json_t *root, const char *path,
+                              const remat_graph *g, int **seq, int *len,
+                              char *err, size_t errlen) {
+  if (strcmp(path, "-") == 0) path = "<stdin>";
   const json_t *arr = json_is_object(root) ? json_object_get(root, "sequence") : root;
-  int rc = 0;
-  if (!json_is_array(arr)) {
-    rc = util_err(err, errlen, REMAT_EUSAGE,
-                  "%s: expected a \"sequence\" array of node ids", path);
-    goto done;
-  }
+  if (!json_is_array(arr))
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "%s: expected a \"sequence\" array of node ids", path);
   size_t n = json_array_size(arr), i;
   *seq = util_malloc((n ? n : 1) * sizeof **seq);
   *len = (int)n;
@@ -216,16 +217,22 @@ int result_read_sequence(const char *path, const remat_graph *g, int **seq,
     int k = -1;
     if (!reader_id_string(v, id, sizeof id)) k = remat_graph_find(g, id);
     if (k < 0) {
-      rc = util_err(err, errlen, REMAT_EUSAGE,
-                    "%s: sequence entry %zu is not a node of %s", path, i,
-                    g->name);
       free(*seq);
       *seq = NULL;
-      break;
+      return util_err(err, errlen, REMAT_EUSAGE,
+                      "%s: sequence entry %zu is not a node of %s", path, i,
+                      g->name);
     }
     (*seq)[i] = k;
   }
-done:
+  return 0;
+}
+
+int result_read_sequence(const char *path, const remat_graph *g, int **seq,
+                         int *len, char *err, size_t errlen) {
+  json_t *root = result_json_load(path, err, errlen);
+  if (!root) return REMAT_EUSAGE;
+  int rc = result_sequence_from_json(root, path, g, seq, len, err, errlen);
   json_decref(root);
   return rc;
 }

@@ -18,8 +18,18 @@ int result_write_json(const remat_result *r, const remat_graph *g,
                       json_t *extra, const char *path, char *err,
                       size_t errlen);
 
-/* Read a schedule: a JSON object with "sequence" (node ids) or a bare JSON
- * array of ids.  *seq is allocated.  Returns 0 or REMAT_EUSAGE. */
+/* Load a JSON file ("-": standard input, named <stdin> in messages);
+ * NULL with a message (file:line:col for syntax errors) on failure. */
+json_t *result_json_load(const char *path, char *err, size_t errlen);
+
+/* The schedule in root (loaded from path): an object with "sequence"
+ * (node ids) or a bare array of ids.  *seq is allocated.  Returns 0 or
+ * REMAT_EUSAGE. */
+int result_sequence_from_json(const json_t *root, const char *path,
+                              const remat_graph *g, int **seq, int *len,
+                              char *err, size_t errlen);
+
+/* result_json_load, then result_sequence_from_json. */
 int result_read_sequence(const char *path, const remat_graph *g, int **seq,
                          int *len, char *err, size_t errlen);
 

@@ -72,6 +72,12 @@ grep -q 'data-budget="8"' mem2.svg || fail "memory: budget from the file"
 # to stdout
 "$REMAT" plot memory g.json topo >stdout.svg
 valid_svg stdout.svg
+# the schedule from standard input keeps its budget and method
+expect 0 "$REMAT" plot memory g.json - -o mem3.svg <hand.json
+grep -q 'data-budget="8"' mem3.svg || fail "memory: budget from standard input"
+grep -q 'hand: peak' mem3.svg || fail "memory: method from standard input"
+expect 2 "$REMAT" plot memory g.json - - -o x.svg <hand.json
+grep -q 'only one argument can be - (standard input)' err.txt || fail "two -"
 
 # progress: a result written by solve (or a hand-made one)
 if ! grep -q '"trace"' s.json; then
@@ -86,6 +92,12 @@ expect 0 "$REMAT" plot progress s.json s2.json -o prog.svg
 valid_svg prog.svg
 [ "$(grep -c 'class="progress"' prog.svg)" = 2 ] || fail "progress: want 2 curves"
 grep -q 'data-method="milp"' prog.svg || fail "progress: method"
+expect 0 "$REMAT" plot progress s.json - -o prog2.svg <s2.json
+[ "$(grep -c 'class="progress"' prog2.svg)" = 2 ] || fail "progress: - wants 2 curves"
+grep -q 'data-method="milp"' prog2.svg || fail "progress: method from standard input"
+echo '{"trace": [' >trunc.json
+expect 2 "$REMAT" plot progress - -o x.svg <trunc.json
+grep -q '<stdin>:2:0: JSON syntax error' err.txt || fail "progress: <stdin> position"
 
 # bad input: exit 2 with a message, and no output file
 expect 2 "$REMAT" plot

@@ -88,6 +88,13 @@ int remat_graph_find(const remat_graph *g, const char *id);
 /* Sum of all node durations (the duration of the input order). */
 int64_t remat_graph_base_duration(const remat_graph *g);
 
+/* The longest total duration a schedule on the input order's stages can
+ * have (each node v computed at most once in each of the n - v stages
+ * from its own on: the sum over v of (n - v) w_v, v in input order), or
+ * -1 if that passes 64 bits.  The solvers refuse graphs where it does, so
+ * that no sum of durations they form can overflow. */
+int64_t remat_graph_max_duration(const remat_graph *g);
+
 /* max_v (m_v + sum of m_u over its predecessors u): no schedule can have a
  * smaller peak. */
 int64_t remat_graph_min_peak(const remat_graph *g);

@@ -63,7 +63,7 @@ int cmd_baseline(const char *name, int argc, char **argv) {
   if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage)) ||
       (rc = cmd_baseline_parse(name, &o, &p)))
     goto out;
-  remat_graph *g = cmdu_graph(name, o.pos[0]);
+  remat_graph *g = cmdu_solver_graph(name, o.pos[0]);
   if (!g) {
     rc = 2;
     goto out;

@@ -39,7 +39,7 @@ int cmd_compare(const char *name, int argc, char **argv) {
     rc = 2;
     goto out;
   }
-  if (!(g = cmdu_graph(name, o.pos[0]))) {
+  if (!(g = cmdu_solver_graph(name, o.pos[0]))) {
     rc = 2;
     goto out;
   }

@@ -24,7 +24,7 @@ int cmd_emit(const char *name, int argc, char **argv) {
     rc = 2;
     goto out;
   }
-  remat_graph *g = cmdu_graph(name, o.pos[0]);
+  remat_graph *g = cmdu_solver_graph(name, o.pos[0]);
   if (!g) {
     rc = 2;
     goto out;

@@ -32,12 +32,17 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   else if (st == COVER_INFEASIBLE)
     printf("lower_bound: infeasible (covering bound: no schedule on the input "
            "order's stages fits with these copies)\n");
-  else if (st == COVER_NONE)
+  else if (st == COVER_NONE && remat_graph_max_duration(g) < 0)
+    printf("lower_bound: none (durations too large: sums of them could pass 64 bits)\n");
+  else if (st == COVER_NONE && out.nnz > COVER_MAX_NONZEROS)
     printf("lower_bound: none (covering problem with %lld nonzeros, above %lld)\n",
            out.nnz, COVER_MAX_NONZEROS);
+  else if (st == COVER_NONE)
+    printf("lower_bound: none (CBC gave no bound in %.2fs)\n", util_now() - t);
   else
-    printf("lower_bound: duration %.0f  TDI %.4f%% (covering bound%s, %.2fs)\n",
-           base + (double)out.increase, base > 0 ? 100.0 * (double)out.increase / base : 0.0,
+    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %.2fs)\n",
+           (long long)(remat_graph_base_duration(g) + out.increase),
+           base > 0 ? 100.0 * (double)out.increase / base : 0.0,
            st == COVER_BOUND ? ", out of time" : "", util_now() - t);
   free(c);
   free(map);

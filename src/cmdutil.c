@@ -16,6 +16,18 @@ remat_graph *cmdu_graph(const char *cmd, const char *path) {
   return g;
 }
 
+remat_graph *cmdu_solver_graph(const char *cmd, const char *path) {
+  remat_graph *g = cmdu_graph(cmd, path);
+  if (!g || remat_graph_max_duration(g) >= 0) return g;
+  fprintf(stderr,
+          "remat %s: %s: durations too large: a schedule with recomputations could "
+          "take more than 2^63 - 1 in total (the sum over v of w_v times the n - v "
+          "stages v can be computed in); scale the durations down\n",
+          cmd, strcmp(path, "-") ? path : "<stdin>");
+  remat_graph_free(g);
+  return NULL;
+}
+
 int cmdu_budget(const char *cmd, const char *text, const remat_graph *g,
                 int64_t *budget) {
   char err[512];

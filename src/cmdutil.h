@@ -11,6 +11,11 @@
 /* Load a graph or print the error and return NULL (exit code 2). */
 remat_graph *cmdu_graph(const char *cmd, const char *path);
 
+/* cmdu_graph for the commands that solve: also refuses a graph whose
+ * durations could overflow a schedule's total
+ * (remat_graph_max_duration). */
+remat_graph *cmdu_solver_graph(const char *cmd, const char *path);
+
 /* Parse one budget for g; prints the error and returns -1 on failure. */
 int cmdu_budget(const char *cmd, const char *text, const remat_graph *g,
                 int64_t *budget);

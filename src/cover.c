@@ -260,6 +260,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     o->status = COVER_OPTIMAL;
     goto done;
   }
+  if (remat_graph_max_duration(g) < 0) goto done; /* sums could overflow */
   cv_gaps(&C);
   o->cols = C.ncols;
   o->rows = C.nrows;

@@ -363,6 +363,16 @@ int64_t remat_graph_base_duration(const remat_graph *g) {
   return s;
 }
 
+int64_t remat_graph_max_duration(const remat_graph *g) {
+  int64_t s = 0;
+  for (int v = 0; v < g->n; v++) {
+    int64_t k = g->n - v, w = g->w[v]; /* w >= 0 */
+    if (w > (INT64_MAX - s) / k) return -1;
+    s += k * w;
+  }
+  return s;
+}
+
 int64_t remat_graph_min_peak(const remat_graph *g) {
   int64_t best = 0;
   for (int v = 0; v < g->n; v++) {

@@ -85,6 +85,14 @@ int remat_simulate(const remat_graph *g, const int *seq, int len,
       sim->peak = here;
       sim->peak_step = j;
     }
+    if (g->w[seq[j]] > INT64_MAX - sim->duration) { /* durations are >= 0 */
+      sim->valid = 0;
+      free(delta);
+      free(lastuse);
+      return util_err(sim->error, sizeof sim->error, REMAT_EUSAGE,
+                      "the total duration passes 2^63 - 1 at step %d (durations "
+                      "too large: scale them down)", j);
+    }
     sim->duration += g->w[seq[j]];
   }
   free(delta);

@@ -1139,6 +1139,13 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     rc = REMAT_EUSAGE;
     goto out;
   }
+  if (remat_graph_max_duration(g) < 0) {
+    snprintf(r->message, sizeof r->message,
+             "durations too large: a schedule with recomputations could take "
+             "more than 2^63 - 1 in total; scale the durations down");
+    rc = REMAT_EUSAGE;
+    goto out;
+  }
   if (p->budget < r->min_peak) {
     rc = solve_below_bound(&S);
     goto out;

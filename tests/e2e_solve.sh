@@ -61,7 +61,24 @@ cycle.json|{"nodes": [{"id": "a", "duration": 1, "memory": 2}, {"id": "b", "dura
 order.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2}, {"id": 1, "duration": 1, "memory": 2}], "edges": [[0, 1]], "order": [1, 0]}|order.json: the order is not a topological order: node 1 comes before its predecessor 0
 orderunk.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2}, {"id": 1, "duration": 1, "memory": 2}], "edges": [[0, 1]], "order": [0, 5]}|orderunk.json: the order names unknown node 5
 copies.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2, "copies": 0}]}|copies.json: node 0 (id 0): "copies" must be between 1 and 1000000
+longdur.json|{"nodes": [{"id": 0, "duration": 3000000000000000000, "memory": 4}, {"id": 1, "duration": 3000000000000000000, "memory": 5}, {"id": 2, "duration": 1, "memory": 2}, {"id": 3, "duration": 1, "memory": 3}], "edges": [[0, 1], [1, 2], [0, 3], [2, 3]]}|longdur.json: durations too large: a schedule with recomputations could take more than 2^63 - 1 in total (the sum over v of w_v times the n - v stages v can be computed in); scale the durations down
 EOF
+
+# the same graph: its total fits (eval of the input order), a schedule
+# that recomputes node 0 does not; the other solving commands refuse it
+run "$REMAT" eval longdur.json - <<<'{"sequence": [0, 1, 2, 3]}'
+[ "$rc" = 0 ] && grep -q '^duration: 6000000000000000002$' out.txt || fail "longdur input order: exit $rc $out"
+run "$REMAT" eval longdur.json - <<<'{"sequence": [0, 1, 0, 1, 2, 3]}'
+[ "$rc" = 2 ] && grep -q '^error: the total duration passes 2^63 - 1 at step 3 (durations too large: scale them down)$' out.txt ||
+  fail "longdur overflow: exit $rc $out $err"
+for c in milp "baseline --method chen-sqrtn" emit tune-copies compare; do
+  run "$REMAT" $c longdur.json --budget 0.9 -o x.out
+  c=${c%% *}
+  [ "$rc" = 2 ] && [[ $err == "remat $c: longdur.json: durations too large:"* ]] || fail "$c longdur: exit $rc '$err'"
+done
+run "$REMAT" info longdur.json --budget 10 # topo peak 11, min_peak 9
+[ "$rc" = 0 ] && grep -q '^lower_bound: none (durations too large: sums of them could pass 64 bits)$' out.txt ||
+  fail "info longdur: exit $rc $out"
 
 # a small graph: a diamond with a long-lived input
 cat >g.json <<'EOF'

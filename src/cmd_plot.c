@@ -113,11 +113,10 @@ static int plotc_sched_load(const char *cmd, const remat_graph *g,
   char method[64], label[1024];
   plotc_meta(root, &s->budget, method, sizeof method);
   json_decref(root);
-  const char *name = strcmp(arg, "-") ? arg : "<stdin>";
   remat_sim sim;
   if (remat_simulate(g, s->seq, s->len, &sim, NULL)) {
-    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", cmd, name,
-            g->name, sim.error);
+    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", cmd,
+            util_shown_path(arg), g->name, sim.error);
     return 2;
   }
   char *stem = strcmp(arg, "-") ? util_stem(arg) : util_strdup(method[0] ? method : "stdin");
@@ -236,7 +235,7 @@ static int plotc_result_read(const char *path, remat_result *r, char **graph,
   *graph = NULL;
   json_t *root = result_json_load(path, err, errlen);
   if (!root) return 2;
-  if (!strcmp(path, "-")) path = "<stdin>";
+  path = util_shown_path(path);
   int rc = json_is_object(root)
                ? plotc_result_fields(path, root, r, err, errlen)
                : util_err(err, errlen, 2, "%s: not a JSON object", path);

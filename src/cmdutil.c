@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
 #include "reader.h"
 #include "util.h"
 
@@ -19,11 +20,8 @@ remat_graph *cmdu_graph(const char *cmd, const char *path) {
 remat_graph *cmdu_solver_graph(const char *cmd, const char *path) {
   remat_graph *g = cmdu_graph(cmd, path);
   if (!g || remat_graph_max_duration(g) >= 0) return g;
-  fprintf(stderr,
-          "remat %s: %s: durations too large: a schedule with recomputations could "
-          "take more than 2^63 - 1 in total (the sum over v of w_v times the n - v "
-          "stages v can be computed in); scale the durations down\n",
-          cmd, strcmp(path, "-") ? path : "<stdin>");
+  fprintf(stderr, "remat %s: %s: " GRAPH_DURATIONS_TOO_LARGE "\n", cmd,
+          util_shown_path(path));
   remat_graph_free(g);
   return NULL;
 }

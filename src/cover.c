@@ -223,7 +223,7 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   double bp = Cbc_getBestPossibleObjValue(m);
   if (!isfinite(bp) || bp <= -1e300) {
     Cbc_deleteModel(m);
-    return;
+    return; /* cover_solve says why */
   }
   double lb = ceil(bp - 1e-6 * (fabs(bp) > 1 ? fabs(bp) : 1));
   o->status = COVER_BOUND;
@@ -241,6 +241,7 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
 }
 
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o) {
+  double t0 = util_now();
   memset(o, 0, sizeof *o);
   o->status = COVER_NONE;
   cv C;
@@ -260,7 +261,10 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     o->status = COVER_OPTIMAL;
     goto done;
   }
-  if (remat_graph_max_duration(g) < 0) goto done; /* sums could overflow */
+  if (remat_graph_max_duration(g) < 0) {
+    snprintf(o->why, sizeof o->why, "durations too large: sums of them could pass 64 bits");
+    goto done;
+  }
   cv_gaps(&C);
   o->cols = C.ncols;
   o->rows = C.nrows;
@@ -269,12 +273,18 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     goto done;
   }
   o->nnz = cv_nnz(&C);
-  if (o->nnz > COVER_MAX_NONZEROS) goto done;
+  if (o->nnz > COVER_MAX_NONZEROS) {
+    snprintf(o->why, sizeof o->why, "covering problem with %lld nonzeros, above %lld",
+             o->nnz, COVER_MAX_NONZEROS);
+    goto done;
+  }
   for (int j = 0; j < C.ncols; j++) C.wq = util_gcd(C.wq, g->w[C.cu[j]]);
   if (C.wq == 0) C.wq = 1; /* every gap's node takes no time */
   cv_lp L;
   cv_build(&C, &L, o->nnz);
   cv_cbc(&C, &L, o);
+  if (o->status == COVER_NONE)
+    snprintf(o->why, sizeof o->why, "CBC gave no bound in %.2fs", util_now() - t0);
   cv_lp_free(&L);
 done:
   cv_free(&C);

@@ -56,6 +56,7 @@ typedef struct cover_out {
   int64_t increase; /* lower bound on duration - sum of all durations */
   int cols, rows;   /* gaps, overloaded stages */
   long long nnz;
+  char why[96]; /* COVER_NONE: why there is no bound */
 } cover_out;
 
 /* Solve the covering problem for g at p->budget. */

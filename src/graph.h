@@ -25,6 +25,12 @@ void graph_raw_init(graph_raw *r, int n);
 void graph_raw_add_edge(graph_raw *r, int src, int dst);
 void graph_raw_free(graph_raw *r);
 
+/* Why the solvers refuse a graph with remat_graph_max_duration(g) < 0. */
+#define GRAPH_DURATIONS_TOO_LARGE                                              \
+  "durations too large: a schedule with recomputations could take more "      \
+  "than 2^63 - 1 in total (the sum over v of w_v times the n - v stages v "   \
+  "can be computed in); scale the durations down"
+
 /* Validate (cycles, the order) and normalise into a remat_graph; consumes
  * the raw graph's arrays.  On error returns NULL with "PATH: message". */
 remat_graph *graph_build(graph_raw *r, const char *path, char *err,

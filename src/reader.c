@@ -11,7 +11,6 @@
 #include "idmap.h"
 #include "util.h"
 
-#define READER_STDIN "<stdin>" /* the file name of standard input */
 
 void reader_json_error(const json_error_t *je, const char *path, char *err,
                        size_t errlen) {
@@ -325,7 +324,7 @@ remat_graph *remat_graph_read_buffer(const char *buf, size_t len,
 static void reader_from_stdin(remat_graph *g) {
   free(g->path);
   g->path = NULL;
-  if (strcmp(g->name, READER_STDIN) != 0) return;
+  if (strcmp(g->name, util_shown_path("-")) != 0) return;
   free(g->name);
   g->name = util_strdup("stdin");
 }
@@ -333,7 +332,7 @@ static void reader_from_stdin(remat_graph *g) {
 remat_graph *remat_graph_read(const char *path, char *err, size_t errlen) {
   size_t len;
   int std = strcmp(path, "-") == 0;
-  const char *shown = std ? READER_STDIN : path;
+  const char *shown = util_shown_path(path);
   char *buf = util_read_file(path, &len);
   if (!buf) {
     util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", shown,

@@ -190,9 +190,9 @@ int result_write_json(const remat_result *r, const remat_graph *g,
 json_t *result_json_load(const char *path, char *err, size_t errlen) {
   json_error_t je;
   int std = strcmp(path, "-") == 0;
-  if (std) path = "<stdin>";
   json_t *root = std ? json_loadf(stdin, 0, &je) : json_load_file(path, 0, &je);
   if (root) return root;
+  path = util_shown_path(path);
   if (je.line < 0)
     util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", path, je.text);
   else
@@ -203,7 +203,7 @@ json_t *result_json_load(const char *path, char *err, size_t errlen) {
 int result_sequence_from_json(const json_t *root, const char *path,
                               const remat_graph *g, int **seq, int *len,
                               char *err, size_t errlen) {
-  if (strcmp(path, "-") == 0) path = "<stdin>";
+  path = util_shown_path(path);
   const json_t *arr = json_is_object(root) ? json_object_get(root, "sequence") : root;
   if (!json_is_array(arr))
     return util_err(err, errlen, REMAT_EUSAGE,

@@ -1140,9 +1140,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     goto out;
   }
   if (remat_graph_max_duration(g) < 0) {
-    snprintf(r->message, sizeof r->message,
-             "durations too large: a schedule with recomputations could take "
-             "more than 2^63 - 1 in total; scale the durations down");
+    snprintf(r->message, sizeof r->message, "%s", GRAPH_DURATIONS_TOO_LARGE);
     rc = REMAT_EUSAGE;
     goto out;
   }

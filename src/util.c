@@ -152,6 +152,10 @@ int util_out_close(FILE *f) {
   return fclose(f) != 0 || bad;
 }
 
+const char *util_shown_path(const char *path) {
+  return strcmp(path, "-") ? path : "<stdin>";
+}
+
 char *util_stem(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;

@@ -23,6 +23,9 @@ double util_now(void);
  * failure. */
 char *util_read_file(const char *path, size_t *len);
 
+/* How messages name a file: "<stdin>" for "-", else path itself. */
+const char *util_shown_path(const char *path);
+
 /* snprintf into err if err is not NULL; always returns `code`. */
 int util_err(char *err, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -32,7 +32,10 @@ OPT       := -O2 -g
 endif
 
 WARN      := -Wall -Wextra -Werror
-CPPFLAGS  += -iquote include -iquote src -I/usr/include/coin -D_GNU_SOURCE
+# src/ is one folder per wing, listed bottom-up: a file includes headers of
+# its own wing and of the wings before it, never after (tests/layout.sh).
+WINGS     := core cp plot gen milp baselines order search batch cli
+CPPFLAGS  += -iquote include $(WINGS:%=-iquote src/%) -I/usr/include/coin -D_GNU_SOURCE
 CFLAGS    := -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(EXTRA_CFLAGS)
 CXXFLAGS  := -std=c++17 $(OPT) $(WARN) -Wno-unused-parameter $(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS   += $(SANFLAGS)
@@ -42,9 +45,12 @@ GECODE_LIBS := -lgecodeflatzinc -lgecodedriver -lgecodefloat -lgecodeset \
 LIBS      := $(GECODE_LIBS) -lCbcSolver -lCbc -lCgl -lOsiClp -lClp -lOsi -lCoinUtils \
              -ljansson -lpthread -lm
 
-LIB_C     := $(filter-out src/main.c,$(wildcard src/*.c))
-LIB_CXX   := $(wildcard src/*.cpp)
+# The library is every wing but cli/; the binary adds cli/.
+LIB_C     := $(foreach w,$(filter-out cli,$(WINGS)),$(wildcard src/$(w)/*.c))
+LIB_CXX   := $(foreach w,$(filter-out cli,$(WINGS)),$(wildcard src/$(w)/*.cpp))
+CLI_C     := $(wildcard src/cli/*.c)
 LIB_OBJ   := $(LIB_C:src/%.c=$(BUILD)/obj/%.o) $(LIB_CXX:src/%.cpp=$(BUILD)/obj/%.o)
+CLI_OBJ   := $(CLI_C:src/%.c=$(BUILD)/obj/%.o)
 BIN       := $(BUILD)/remat
 LIBA      := $(BUILD)/libremat.a
 
@@ -53,36 +59,43 @@ UNIT_BIN  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all check unit e2e demo install clean deps deps-check bench-quick
 
-all: $(BIN)
+all: $(BIN) $(LIBA)
 
-$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The annealing's inner loops (plan.c: shifts and scans over every step)
-# gain about half again from vectorisation (bench/RESULTS.md, section 9).
+# gain from vectorisation (bench/RESULTS.md, section 9).
 ifneq ($(SANITIZE),1)
-$(BUILD)/obj/plan.o: CFLAGS += -O3
+$(BUILD)/obj/search/plan.o: CFLAGS += -O3
 endif
 
-$(BUILD)/obj/%.o: src/%.cpp | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.cpp
+	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 
+# libremat.a exports the public API (include/remat.h) only: the library's
+# objects are linked into one relocatable object whose other symbols are
+# made local.  The binary and the tests link the objects themselves.
 $(LIBA): $(LIB_OBJ)
-	rm -f $@
-	ar rcs $@ $^
+	rm -f $@ $(BUILD)/remat-lib.o
+	ld -r -o $(BUILD)/remat-lib.o $^
+	objcopy --wildcard --keep-global-symbol='remat_*' $(BUILD)/remat-lib.o
+	ar rcs $@ $(BUILD)/remat-lib.o
 
-$(BIN): $(BUILD)/obj/main.o $(LIBA)
+$(BIN): $(CLI_OBJ) $(LIB_OBJ)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(LIBA) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o
-	$(CXX) $(LDFLAGS) $@.tmp.o $(LIBA) $(LIBS) -lcmocka -o $@
+	$(CXX) $(LDFLAGS) $@.tmp.o $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 	rm -f $@.tmp.o
 
-$(BUILD)/obj $(BUILD)/tests:
+$(BUILD)/tests:
 	mkdir -p $@
 
--include $(wildcard $(BUILD)/obj/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d)
 
 # ---------------------------------------------------------------- deps
 # Installs what is missing when run as root, otherwise prints the command.

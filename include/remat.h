@@ -187,6 +187,18 @@ typedef struct remat_result {
 
 void remat_result_init(remat_result *r, const remat_graph *g, int64_t budget,
                        const char *method);
+
+/* The total duration increase of a schedule of `duration`:
+ * 100 (duration - base) / base, 0 when base is 0. */
+double remat_tdi(int64_t base_duration, double duration);
+
+/* The checks every method makes before it searches, with one message each:
+ * a negative budget or durations whose stage-axis totals could pass 64 bits
+ * (remat_graph_max_duration) are REMAT_EUSAGE; a budget below max_v
+ * (remat_graph_min_peak; a budget of 0 included) is REMAT_ENOFIT with
+ * status infeasible and a message naming the node.  Otherwise REMAT_OK.
+ * r must have been initialised for g with r->budget. */
+int remat_result_precheck(remat_result *r, const remat_graph *g);
 void remat_result_free(remat_result *r);
 
 /* Offer a schedule: it is re-simulated; if it beats the current best

@@ -373,15 +373,28 @@ int64_t remat_graph_max_duration(const remat_graph *g) {
   return s;
 }
 
-int64_t remat_graph_min_peak(const remat_graph *g) {
-  int64_t best = 0;
-  for (int v = 0; v < g->n; v++) {
-    int64_t s = g->m[v];
-    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-      s += g->m[g->pred[j]];
-    if (s > best) best = s;
+/* m_v + the sizes of v's predecessors (sums of sizes fit in 64 bits). */
+static int64_t graph_need(const remat_graph *g, int v) {
+  int64_t s = g->m[v];
+  for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) s += g->m[g->pred[j]];
+  return s;
+}
+
+int graph_min_peak_node(const remat_graph *g) {
+  int best = 0;
+  int64_t most = g->n ? graph_need(g, 0) : 0;
+  for (int v = 1; v < g->n; v++) {
+    int64_t s = graph_need(g, v);
+    if (s > most) {
+      most = s;
+      best = v;
+    }
   }
   return best;
+}
+
+int64_t remat_graph_min_peak(const remat_graph *g) {
+  return g->n ? graph_need(g, graph_min_peak_node(g)) : 0;
 }
 
 int graph_last_succ(const remat_graph *g, int v) {

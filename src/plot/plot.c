@@ -98,7 +98,7 @@ static void plot_area(svg *s, const svg_axis *x, const svg_axis *y) {
 }
 
 static double plot_tdi(int64_t duration, int64_t base) {
-  return base ? 100.0 * (double)(duration - base) / (double)base : 0.0;
+  return remat_tdi(base, (double)duration);
 }
 
 static int plot_finish(svg *s, char *err, size_t errlen) {

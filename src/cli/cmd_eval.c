@@ -39,7 +39,7 @@ int cmd_eval(const char *name, int argc, char **argv) {
     rc = 2;
   } else {
     int64_t base = remat_graph_base_duration(g);
-    double tdi = base ? 100.0 * (double)(s.duration - base) / (double)base : 0;
+    double tdi = remat_tdi(base, (double)s.duration);
     printf("valid: yes\nsteps: %d\nrecomputations: %d\npeak: %lld\n"
            "duration: %lld\nbase_duration: %lld\ntdi_percent: %.4f\n"
            "topo_peak: %lld\n",

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
 #include "reader.h"
 #include "sim.h"
 #include "util.h"
@@ -29,6 +30,29 @@ void remat_result_init(remat_result *r, const remat_graph *g, int64_t budget,
   r->status = REMAT_STATUS_INFEASIBLE;
   r->t_first_fit = -1;
   r->mem_quantum = r->dur_quantum = 1;
+}
+
+double remat_tdi(int64_t base_duration, double duration) {
+  if (base_duration <= 0) return 0.0;
+  double base = (double)base_duration;
+  return 100.0 * (duration - base) / base;
+}
+
+int remat_result_precheck(remat_result *r, const remat_graph *g) {
+  if (r->budget < 0)
+    return util_err(r->message, sizeof r->message, REMAT_EUSAGE,
+                    "the budget must not be negative");
+  if (remat_graph_max_duration(g) < 0)
+    return util_err(r->message, sizeof r->message, REMAT_EUSAGE, "%s",
+                    GRAPH_DURATIONS_TOO_LARGE);
+  if (r->budget >= r->min_peak) return REMAT_OK;
+  r->status = REMAT_STATUS_INFEASIBLE;
+  return util_err(r->message, sizeof r->message, REMAT_ENOFIT,
+                  "infeasible: budget %lld is below %lld, the memory node %s "
+                  "needs with its inputs (max over v of m_v + sum of its "
+                  "predecessors' m_u)",
+                  (long long)r->budget, (long long)r->min_peak,
+                  g->id[graph_min_peak_node(g)]);
 }
 
 void remat_result_free(remat_result *r) {
@@ -62,10 +86,7 @@ int remat_result_offer(remat_result *r, const remat_graph *g, const int *seq,
   r->peak = s.peak;
   r->duration = s.duration;
   r->recomputations = s.recomputations;
-  r->tdi = r->base_duration
-               ? 100.0 * (double)(s.duration - r->base_duration) /
-                     (double)r->base_duration
-               : 0.0;
+  r->tdi = remat_tdi(r->base_duration, (double)s.duration);
   r->t_best = seconds;
   if (s.peak <= r->budget && r->t_first_fit < 0) r->t_first_fit = seconds;
   if (r->ntrace == r->cap_trace) {
@@ -134,10 +155,7 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
   json_object_set_new(o, "phase_times_s", ph);
   if (r->has_bound) {
     json_object_set_new(o, "lower_bound", json_real(r->bound));
-    double lb_tdi = r->base_duration
-                        ? 100.0 * (r->bound - (double)r->base_duration) /
-                              (double)r->base_duration
-                        : 0.0;
+    double lb_tdi = remat_tdi(r->base_duration, r->bound);
     json_object_set_new(o, "lower_bound_tdi_percent", json_real(lb_tdi));
     /* a gap only makes sense for a schedule within budget */
     if (r->seq && r->duration > 0 && r->peak <= r->budget)
@@ -251,9 +269,8 @@ void result_summary(FILE *f, const remat_result *r) {
 
 void result_bound_line(FILE *f, const remat_result *r) {
   if (!r->has_bound) return;
-  double base = (double)r->base_duration;
   fprintf(f, "lower bound: duration %.0f  TDI %.3f%%", r->bound,
-          base > 0 ? 100.0 * (r->bound - base) / base : 0.0);
+          remat_tdi(r->base_duration, r->bound));
   if (r->seq && r->peak <= r->budget && r->duration > 0)
     fprintf(f, "  gap %.3f%%",
             100.0 * ((double)r->duration - r->bound) / (double)r->duration);
@@ -268,9 +285,7 @@ int result_append_trace_csv(const remat_result *r, const remat_graph *g,
     fprintf(f, "graph,budget,method,seconds,phase,peak,duration,tdi_percent\n");
   for (int i = 0; i < r->ntrace; i++) {
     const remat_trace *t = &r->trace[i];
-    double tdi = r->base_duration ? 100.0 * (double)(t->duration - r->base_duration) /
-                                        (double)r->base_duration
-                                  : 0.0;
+    double tdi = remat_tdi(r->base_duration, (double)t->duration);
     util_csv_field(f, g->name);
     fprintf(f, ",%lld,%s,%.3f,%d,%lld,%lld,%.4f\n",
             (long long)r->budget, r->method, t->seconds, t->phase,

@@ -911,7 +911,7 @@ static int batch_check_schedule(batch_rec *r, const json_t *o,
   r->has_schedule = 1;
   r->peak = s.peak;
   r->duration = s.duration;
-  r->tdi = base ? 100.0 * (double)(s.duration - base) / (double)base : 0.0;
+  r->tdi = remat_tdi(base, (double)s.duration);
   return 0;
 }
 

@@ -44,6 +44,10 @@ static inline int graph_nsucc(const remat_graph *g, int v) {
   return g->succ_off[v + 1] - g->succ_off[v];
 }
 
+/* The first node v (in the input order) at which max_v (m_v + the sizes of
+ * its predecessors, remat_graph_min_peak) is reached. */
+int graph_min_peak_node(const remat_graph *g);
+
 /* Last successor of v in the order, or -1 for a sink. */
 int graph_last_succ(const remat_graph *g, int v);
 

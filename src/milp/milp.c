@@ -474,12 +474,12 @@ static int milp_halt(void *ctx) { return milp_stop_requested(ctx); }
 
 /* An objective value for people: the TDI it stands for. */
 static void milp_value(const milp_run *M, double obj, char *buf, size_t len) {
-  double base = (double)M->r->base_duration;
+  int64_t base = M->r->base_duration;
   if (obj > 1e40 || obj < -1e40)
     snprintf(buf, len, "none");
   else
     snprintf(buf, len, "TDI %.3f%%",
-             base > 0 ? 100.0 * obj * (double)M->md.dur_q / base : 0.0);
+             remat_tdi(base, (double)base + obj * (double)M->md.dur_q));
 }
 
 static void milp_progress(milp_run *M, double inc, double bnd, int nodes) {
@@ -763,25 +763,6 @@ static int milp_seed(milp_run *M) {
   return rc;
 }
 
-static void milp_infeasible_budget(milp_run *M) {
-  const remat_graph *g = M->g;
-  int arg = 0;
-  for (int v = 0; v < g->n; v++) {
-    int64_t s = g->m[v];
-    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-      s += g->m[g->pred[j]];
-    if (s == M->r->min_peak) {
-      arg = v;
-      break;
-    }
-  }
-  M->r->status = REMAT_STATUS_INFEASIBLE;
-  snprintf(M->r->message, sizeof M->r->message,
-           "infeasible: budget %lld is below %lld, the memory node %s needs "
-           "with its inputs (max over v of m_v + sum of its predecessors' m_u)",
-           (long long)M->p->budget, (long long)M->r->min_peak, g->id[arg]);
-}
-
 /* What one CBC run ended with. */
 typedef struct milp_end {
   int optimal, infeasible, have_sol;
@@ -1026,13 +1007,8 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
   prog_init(&M.pr, p->verbose);
   if (st) memset(st, 0, sizeof *st);
   int rc = REMAT_OK;
-  if (p->budget <= 0) {
-    snprintf(r->message, sizeof r->message, "the budget must be positive");
-    rc = REMAT_EUSAGE;
-  } else if (p->budget < r->min_peak) {
-    milp_infeasible_budget(&M);
-    rc = REMAT_ENOFIT;
-  } else {
+  r->budget = p->budget;
+  if (!(rc = remat_result_precheck(r, g))) {
     rc = milp_main(&M);
     milp_free(&M.md);
   }

@@ -129,10 +129,6 @@ typedef struct cover_box {
   int ready; /* set (release) after out is written */
 } cover_box;
 
-static double sh_tdi(const shared *S, double duration) {
-  double base = (double)S->r->base_duration;
-  return base > 0 ? 100.0 * (duration - base) / base : 0.0;
-}
 
 /* Keep the higher of r's lower bound and lb (covering bound, LP). */
 static void solve_raise_bound(remat_result *r, double lb) {
@@ -164,7 +160,7 @@ static void sh_cover_take(shared *S) {
     double lb = (double)(r->base_duration + o->increase);
     solve_raise_bound(r, lb);
     prog_line(&S->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", sh_elapsed(S),
-              sh_tdi(S, lb), o->status == COVER_BOUND ? ", out of time" : "");
+              remat_tdi(S->r->base_duration, lb), o->status == COVER_BOUND ? ", out of time" : "");
     sh_at_bound(S);
   }
 }
@@ -1008,27 +1004,6 @@ static void solve_cover_end(shared *S) {
   S->cov = NULL;
 }
 
-/* The budget is below max_v (m_v + inputs): say so with that node. */
-static int solve_below_bound(shared *S) {
-  const remat_graph *g = S->g;
-  remat_result *r = S->r;
-  int arg = 0;
-  for (int v = 0; v < g->n; v++) {
-    int64_t s = g->m[v];
-    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) s += g->m[g->pred[j]];
-    if (s == r->min_peak) {
-      arg = v;
-      break;
-    }
-  }
-  r->status = REMAT_STATUS_INFEASIBLE;
-  snprintf(r->message, sizeof r->message,
-           "infeasible: budget %lld is below %lld, the memory node %s needs with "
-           "its inputs (max over v of m_v + sum of its predecessors' m_u)",
-           (long long)S->p->budget, (long long)r->min_peak, g->id[arg]);
-  return REMAT_ENOFIT;
-}
-
 /* The message of a proof that nothing fits (S->milp_proof). */
 static void solve_infeasible(const shared *S, char *buf, size_t len) {
   const char *by = S->milp_proof   ? " (by Checkmate's MILP)"
@@ -1105,7 +1080,7 @@ static void solve_lp_bound(shared *S) {
     solve_raise_bound(r, lb);
     if (S->fits && (double)r->duration <= lb) r->status = REMAT_STATUS_OPTIMAL;
     prog_line(&S->pr, "[%7.2fs] LP bound  duration >= %.0f (TDI >= %.3f%%) in %.2fs%s",
-              sh_elapsed(S), lb, base > 0 ? 100.0 * (lb - base) / base : 0.0,
+              sh_elapsed(S), lb, remat_tdi(r->base_duration, lb),
               sh_elapsed(S) - t, r->status == REMAT_STATUS_OPTIMAL ? ": optimal" : "");
   } else if (st == 1 && !S->fits) {
     r->status = REMAT_STATUS_INFEASIBLE;
@@ -1134,20 +1109,8 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
   memset(&C, 0, sizeof C);
   C.S = &S;
   C.end = p->time_limit;
-  if (p->budget <= 0) {
-    snprintf(r->message, sizeof r->message, "the budget must be positive");
-    rc = REMAT_EUSAGE;
-    goto out;
-  }
-  if (remat_graph_max_duration(g) < 0) {
-    snprintf(r->message, sizeof r->message, "%s", GRAPH_DURATIONS_TOO_LARGE);
-    rc = REMAT_EUSAGE;
-    goto out;
-  }
-  if (p->budget < r->min_peak) {
-    rc = solve_below_bound(&S);
-    goto out;
-  }
+  r->budget = p->budget;
+  if ((rc = remat_result_precheck(r, g))) goto out;
   if (model_build(&C.md, g, 1, p->budget, p->copies, p->default_copies, err, sizeof err)) {
     snprintf(r->message, sizeof r->message, "%s", err);
     rc = REMAT_EUSAGE;

@@ -134,13 +134,13 @@ static int cmp_fill(const remat_graph *g, const remat_result *r, cmp_row *row,
     row->has_schedule = 1;
     row->peak = s.peak;
     row->duration = s.duration;
-    row->tdi = base ? 100.0 * (double)(s.duration - base) / (double)base : 0;
+    row->tdi = remat_tdi(base, (double)s.duration);
     row->within = s.peak <= r->budget;
     row->time_to_best = r->t_best;
   }
   if (r->has_bound && r->base_duration) {
     row->has_bound = 1;
-    row->bound_tdi = 100.0 * (r->bound - (double)r->base_duration) / (double)r->base_duration;
+    row->bound_tdi = remat_tdi(r->base_duration, r->bound);
   }
   return 0;
 }

@@ -37,7 +37,7 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   else
     printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %.2fs)\n",
            (long long)(base + out.increase),
-           base > 0 ? 100.0 * (double)out.increase / (double)base : 0.0,
+           remat_tdi(base, (double)(base + out.increase)),
            st == COVER_BOUND ? ", out of time" : "", util_now() - t);
   free(c);
   free(map);

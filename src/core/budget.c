@@ -104,10 +104,9 @@ int remat_budget_parse(const char *text, int64_t topo_peak, int64_t *budget,
                       "percentage in (0, 100]; absolute sizes are integers "
                       "or carry a unit (12GiB)",
                       text);
+    /* may be 0 on a graph with a tiny peak: the methods' precheck then
+     * reports it infeasible (remat_result_precheck) */
     *budget = budget_fraction(f, mant, scale + (pct ? 2 : 0), topo_peak);
-    if (*budget <= 0)
-      return util_err(err, errlen, REMAT_EUSAGE,
-                      "budget '%s' is zero for this graph", text);
     return 0;
   }
   char u[8];

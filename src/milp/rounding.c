@@ -131,10 +131,9 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
   int st = milp_solve_lp(&md, left, X->p->stop, x, &obj);
   if (st == 0) {
     *duration = milp_duration(&md, obj);
-    double base = (double)X->r->base_duration;
     prog_line(&X->pr, "[%7.2fs] LP at %lld: duration >= %.0f (TDI >= %.3f%%)",
               round_elapsed(X), (long long)budget, *duration,
-              base > 0 ? 100.0 * (*duration - base) / base : 0.0);
+              remat_tdi(X->r->base_duration, *duration));
     int n = X->g->n;
     double *s = util_malloc((size_t)n * (size_t)n * sizeof *s + 1);
     milp_s_values(&md, x, s);
@@ -147,16 +146,6 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
   free(x);
   milp_free(&md);
   return st;
-}
-
-static int round_infeasible_budget(round_run *X) {
-  remat_result *r = X->r;
-  r->status = REMAT_STATUS_INFEASIBLE;
-  snprintf(r->message, sizeof r->message,
-           "infeasible: budget %lld is below %lld, the memory some node needs "
-           "with its inputs (max over v of m_v + sum of its predecessors' m_u)",
-           (long long)X->p->budget, (long long)r->min_peak);
-  return REMAT_ENOFIT;
 }
 
 /* Status and message once the roundings are done. */
@@ -340,14 +329,11 @@ int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
     st->threshold = -1;
   }
   int rc;
-  if (p->budget <= 0 || p->eps < 0 || p->eps >= 1) {
-    snprintf(r->message, sizeof r->message,
-             p->budget <= 0 ? "the budget must be positive"
-                            : "eps must be in [0, 1)");
+  r->budget = p->budget;
+  if (p->eps < 0 || p->eps >= 1) {
+    snprintf(r->message, sizeof r->message, "eps must be in [0, 1)");
     rc = REMAT_EUSAGE;
-  } else if (p->budget < r->min_peak) {
-    rc = round_infeasible_budget(&X);
-  } else {
+  } else if (!(rc = remat_result_precheck(r, g))) {
     rc = round_main(&X);
   }
   r->t_total = round_elapsed(&X);

@@ -60,10 +60,10 @@ static void run_step(seen *S, const remat_graph *g, int64_t M, const int *copies
   p.copies = copies;
   p.time_limit = 60;
   p.max_moves = moves;
-  p.seed = seed;
+  p.io.seed = seed;
   p.target_step = target_step;
-  p.found = check_report;
-  p.ctx = S;
+  p.io.report = check_report;
+  p.io.ctx = S;
   assert_true(anneal_run(g, NULL, 0, &p) <= moves);
 }
 
@@ -207,9 +207,9 @@ static void test_heur_validity(void **state) {
       p.budget = S.M;
       p.copies = S.copies;
       p.time_limit = 0.05;
-      p.seed = (unsigned)seed;
-      p.found = check_heur;
-      p.ctx = &S;
+      p.io.seed = (unsigned)seed;
+      p.io.report = check_heur;
+      p.io.ctx = &S;
       int found = heur_run(g, &p);
       assert_int_equal(found, S.reports);
       assert_true(S.reports > 0);

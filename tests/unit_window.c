@@ -1,6 +1,6 @@
 /* unit_window.c -- the stage-axis schedules (plan.c: plan_run, and
  * plan_move against it) and the window
- * sub-model (window.c): on random graphs, random schedules, windows and
+ * sub-model (window_model.c): on random graphs, random schedules, windows and
  * node sets, every solution of the sub-model applied to the schedule
  * re-simulates within budget, and the current schedule is admitted. */
 #include <malloc.h>
@@ -17,7 +17,7 @@
 #include "model.h"
 #include "oracle.h"
 #include "plan.h"
-#include "window.h"
+#include "window_model.h"
 
 static void test_sched_matches_simulator(void **state) {
   (void)state;
@@ -160,8 +160,8 @@ static void window_sound(int phase) {
     heur_params_init(&hp);
     hp.budget = M;
     hp.time_limit = 0.05;
-    hp.found = take_first;
-    hp.ctx = &got;
+    hp.io.report = take_first;
+    hp.io.ctx = &got;
     heur_run(g, &hp);
     if (!got) {
       remat_graph_free(g);
@@ -253,7 +253,7 @@ static void topo_setup(const remat_graph *g, int copies, model *md, plan *s, pla
 /* The window search parses thousands of sub-models in one solve, so
  * parsing one must not leave memory behind: Gecode 6.2's FlatZinc parser
  * leaks the list of every set literal and a spec per element of an
- * output array of existing variables, which window.c avoids (RSS of a
+ * output array of existing variables, which window_model.c avoids (RSS of a
  * 60 s solve on a 10,001-node graph: 453 MB with them, 179 MB without,
  * bench/RESULTS.md section 8).  What stays is mostly Gecode's own 48
  * bytes per brancher, about 600 bytes a parse here; the check allows

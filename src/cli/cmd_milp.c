@@ -11,6 +11,7 @@
 #include "milp.h"
 #include "result.h"
 #include "rounding.h"
+#include "seeds.h"
 #include "sig.h"
 
 static json_t *cmd_milp_extra(const milp_stats *st) {
@@ -72,7 +73,7 @@ static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
     p.budget = budget;
     p.time_limit = o->time_limit;
     p.threads = (int)o->threads;
-    p.warm_start = !o->no_heuristic;
+    p.seeds = o->no_heuristic ? NULL : seeds_milp;
     p.verbose = verbose;
     p.stop = stop;
     milp_stats st;

@@ -126,11 +126,10 @@ static int an_pick_step(an *A) {
 
 /* Two steps before j whose values are live across j, each uniformly at
  * random (a is -1 if there is none).  Beyond AN_SCAN steps by rejection
- * (a few random tries each: on 20,000 nodes the scan for them all took a
- * quarter of the annealing's time; 1.45x moves per second without it,
- * 3.22 % instead of 3.30 % in 30 s, RESULTS section 11), else, or when
- * the tries fail, by one scan (on shorter sequences it costs little, and
- * the search there was tuned with it). */
+ * (a few random tries each: on long sequences the scan for them all takes
+ * a large share of the annealing's time, bench/RESULTS.md, section 11),
+ * else, or when the tries fail, by one scan (on shorter sequences it
+ * costs little, and the search there was tuned with it). */
 #define AN_SCAN 4096
 #define AN_TRIES 32
 static void an_live2(an *A, int j, int *a, int *b) {

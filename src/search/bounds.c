@@ -13,7 +13,9 @@ static void bounds_cover_child(void *ctx) {
   cp.budget = B->p->budget;
   cp.copies = B->r->copies;
   /* a tenth of the time (it takes a core from the workers), at least 1 s
-   * or half of a shorter limit; out of time, CBC's bound is kept */
+   * or half of a shorter limit: enough for a thousand layered nodes, not
+   * always for a few thousand, where CBC's bound is kept (bench/RESULTS.md,
+   * section 14) */
   double T = B->p->time_limit, t = 0.1 * T;
   if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
   cp.time_limit = t;

@@ -323,8 +323,7 @@ static void win_memory(win_bld *B, const char *cap) {
 /* The precedence clauses' terms of the free slots (win_cover: one per copy
  * of each input): on dense graphs with many copies they run into millions,
  * which Gecode's FlatZinc parser takes seconds to read, past any time limit
- * (a 150-node graph with 37 inputs per node and C_v = 150: 8 s for one
- * window at a 1 s limit). */
+ * (bench/RESULTS.md, section 14). */
 #define WIN_MAX_TERMS 200000
 static long long win_cover_terms(const win_bld *B) {
   long long n = 0;

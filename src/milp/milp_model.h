@@ -38,11 +38,12 @@
  * Scaling: sizes are divided by their GCD (budget floor(M / g)), durations
  * by theirs.  Models above MILP_MAX_NONZEROS matrix entries are refused
  * after a counting pass that allocates one int per column, so a model far
- * too large is refused before anything is built (bench/RESULTS.md has the
- * sizes of the benchmark graphs' models). */
+ * too large is refused before anything is built (the benchmark graphs'
+ * sizes: bench/RESULTS.md, section 14). */
 #ifndef REMAT_MILP_MODEL_H
 #define REMAT_MILP_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "remat.h"

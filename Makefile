@@ -97,6 +97,79 @@ $(BUILD)/tests:
 
 -include $(wildcard $(BUILD)/obj/*/*.d)
 
+# ---------------------------------------------------------------- fuzz
+# tests/fuzz/fuzz_*.c: one libFuzzer target per reader.  `make fuzz` builds
+# them with clang (ASan + UBSan) in build/fuzz and runs each for FUZZ_S
+# seconds from its committed corpus (tests/fuzz/corpus/NAME); what crashes
+# goes to build/fuzz/crashes/NAME and, once fixed, into
+# tests/fuzz/crashes/NAME.  `make check` replays both directories on the
+# normal build (build/tests/replay_NAME).
+FUZZ_S    ?= 60
+FUZZ_CC   ?= clang
+FUZZ_CXX  ?= clang++
+FUZZ_SAN  := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES:= $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_OBJ  := $(LIB_C:src/%.c=build/fuzz/obj/%.o) $(LIB_CXX:src/%.cpp=build/fuzz/obj/%.o)
+FUZZ_BIN  := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+REPLAY_BIN:= $(FUZZ_NAMES:%=$(BUILD)/tests/replay_%)
+
+.PHONY: fuzz fuzz-build replay prop
+
+# tests/prop_claims.c: every claim (optimal, infeasible, lower bound) of
+# every command on random tiny graphs at every scale against an exhaustive
+# search; PROP_CASES cases in make check (more: `make prop PROP_CASES=10000`).
+PROP_CASES ?= 40
+PROP_SEED  ?= 1
+
+$(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h $(LIB_OBJ) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.o
+	$(CXX) $(LDFLAGS) $@.o $(LIB_OBJ) $(LIBS) -o $@
+	rm -f $@.o
+
+prop: $(BIN) $(BUILD)/tests/prop_claims
+	REMAT=$(BIN) $(BUILD)/tests/prop_claims --cases $(PROP_CASES) --seed $(PROP_SEED)
+
+build/fuzz/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+build/fuzz/obj/%.o: src/%.cpp
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(CPPFLAGS) -std=c++17 -O1 -g $(WARN) -Wno-unused-parameter -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(CPPFLAGS) -iquote tests/fuzz -std=c11 -O1 -g $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) -c $< -o $@.o
+	$(FUZZ_CXX) -fsanitize=fuzzer $(FUZZ_SAN) $@.o $(FUZZ_OBJ) $(LIBS) -o $@
+	rm -f $@.o
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	@bad=""; for t in $(FUZZ_NAMES); do \
+	  mkdir -p build/fuzz/corpus/$$t build/fuzz/crashes/$$t; \
+	  if build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_S) -max_len=65536 -timeout=20 \
+	      -rss_limit_mb=4096 -artifact_prefix=build/fuzz/crashes/$$t/ \
+	      build/fuzz/corpus/$$t tests/fuzz/corpus/$$t >build/fuzz/$$t.log 2>&1; then \
+	    echo "fuzz_$$t: $$(grep -E '^#[0-9]+ *DONE' build/fuzz/$$t.log | tail -1)"; \
+	  else \
+	    echo "fuzz_$$t: FAILED (build/fuzz/$$t.log, input in build/fuzz/crashes/$$t/)"; \
+	    grep -E "ERROR|runtime error|invariant broken" build/fuzz/$$t.log | head -3; \
+	    bad="$$bad $$t"; \
+	  fi; \
+	done; test -z "$$bad" || { echo "fuzz: failures in:$$bad"; exit 1; }
+
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJ) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -iquote tests/fuzz $(CFLAGS) -c $< -o $@.t.o
+	$(CC) $(CPPFLAGS) -iquote tests/fuzz $(CFLAGS) -c tests/fuzz/replay.c -o $@.r.o
+	$(CXX) $(LDFLAGS) $@.t.o $@.r.o $(LIB_OBJ) $(LIBS) -o $@
+	rm -f $@.t.o $@.r.o
+
+replay: $(REPLAY_BIN)
+	@set -e; for t in $(FUZZ_NAMES); do \
+	  $(BUILD)/tests/replay_$$t tests/fuzz/corpus/$$t $$(ls -d tests/fuzz/crashes/$$t 2>/dev/null); \
+	done
+
 # ---------------------------------------------------------------- deps
 # Installs what is missing when run as root, otherwise prints the command.
 deps:
@@ -115,7 +188,7 @@ deps:
 
 # ---------------------------------------------------------------- tests
 check: deps
-	$(MAKE) --no-print-directory unit e2e
+	$(MAKE) --no-print-directory unit e2e replay prop
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done

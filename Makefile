@@ -87,7 +87,7 @@ $(LIBA): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB_OBJ)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(LIB_OBJ) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(wildcard tests/*.h) $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o
 	$(CXX) $(LDFLAGS) $@.tmp.o $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 	rm -f $@.tmp.o

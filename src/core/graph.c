@@ -401,3 +401,36 @@ int graph_last_succ(const remat_graph *g, int v) {
   int a = g->succ_off[v], b = g->succ_off[v + 1];
   return a == b ? -1 : g->succ[b - 1];
 }
+
+remat_graph *graph_permute(const remat_graph *g, const int *order, char *err,
+                           size_t errlen) {
+  int n = g->n;
+  graph_raw r;
+  graph_raw_init(&r, n);
+  for (int v = 0; v < n; v++) {
+    r.id[v] = util_strdup(g->id[v]);
+    r.label[v] = g->label[v] ? util_strdup(g->label[v]) : NULL;
+    r.w[v] = g->w[v];
+    r.m[v] = g->m[v];
+    r.copies[v] = g->copies[v];
+  }
+  for (int v = 0; v < n; v++)
+    for (int j = g->succ_off[v]; j < g->succ_off[v + 1]; j++)
+      graph_raw_add_edge(&r, v, g->succ[j]);
+  r.order = util_malloc((size_t)n * sizeof *r.order);
+  memcpy(r.order, order, (size_t)n * sizeof *order);
+  r.norder = n;
+  r.ids_numeric = g->ids_numeric;
+  r.name = util_strdup(g->name ? g->name : "graph");
+  r.format = g->format;
+  remat_graph *h = graph_build(&r, g->name ? g->name : "graph", err, errlen);
+  graph_raw_free(&r);
+  if (!h) return NULL;
+  for (int i = 0; i < n; i++) h->file_index[i] = g->file_index[order[i]];
+  if (g->path) h->path = util_strdup(g->path);
+  if (g->backward) {
+    h->backward = util_malloc((size_t)n);
+    for (int i = 0; i < n; i++) h->backward[i] = g->backward[order[i]];
+  }
+  return h;
+}

@@ -101,6 +101,12 @@ EOF
 # ---------------------------------------------------- the ends are fine
 run "$REMAT" solve g.json --budget 0.9 --time-limit 1e9 --threads 16 --seed 4294967295 -q
 [ "$rc" = 0 ] || fail "solve at the ends of the ranges: exit $rc ($err)"
+# every method (and the covering bound) with the longest time limit
+run "$REMAT" compare g.json --budget 0.9 --time-limit 1e9 --threads 0 -q
+[ "$rc" = 0 ] && [ "$(grep -c '^| 14 | ' out.txt)" = 8 ] && grep -q '^| 14 | cp | 11.76 | 14 | yes | .* optimal |' out.txt ||
+  fail "compare -t 1e9: exit $rc $out $err"
+run "$REMAT" info g.json --budget 0.9 --time-limit 1e9
+[ "$rc" = 0 ] && grep -q "^lower_bound: duration 19 " out.txt || fail "info -t 1e9: exit $rc $out $err"
 run "$REMAT" eval g.json s.json --budget 1.0000000000000000000000000000000000000000
 [ "$rc" = 0 ] && grep -qx "budget: 16" out.txt || fail "eval --budget 1.000...: exit $rc $out"
 run "$REMAT" eval g.json s.json --budget 8388607.9999999999999999999999999999999999999999TiB

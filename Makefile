@@ -23,7 +23,10 @@ BUILD     := build/san
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 export ASAN_OPTIONS := detect_leaks=1
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
-SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# gcc's undefined has every integer check it offers, but not
+# float-cast-overflow (a double out of an integer's range).
+SANFLAGS  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined,float-cast-overflow
 OPT       := -O1 -g
 else
 BUILD     := build

@@ -44,20 +44,9 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   return 0;
 }
 
-int cmd_info(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_INFO, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
-  }
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
-  remat_graph *g = cmdu_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
+int cmd_info(const char *name, const cli_opts *o) {
+  remat_graph *g = cmdu_graph(name, o->pos[0]);
+  if (!g) return 2;
   int64_t topo = remat_topo_peak(g), b9, b8;
   char e[64];
   remat_budget_parse("0.9", topo, &b9, e, sizeof e);
@@ -70,9 +59,7 @@ int cmd_info(const char *name, int argc, char **argv) {
          g->name, g->format, g->n, g->n_edges, (long long)topo, hs,
          (long long)remat_graph_min_peak(g), (long long)b9, (long long)b8,
          (long long)remat_graph_base_duration(g));
-  if (o.budget) rc = info_bound(name, &o, g);
+  int rc = o->budget ? info_bound(name, o, g) : 0;
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

@@ -21,6 +21,7 @@ int cmd_compare(const char *name, int argc, char **argv);
 int cmd_batch(const char *name, int argc, char **argv);
 int cmd_tune(const char *name, int argc, char **argv);
 int cmd_plot(const char *name, int argc, char **argv);
+int cmd_order(const char *name, int argc, char **argv);
 
 /* The command table (main.c). */
 extern const cmd_def cmd_table[];

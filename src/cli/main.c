@@ -24,6 +24,8 @@ const cmd_def cmd_table[] = {
      "choose C_v per node"},
     {"emit", CMD_EMIT, cmd_emit, "GRAPH --budget B [--phase 1|2] [--dzn] [-o FILE]",
      "write the FlatZinc (or MiniZinc data) the solver gets"},
+    {"order", CMD_ORDER, cmd_order, "GRAPH [--time-limit S] [-o FILE]",
+     "a minimum-peak order without recomputation, and a lower bound"},
     {"eval", CMD_EVAL, cmd_eval, "GRAPH SCHEDULE.json [--budget B]",
      "re-simulate a schedule: validity, peak, duration, TDI"},
     {"info", CMD_INFO, cmd_info, "GRAPH [--budget B [--copies N|FILE]]", "graph statistics and budgets; with a budget, a lower bound on the TDI"},

@@ -245,6 +245,8 @@ int order_bound_pairs(const remat_graph *g, int64_t *a, size_t max_pairs,
   int n = g->n;
   size_t np = 0, cap = 0;
   int *pu = NULL, *pv = NULL;
+  if (((double)n / 64 + 1) * ((double)n + g->n_edges) > 16.0 * (double)max_pairs)
+    return -1;
   order_bound_batch b;
   order_bound_batch_init(&b, g);
   for (int v0 = 0; v0 < n && np <= max_pairs; v0 += 64) {

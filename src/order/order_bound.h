@@ -55,7 +55,9 @@ void order_bound_ancestors(const remat_graph *g, int64_t *a);
 /* a_v of every node into a[0..n), and the pairs (u, v) of incomparable
  * nodes where u has a successor in D_v (u computed before v is live at
  * v's step), as lists by u: v in list[off[u] .. off[u + 1]).  Returns 0,
- * or -1 (nothing allocated) when there are more than max_pairs pairs. */
+ * or -1 (nothing allocated, a[] unset) when there are more than max_pairs
+ * pairs, or when the passes would take more than 16 max_pairs steps
+ * (n / 64 passes over the nodes and edges). */
 int order_bound_pairs(const remat_graph *g, int64_t *a, size_t max_pairs,
                       int **off, int **list);
 

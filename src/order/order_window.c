@@ -19,6 +19,7 @@ void order_window_params_init(order_window_params *p) {
   p->budget = 2000;
   p->tries = 8;
   p->kicks = 4;
+  p->kick_slack = 0.001;
   p->seed = 1;
 }
 
@@ -93,7 +94,8 @@ static int win_descend(win *W, int64_t P) {
   }
 }
 
-/* Reorder a few random windows around steps at the peak, within it. */
+/* Reorder a few random windows around steps at the peak, within
+ * `peak` (the peak plus the slack). */
 static void win_kick(win *W, int64_t peak) {
   W->out->kicks++;
   W->D->noise = peak / 64 + 1;
@@ -125,18 +127,21 @@ int64_t order_window_run(const remat_graph *g, order_dfs *D,
   D->deadline = p->deadline;
   D->stop = p->stop;
   int64_t best = order_walk_peak(g, ord, W.mem), peak = best;
-  while (!win_halt(&W)) {
+  long long kicks_then = 0;
+  while (!win_halt(&W) &&
+         !(p->max_kicks > 0 && out->kicks - kicks_then >= p->max_kicks)) {
     if (win_descend(&W, peak - 1)) {
       peak = 0;
       for (int i = 0; i < n; i++)
         if (W.mem[i] > peak) peak = W.mem[i];
       if (peak < best) {
         best = peak;
+        kicks_then = out->kicks;
         memcpy(ord, W.ord, (size_t)n * sizeof *ord);
         if (p->improved) p->improved(p->ctx, ord, best);
       }
     } else {
-      win_kick(&W, peak);
+      win_kick(&W, peak + (int64_t)((double)peak * p->kick_slack));
     }
   }
   D->allowed = NULL;

@@ -7,9 +7,10 @@
  * (the set before each of them is unchanged), so each window solved
  * removes steps over P; when none is left the peak has gone down.  When
  * no window fixes a step, a few random windows near the peak are
- * reordered within the peak itself (the search's children ranked with
- * noise): a different order of the same peak to start again from.  For
- * graphs too large or too wide for the exact search. */
+ * reordered within the peak plus a slack (the search's children ranked
+ * with noise): a different order, at most a little worse, to start again
+ * from; the best order is kept.  For graphs too large or too wide for the
+ * exact search. */
 #ifndef REMAT_ORDER_WINDOW_H
 #define REMAT_ORDER_WINDOW_H
 
@@ -24,6 +25,10 @@ typedef struct order_window_params {
                             proportion for longer ones (2000) */
   int tries;             /* windows tried per step before a kick (8) */
   int kicks;             /* random windows reordered per kick (4) */
+  double kick_slack;     /* their steps may exceed the peak by this
+                            fraction of it (0.001) */
+  int max_kicks;         /* stop after this many kicks without a better
+                            order; 0: no limit (0) */
   double deadline;       /* util_now() time to stop at; 0: none */
   volatile int *stop;
   uint64_t seed;         /* window offsets and noise (nonzero) */

@@ -143,7 +143,7 @@ static void test_walk_peak_matches_simulator(void **state) {
     remat_graph *g = rand_dag(&rng, 2 + seed % 30, 15, rand_maxm(seed));
     int *ord = malloc((size_t)g->n * sizeof *ord);
     uint64_t r2 = (uint64_t)seed + 1;
-    int64_t pk = order_heur_greedy(g, (order_greedy_rule)(seed % 2),
+    int64_t pk = order_heur_greedy(g, (order_heur_rule)(seed % 2),
                                    seed % 3 ? &r2 : NULL, ord);
     assert_true(order_walk_valid(g, ord));
     remat_sim s;
@@ -327,7 +327,7 @@ static void test_dfs_window_against_brute_force(void **state) {
     int n = 3 + seed % 9;
     remat_graph *g = rand_dag(&rng, n, 15 + 5 * (seed % 8), rand_maxm(seed));
     int ord[16];
-    order_heur_greedy(g, ORDER_GREEDY_FREE, NULL, ord);
+    order_heur_greedy(g, ORDER_HEUR_FREE, NULL, ord);
     int lo = (int)(util_xorshift(&rng) % (uint64_t)(n - 1));
     int len = 1 + (int)(util_xorshift(&rng) % (uint64_t)(n - lo));
     int64_t want = bf_window(g, ord, lo, len);

@@ -94,7 +94,7 @@ static void ord_heuristics(ord_run *R, int *ord) {
   double t = util_now();
   R->phase = "greedy";
   for (int rule = 0; rule < 2 && !ord_done(R); rule++)
-    ord_offer(R, ord, order_heur_greedy(g, (order_greedy_rule)rule, NULL, ord));
+    ord_offer(R, ord, order_heur_greedy(g, (order_heur_rule)rule, NULL, ord));
   R->phase = "beam";
   /* widths 16, 64, ... 1024 while the next (about 4 times as long) fits
    * in a twentieth of the time left: the later phases gain more from the
@@ -102,8 +102,8 @@ static void ord_heuristics(ord_run *R, int *ord) {
   for (int w = 16; w <= 1024 && g->n <= R->p->beam_max_nodes && !ord_done(R);
        w *= 4) {
     double start = util_now();
-    order_beam_params bp;
-    order_beam_params_init(&bp);
+    order_heur_beam_params bp;
+    order_heur_beam_params_init(&bp);
     bp.width = w;
     bp.deadline = R->deadline;
     bp.stop = R->p->stop;

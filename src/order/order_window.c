@@ -23,7 +23,7 @@ void order_window_params_init(order_window_params *p) {
   p->seed = 1;
 }
 
-typedef struct win {
+typedef struct ow {
   const remat_graph *g;
   order_dfs *D;
   const order_window_params *p;
@@ -33,9 +33,9 @@ typedef struct win {
   int64_t *mem;
   unsigned char *allowed;
   uint64_t rng;
-} win;
+} ow;
 
-static int win_halt(const win *W) {
+static int ow_halt(const ow *W) {
   return (W->p->stop && *W->p->stop) ||
          (W->p->deadline > 0 && util_now() > W->p->deadline);
 }
@@ -43,7 +43,7 @@ static int win_halt(const win *W) {
 /* Reorder the window of length len from lo so that its steps are within
  * P, then (when lower is set) as far below as the search gets; mem follows.
  * Returns 1 when the window was reordered. */
-static int win_solve(win *W, int lo, int len, int64_t P, int lower) {
+static int ow_solve(ow *W, int lo, int len, int64_t P, int lower) {
   order_dfs *D = W->D;
   int *ord = W->ord, found = 0;
   for (int i = 0; i < len; i++) W->allowed[ord[lo + i]] = 1;
@@ -66,7 +66,7 @@ static int win_solve(win *W, int lo, int len, int64_t P, int lower) {
 }
 
 /* A window of length len around step s, shifted at random. */
-static int win_place(win *W, int s, int len) {
+static int ow_place(ow *W, int s, int len) {
   int jitter = len / 4 ? util_below(&W->rng, len / 2 + 1) - len / 4 : 0;
   int lo = s - len / 2 + jitter;
   if (lo > W->n - len) lo = W->n - len;
@@ -75,18 +75,18 @@ static int win_place(win *W, int s, int len) {
 
 /* Bring every step within P: 1 done, 0 a step no window fixed (or out of
  * time). */
-static int win_descend(win *W, int64_t P) {
+static int ow_descend(ow *W, int64_t P) {
   int n = W->n;
   for (;;) {
-    if (win_halt(W)) return 0;
+    if (ow_halt(W)) return 0;
     int start = util_below(&W->rng, n), s = -1;
     for (int i = 0; i < n && s < 0; i++)
       if (W->mem[(start + i) % n] > P) s = (start + i) % n;
     if (s < 0) return 1;
     int done = 0, len = W->p->min_len;
-    for (int t = 0; t < W->p->tries && !done && !win_halt(W); t++) {
+    for (int t = 0; t < W->p->tries && !done && !ow_halt(W); t++) {
       int L = len < n ? len : n;
-      done = win_solve(W, win_place(W, s, L), L, P, 1);
+      done = ow_solve(W, ow_place(W, s, L), L, P, 1);
       len = len >= W->p->max_len || len >= n ? W->p->min_len : 2 * len;
     }
     if (!done) return 0;
@@ -96,10 +96,10 @@ static int win_descend(win *W, int64_t P) {
 
 /* Reorder a few random windows around steps at the peak, within
  * `peak` (the peak plus the slack). */
-static void win_kick(win *W, int64_t peak) {
+static void ow_kick(ow *W, int64_t peak) {
   W->out->kicks++;
   W->D->noise = peak / 64 + 1;
-  for (int k = 0; k < W->p->kicks && !win_halt(W); k++) {
+  for (int k = 0; k < W->p->kicks && !ow_halt(W); k++) {
     int start = util_below(&W->rng, W->n), s = start;
     for (int i = 0; i < W->n; i++)
       if (W->mem[(start + i) % W->n] >= peak) {
@@ -108,7 +108,7 @@ static void win_kick(win *W, int64_t peak) {
       }
     int len = W->p->min_len << util_below(&W->rng, 4);
     if (len > W->n) len = W->n;
-    win_solve(W, win_place(W, s, len), len, peak, 0);
+    ow_solve(W, ow_place(W, s, len), len, peak, 0);
   }
   W->D->noise = 0;
 }
@@ -119,7 +119,7 @@ int64_t order_window_run(const remat_graph *g, order_dfs *D,
   int n = g->n;
   memset(out, 0, sizeof *out);
   if (n < 2) return order_walk_peak(g, ord, NULL);
-  win W = {g, D, p, out, n, util_malloc((size_t)n * sizeof *ord),
+  ow W = {g, D, p, out, n, util_malloc((size_t)n * sizeof *ord),
            util_malloc((size_t)n * sizeof *W.mem), util_calloc((size_t)n, 1),
            p->seed ? p->seed : 1};
   memcpy(W.ord, ord, (size_t)n * sizeof *ord);
@@ -128,9 +128,9 @@ int64_t order_window_run(const remat_graph *g, order_dfs *D,
   D->stop = p->stop;
   int64_t best = order_walk_peak(g, ord, W.mem), peak = best;
   long long kicks_then = 0;
-  while (!win_halt(&W) &&
+  while (!ow_halt(&W) &&
          !(p->max_kicks > 0 && out->kicks - kicks_then >= p->max_kicks)) {
-    if (win_descend(&W, peak - 1)) {
+    if (ow_descend(&W, peak - 1)) {
       peak = 0;
       for (int i = 0; i < n; i++)
         if (W.mem[i] > peak) peak = W.mem[i];
@@ -141,7 +141,7 @@ int64_t order_window_run(const remat_graph *g, order_dfs *D,
         if (p->improved) p->improved(p->ctx, ord, best);
       }
     } else {
-      win_kick(&W, peak + (int64_t)((double)peak * p->kick_slack));
+      ow_kick(&W, peak + (int64_t)((double)peak * p->kick_slack));
     }
   }
   D->allowed = NULL;

@@ -75,7 +75,7 @@ int cmd_info(const char *name, int argc, char **argv) {
   /* the peak every order without recomputation reaches (order_bound.h) */
   order_bound_params obp;
   order_bound_params_init(&obp);
-  obp.time_limit = o.time_limit_set ? o.time_limit : 10;
+  obp.time_limit = o.time_limit_set ? o.time_limit : 2;
   order_bound_out obo;
   order_bound_run(g, &obp, &obo);
   printf("order_lower_bound: %lld%s\n", (long long)obo.bound,

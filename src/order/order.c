@@ -78,7 +78,7 @@ static void ord_bound(ord_run *R) {
   order_bound_params_init(&bp);
   bp.order = R->r->order;
   bp.stop = R->p->stop;
-  bp.time_limit = 0.25 * R->p->time_limit;
+  bp.time_limit = R->p->time_limit > 0 ? 0.25 * R->p->time_limit : 0;
   order_bound_out bo;
   order_bound_run(R->g, &bp, &bo);
   R->r->bound = bo.bound;
@@ -99,7 +99,8 @@ static void ord_heuristics(ord_run *R, int *ord) {
   /* widths 16, 64, ... 1024 while the next (about 4 times as long) fits
    * in a twentieth of the time left: the later phases gain more from the
    * time than wider beams */
-  for (int w = 16; w <= 1024 && g->n <= R->p->beam_max_nodes && !ord_done(R);
+  for (int w = 16; w <= 1024 && g->n <= R->p->beam_max_nodes && !ord_done(R) &&
+                  (double)g->n * w <= 8e6; /* its trail: 8 n w bytes */
        w *= 4) {
     double start = util_now();
     order_heur_beam_params bp;
@@ -182,7 +183,7 @@ int order_solve(const remat_graph *g, const order_params *p, order_result *r) {
   memset(r, 0, sizeof *r);
   int n = g->n;
   ord_run R = {g, p, r, util_now(), 0, "start"};
-  R.deadline = R.t0 + (p->time_limit > 0 ? p->time_limit : 0);
+  R.deadline = p->time_limit > 0 ? R.t0 + p->time_limit : 1e300;
   r->n = n;
   r->order = util_malloc((size_t)(n ? n : 1) * sizeof *r->order);
   for (int i = 0; i < n; i++) r->order[i] = p->start ? p->start[i] : i;

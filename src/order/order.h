@@ -34,7 +34,8 @@ typedef struct order_event {
 } order_event;
 
 typedef struct order_params {
-  double time_limit;     /* seconds for the whole run (60) */
+  double time_limit;     /* seconds for the whole run (60); <= 0: no limit
+                            (until proven optimal or *stop) */
   volatile int *stop;    /* stop, keeping the best order, when nonzero */
   unsigned seed;         /* (1) */
   /* called on each event (may be NULL) */

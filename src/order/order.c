@@ -156,26 +156,33 @@ static void ord_exact(ord_run *R, int *ord) {
   R->r->t_exact = util_now() - t;
 }
 
-static void ord_window(ord_run *R, int *ord) {
+/* Window runs until the deadline, each ending after 16 kicks without a
+ * better order: from the heuristics' best order (the exact search's orders
+ * sit tight under their threshold, with little room to move) and from the
+ * best order in turn. */
+static void ord_window(ord_run *R, int *ord, const int *heur) {
   const remat_graph *g = R->g;
   double t = util_now();
   R->phase = "window";
   order_dfs D;
   order_dfs_init(&D, g, (size_t)64 << 20, 10000000);
-  order_window_params wp;
-  order_window_params_init(&wp);
-  wp.deadline = R->deadline;
-  wp.stop = R->p->stop;
-  wp.seed = (uint64_t)R->p->seed * 0x9e3779b97f4a7c15ULL + 1;
-  wp.improved = ord_improved;
-  wp.ctx = R;
-  memcpy(ord, R->r->order, (size_t)g->n * sizeof *ord);
-  order_window_out wo;
-  order_window_run(g, &D, &wp, ord, &wo);
+  for (int run = 0; !ord_done(R); run++) {
+    order_window_params wp;
+    order_window_params_init(&wp);
+    wp.deadline = R->deadline;
+    wp.stop = R->p->stop;
+    wp.seed = ((uint64_t)R->p->seed << 20) + (uint64_t)run + 1;
+    wp.max_kicks = 16;
+    wp.improved = ord_improved;
+    wp.ctx = R;
+    memcpy(ord, run % 2 ? R->r->order : heur, (size_t)g->n * sizeof *ord);
+    order_window_out wo;
+    order_window_run(g, &D, &wp, ord, &wo);
+    R->r->windows += wo.windows;
+    R->r->windows_solved += wo.solved;
+    R->r->kicks += wo.kicks;
+  }
   order_dfs_free(&D);
-  R->r->windows = wo.windows;
-  R->r->windows_solved = wo.solved;
-  R->r->kicks = wo.kicks;
   R->r->t_window = util_now() - t;
 }
 
@@ -195,8 +202,11 @@ int order_solve(const remat_graph *g, const order_params *p, order_result *r) {
   int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
   ord_bound(&R);
   if (!ord_done(&R)) ord_heuristics(&R, ord);
+  int *heur = util_malloc((size_t)(n ? n : 1) * sizeof *heur);
+  memcpy(heur, r->order, (size_t)n * sizeof *heur);
   if (!ord_done(&R)) ord_exact(&R, ord);
-  if (!ord_done(&R)) ord_window(&R, ord);
+  if (!ord_done(&R)) ord_window(&R, ord, heur);
+  free(heur);
   free(ord);
   r->optimal = r->peak <= r->lower;
   if (r->optimal) r->open = ORDER_OPEN_NONE;

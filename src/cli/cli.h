@@ -31,12 +31,12 @@ enum {
     "11.3GB; compare, batch: lists 0.9,0.8")                                  \
   O(output, "output", 'o', S, NULL, "FILE", CMD_ANY,                          \
     "write the result (JSON, FlatZinc, SVG, table...) to FILE")               \
-  O(time_limit, "time-limit", 't', D, 60.0, "S", CMD_SOLVERS | CMD_INFO | CMD_ORDER,      \
+  O(time_limit, "time-limit", 't', D, 60.0, "S", CMD_SOLVERS | CMD_INFO | CMD_ORDER, \
     "time limit in seconds for the whole solve (batch: per job)")            \
   O(threads, "threads", 0, I, 0, "N",                                         \
     CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE,                \
     "solver threads (0 = all cores; batch: per job, default 1)")             \
-  O(seed, "seed", 0, I, 1, "N", CMD_SOLVERS | CMD_GEN | CMD_ORDER, "random seed")         \
+  O(seed, "seed", 0, I, 1, "N", CMD_SOLVERS | CMD_GEN | CMD_ORDER, "random seed") \
   O(copies, "copies", 'c', S, NULL, "N|FILE", CMD_SOLVE | CMD_EMIT | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_INFO, \
     "copies C_v per node: one number, or a JSON file {id: C_v} (tune-copies: " \
     "a list 1,2,3 sweeps uniform values)")                                    \

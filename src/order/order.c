@@ -19,7 +19,7 @@ void order_params_init(order_params *p) {
   p->seed = 1;
   p->exact = 1;
   p->exact_max_nodes = 20000;
-  p->exact_max_bytes = (size_t)1 << 30;
+  p->exact_max_bytes = (size_t)512 << 20;
   p->beam_max_nodes = 20000;
 }
 

@@ -44,7 +44,7 @@ typedef struct order_params {
   const int *start;      /* an order to start from, NULL: the input order */
   int exact;             /* run the exact search (1) */
   int exact_max_nodes;   /* larger graphs skip it (20000) */
-  size_t exact_max_bytes;/* memory for its table of dead sets (1 GiB) */
+  size_t exact_max_bytes;/* memory for its table of dead sets (512 MiB) */
   int beam_max_nodes;    /* larger graphs skip the beam search (20000) */
 } order_params;
 

@@ -25,7 +25,7 @@ typedef struct order_exact_params {
   int64_t lower;       /* a lower bound valid for every order (0) */
   double deadline;     /* util_now() time to give up at; 0: none */
   volatile int *stop;  /* give up when nonzero */
-  size_t max_bytes;    /* memory for the dead sets (1 GiB) */
+  size_t max_bytes;    /* memory for the dead sets (512 MiB) */
   int max_nodes;       /* larger graphs are not searched (20000) */
   size_t max_pairs;    /* pairs for the per-set bound; more: no such
                           bound (10^7) */

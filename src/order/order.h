@@ -37,7 +37,7 @@ typedef struct order_params {
   double time_limit;     /* seconds for the whole run (60); <= 0: no limit
                             (until proven optimal or *stop) */
   volatile int *stop;    /* stop, keeping the best order, when nonzero */
-  unsigned seed;         /* (1) */
+  unsigned seed;         /* the window search's choices (1) */
   /* called on each event (may be NULL) */
   void (*progress)(void *ctx, const order_event *e);
   void *progress_ctx;
@@ -81,9 +81,10 @@ typedef struct order_result {
   long long windows, windows_solved, kicks;
 } order_result;
 
-/* Search.  Returns 0, or REMAT_EINTERNAL when an order failed
- * re-simulation (a bug); r is filled either way (free it with
- * order_result_free). */
+/* Search.  Returns 0; REMAT_EUSAGE when p->start is not an order (each
+ * node once, after its predecessors); REMAT_EINTERNAL when the order found
+ * failed re-simulation (a bug).  Free r with order_result_free in every
+ * case. */
 int order_solve(const remat_graph *g, const order_params *p, order_result *r);
 void order_result_free(order_result *r);
 

@@ -23,7 +23,7 @@ typedef struct cmd_def {
 } cmd_def;
 
 cmd_fn cmd_solve, cmd_emit, cmd_eval, cmd_info, cmd_gen, cmd_milp,
-    cmd_baseline, cmd_compare, cmd_batch, cmd_tune, cmd_plot;
+    cmd_baseline, cmd_compare, cmd_batch, cmd_tune, cmd_plot, cmd_order;
 
 /* The command table (main.c). */
 extern const cmd_def cmd_table[];

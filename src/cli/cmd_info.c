@@ -1,5 +1,6 @@
-/* cmd_info.c -- remat info: graph statistics and the standard budgets;
- * with --budget, the covering bound (cover.h) at that budget. */
+/* cmd_info.c -- remat info: graph statistics, the standard budgets and
+ * the lower bound on the peak of every order (order_bound.h); with
+ * --budget, the covering bound (cover.h) at that budget. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "cmd.h"
 #include "cmdutil.h"
 #include "cover.h"
+#include "order_bound.h"
 #include "util.h"
 
 /* The covering bound at o->budget with the copies remat solve would use. */
@@ -59,6 +61,14 @@ int cmd_info(const char *name, const cli_opts *o) {
          g->name, g->format, g->n, g->n_edges, (long long)topo, hs,
          (long long)remat_graph_min_peak(g), (long long)b9, (long long)b8,
          (long long)remat_graph_base_duration(g));
+  /* the peak every order without recomputation reaches (order_bound.h) */
+  order_bound_params obp;
+  order_bound_params_init(&obp);
+  obp.time_limit = o->time_limit_set ? o->time_limit : 2;
+  order_bound_out obo;
+  order_bound_run(g, &obp, &obo);
+  printf("order_lower_bound: %lld%s\n", (long long)obo.bound,
+         obo.complete ? "" : " (cut short by the time limit)");
   int rc = o->budget ? info_bound(name, o, g) : 0;
   remat_graph_free(g);
   return rc;

@@ -27,6 +27,8 @@ const cmd_def cmd_table[] = {
     {"emit", CMD_EMIT, cmd_emit, 1, 1, 1,
      "GRAPH --budget B [--phase 1|2] [--dzn] [-o FILE]",
      "write the FlatZinc (or MiniZinc data) the solver gets", NULL},
+    {"order", CMD_ORDER, cmd_order, 1, 1, 1, "GRAPH [--time-limit S] [-o FILE]",
+     "a minimum-peak order without recomputation, and a lower bound", NULL},
     {"eval", CMD_EVAL, cmd_eval, 2, 2, 1, "GRAPH SCHEDULE.json [--budget B]",
      "re-simulate a schedule: validity, peak, duration, TDI", NULL},
     {"info", CMD_INFO, cmd_info, 1, 1, 1, "GRAPH [--budget B [--copies N|FILE]]",

@@ -29,7 +29,8 @@ enum {
   CMD_TUNE = 1 << 8,
   CMD_PLOT = 1 << 9,
   CMD_INFO = 1 << 10,
-  CMD_JOB = 1 << 11,
+  CMD_ORDER = 1 << 11,
+  CMD_JOB = 1 << 12,
 };
 #define CMD_ALL (CMD_JOB - 1) /* every command (not CMD_JOB) */
 #define CMD_SOLVERS (CMD_SOLVE | CMD_MILP | CMD_BASELINE | CMD_COMPARE | CMD_BATCH | CMD_TUNE)
@@ -71,13 +72,13 @@ enum {
   O(output, "output", 'o', TEXT, NULL, "FILE", CMD_ALL, NULL,                 \
     "write the result (JSON, FlatZinc, SVG, table...) to FILE")               \
   O(time_limit, "time-limit", 't', REAL, 60.0, "S",                           \
-    CMD_SOLVERS | CMD_INFO | CMD_JOB, "(0, 1e9]",                             \
+    CMD_SOLVERS | CMD_INFO | CMD_ORDER | CMD_JOB, "(0, 1e9]",                             \
     "time limit in seconds for the whole solve (batch: per job)")            \
   O(threads, "threads", 0, INT, 0, "N",                                       \
     CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB,      \
     "[0, " CLI_STR(CLI_MAX_THREADS) "]",                                      \
     "solver threads (0 = all cores; batch: per job, default 1)")             \
-  O(seed, "seed", 0, INT, 1, "N", CMD_SOLVERS | CMD_GEN | CMD_JOB,            \
+  O(seed, "seed", 0, INT, 1, "N", CMD_SOLVERS | CMD_GEN | CMD_ORDER | CMD_JOB,            \
     "[0, 4294967295]", "random seed")                                         \
   O(copies, "copies", 'c', NFILE, NULL, "N|FILE",                             \
     CMD_SOLVE | CMD_EMIT | CMD_COMPARE | CMD_BATCH | CMD_INFO | CMD_JOB,      \

@@ -183,6 +183,8 @@ typedef struct remat_result {
   int64_t mem_quantum, dur_quantum; /* CP scaling (1 = exact) */
   long long nodes, fails, restarts, solutions, propagations;
   int interrupted;       /* stopped by a signal */
+  int free_order;        /* the search covered every order (not only the
+                            input order's stages) */
 } remat_result;
 
 void remat_result_init(remat_result *r, const remat_graph *g, int64_t budget,
@@ -233,6 +235,11 @@ typedef struct remat_solve_params {
                               relaxation (milp.h) for at most this many
                               seconds; its value is the lower bound when the
                               search proved none (0) */
+  int free_order;          /* search every order, not only the input
+                              order's stages (0) */
+  /* called with every new best schedule (node indices), or NULL */
+  void (*on_improvement)(void *ctx, const int *seq, int len);
+  void *improvement_ctx;
 } remat_solve_params;
 
 void remat_solve_params_init(remat_solve_params *p);

@@ -36,6 +36,7 @@
 #include "gecode.h"
 #include "remat.h"
 #include "seeds.h"
+#include "solve_free.h"
 #include "util.h"
 #include "worker_anneal.h"
 #include "worker_cp.h"
@@ -215,6 +216,7 @@ static int solve_conclude(solve *S) {
 }
 
 int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
+  if (p->free_order) return solve_free(g, p, r);
   solve S;
   best *B = &S.B;
   best_init(B, g, p, r);

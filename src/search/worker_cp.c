@@ -22,7 +22,10 @@ int cpw_init(cpw *W, best *B, char *err, size_t errlen) {
   W->B = B;
   W->end = p->time_limit;
   mw_init(&W->milp, B);
-  if (model_build(&W->md, B->g, 1, p->budget, p->copies, p->default_copies, err, errlen))
+  if (p->free_order ? model_build_free(&W->md, B->g, 1, p->budget, p->copies,
+                                        p->default_copies, err, errlen)
+                    : model_build(&W->md, B->g, 1, p->budget, p->copies, p->default_copies,
+                                  err, errlen))
     return 1;
   model_sol_alloc(&W->md, &W->x);
   return 0;

@@ -45,7 +45,7 @@ void mw_init(mw *M, best *B) {
 
 static int mw_wanted(const best *B) {
   const remat_solve_params *p = B->p;
-  if (p->fzn_solver || B->g->n > MW_NODES) return 0;
+  if (p->fzn_solver || p->free_order || B->g->n > MW_NODES) return 0;
   /* CBC works in doubles with absolute tolerances: trust its proofs only
    * while the budget in units of the sizes' GCD stays within 32 bits */
   int64_t q = 0;

@@ -15,6 +15,7 @@ const char *remat_status_name(int status) {
   case REMAT_STATUS_OPTIMAL: return "optimal";
   case REMAT_STATUS_FEASIBLE: return "feasible";
   case REMAT_STATUS_OVER_BUDGET: return "over-budget";
+  case REMAT_STATUS_ERROR: return "error";
   default: return "infeasible";
   }
 }

@@ -108,6 +108,8 @@ typedef struct shared {
                             with C_v, 2 the best schedule is optimal */
   int internal;          /* an internal error happened */
   char errmsg[512];
+  char unproven[256];    /* why the external solver ended by itself
+                            without a proof (ext_solve), or "" */
 } shared;
 
 static double sh_elapsed(const shared *S) { return util_now() - S->t0; }
@@ -435,6 +437,7 @@ static gz_status cp_phase(cpw *W, int phase) {
     status = gz_solve(text.s, text.len, &gp, &st, err, sizeof err);
   }
   if (status == GZ_ERROR) sh_error(S, "solver error: %s", err);
+  else if (err[0]) snprintf(S->unproven, sizeof S->unproven, "%s", err);
   sh_stats(S, &st);
   sh_verbose(S, "CP phase %d: %s, %lld solutions, %lld nodes, %lld fails, %lld searches, %.2fs",
              phase,
@@ -1036,6 +1039,8 @@ static void solve_conclude(shared *S, const model *md) {
   if (r->t_first_fit >= 0 && fit < seeded) r->t_phase[2] = total - seeded;
   if (S->fits) {
     r->status = S->proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
+    if (!S->proven && S->unproven[0])
+      snprintf(r->message, sizeof r->message, "%s", S->unproven);
     if (S->proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
@@ -1057,7 +1062,8 @@ static void solve_conclude(shared *S, const model *md) {
              "%s: no schedule within %lld found with at most %d copies per "
              "node; best peak %lld (%.1f%% of budget); more time or more copies "
              "(--copies %d) may reach it",
-             p->stop && *p->stop ? "interrupted" : "out of time",
+             S->unproven[0] ? S->unproven
+             : p->stop && *p->stop ? "interrupted" : "out of time",
              (long long)p->budget, most, (long long)r->peak,
              100.0 * (double)r->peak / (double)p->budget, 2 * most);
   }
@@ -1170,6 +1176,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
   }
   if (S.internal) {
     snprintf(r->message, sizeof r->message, "internal error: %.480s", S.errmsg);
+    r->status = REMAT_STATUS_ERROR;
     rc = REMAT_EINTERNAL;
   } else {
     solve_conclude(&S, &C.md);

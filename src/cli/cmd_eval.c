@@ -36,6 +36,10 @@ int cmd_eval(const char *name, int argc, char **argv) {
   remat_sim s;
   if (remat_simulate(g, seq, len, &s, NULL)) {
     printf("valid: no\nerror: %s\n", s.error);
+    const char *sched = o.pos[1];
+    if (sched[0] == '-' && !sched[1]) sched = "<stdin>";
+    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", name,
+            sched, g->name, s.error);
     rc = 2;
   } else {
     int64_t base = remat_graph_base_duration(g);

@@ -85,12 +85,14 @@ void child_stop(child *c) {
 
 /* Has the leader ended?  Looked at without reaping it: a zombie keeps its
  * pid, and so its process group's id, from being used again until then. */
-static int child_exited(const child *c) {
+static int child_exited(child *c) {
   siginfo_t info;
   memset(&info, 0, sizeof info);
-  if (waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT))
-    return errno != EINTR; /* ECHILD: reaped elsewhere; count it ended */
-  return info.si_pid != 0;
+  if (!waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT))
+    return info.si_pid != 0;
+  if (errno == EINTR) return 0;
+  c->group = 0; /* reaped elsewhere: its group's id may be reused; no kill */
+  return 1;
 }
 
 static void child_close(int *fd) {

@@ -437,7 +437,8 @@ static gz_status cp_phase(cpw *W, int phase) {
     status = gz_solve(text.s, text.len, &gp, &st, err, sizeof err);
   }
   if (status == GZ_ERROR) sh_error(S, "solver error: %s", err);
-  else if (err[0]) snprintf(S->unproven, sizeof S->unproven, "%s", err);
+  else /* the last phase's word (ext_solve's note, or "") */
+    snprintf(S->unproven, sizeof S->unproven, "%.255s", err);
   sh_stats(S, &st);
   sh_verbose(S, "CP phase %d: %s, %lld solutions, %lld nodes, %lld fails, %lld searches, %.2fs",
              phase,

@@ -145,9 +145,11 @@ enum {
   REMAT_STATUS_FEASIBLE,      /* within budget, not proven optimal */
   REMAT_STATUS_OVER_BUDGET,   /* best schedule found is over budget */
   REMAT_STATUS_INFEASIBLE,    /* proven: nothing within budget (in the model) */
+  REMAT_STATUS_ERROR,         /* an internal error ended the search (its
+                                 best schedule, if any, is kept) */
 };
 
-/* "optimal", "feasible", "over-budget", "infeasible". */
+/* "optimal", "feasible", "over-budget", "infeasible", "error". */
 const char *remat_status_name(int status);
 
 /* One improvement of the best schedule during a solve. */

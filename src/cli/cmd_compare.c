@@ -25,9 +25,13 @@ int cmd_compare(const char *name, const cli_opts *o) {
   if (!(g = cmdu_solver_graph(name, o->pos[0]))) goto out;
   char *items[CMD_COMPARE_MAX_BUDGETS];
   int64_t budgets[CMD_COMPARE_MAX_BUDGETS];
-  int nb = o->budget ? budget_split(o->budget, items, CMD_COMPARE_MAX_BUDGETS, &storage) : 0;
-  if (nb <= 0) {
+  if (!o->budget) {
     fprintf(stderr, "remat %s: --budget needs one or more budgets (e.g. 0.9,0.8)\n", name);
+    goto out;
+  }
+  int nb = budget_split(o->budget, items, CMD_COMPARE_MAX_BUDGETS, &storage, err, sizeof err);
+  if (nb < 0) {
+    fprintf(stderr, "remat %s: %s\n", name, err);
     goto out;
   }
   for (int i = 0; i < nb; i++)

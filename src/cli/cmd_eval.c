@@ -6,6 +6,7 @@
 #include "cmdutil.h"
 #include "result.h"
 #include "sim.h"
+#include "util.h"
 
 int cmd_eval(const char *name, const cli_opts *o) {
   remat_graph *g = cmdu_graph(name, o->pos[0]);
@@ -26,6 +27,8 @@ int cmd_eval(const char *name, const cli_opts *o) {
   remat_sim s;
   if (remat_simulate(g, seq, len, &s, NULL)) {
     printf("valid: no\nerror: %s\n", s.error);
+    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", name,
+            util_shown_path(o->pos[1]), g->name, s.error);
     rc = 2;
   } else {
     int64_t base = remat_graph_base_duration(g);

@@ -49,6 +49,8 @@ typedef struct best {
                             with C_v, 2 the best schedule is optimal */
   int internal;          /* an internal error happened */
   char errmsg[512];
+  char unproven[256];    /* why the external solver ended by itself
+                            without a proof (ext_solve), or "" */
 } best;
 
 /* Start the clock; progress at p->verbose. */

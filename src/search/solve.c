@@ -175,6 +175,8 @@ static void solve_status(best *B, const model *md) {
   if (r->t_first_fit >= 0 && fit < seeded) r->t_phase[2] = total - seeded;
   if (B->fits) {
     r->status = B->proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
+    if (!B->proven && B->unproven[0])
+      snprintf(r->message, sizeof r->message, "%s", B->unproven);
     if (B->proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
@@ -196,7 +198,8 @@ static void solve_status(best *B, const model *md) {
              "%s: no schedule within %lld found with at most %d copies per "
              "node; best peak %lld (%.1f%% of budget); more time or more copies "
              "(--copies %d) may reach it",
-             best_interrupted(B) ? "interrupted" : "out of time",
+             B->unproven[0] ? B->unproven
+             : best_interrupted(B) ? "interrupted" : "out of time",
              (long long)p->budget, most, (long long)r->peak,
              100.0 * (double)r->peak / (double)p->budget, 2 * most);
   }
@@ -208,6 +211,7 @@ static int solve_conclude(solve *S) {
   remat_result *r = B->r;
   if (B->internal) {
     snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);
+    r->status = REMAT_STATUS_ERROR;
     return REMAT_EINTERNAL;
   }
   solve_status(B, &S->C.md);

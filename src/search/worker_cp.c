@@ -186,7 +186,10 @@ static gz_status cpw_phase(cpw *W, int phase) {
     gp.nbh_ctx = W;
     status = gz_solve(text.s, text.len, &gp, &st, err, sizeof err);
   }
-  if (status == GZ_ERROR) best_error(B, "solver error: %s", err);
+  if (status == GZ_ERROR)
+    best_error(B, "solver error: %s", err);
+  else /* the last phase's word (ext_solve's note, or "") */
+    snprintf(B->unproven, sizeof B->unproven, "%.255s", err);
   best_stats(B, &st);
   best_verbose(B, "CP phase %d: %s, %lld solutions, %lld nodes, %lld fails, %lld searches, %.2fs",
                phase,

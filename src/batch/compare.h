@@ -37,6 +37,7 @@ typedef struct cmp_params {
   int verbose;         /* progress on stderr (1) */
   int heuristics;      /* CP: the C heuristics and the annealing; MILP: its
                           MIP start from them (1) */
+  int free_order;      /* CP: in free order (remat_solve_params) (0) */
   volatile int *stop;
 } cmp_params;
 

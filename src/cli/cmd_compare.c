@@ -45,6 +45,7 @@ int cmd_compare(const char *name, const cli_opts *o) {
   p.seed = (unsigned)o->seed;
   p.verbose = !o->quiet;
   p.heuristics = !o->no_heuristic;
+  p.free_order = o->free_order;
   p.stop = sig_install();
   int n = cmp_run(g, budgets, nb, &p, &rows, err, sizeof err);
   sig_restore();

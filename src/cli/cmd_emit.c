@@ -22,8 +22,9 @@ int cmd_emit(const char *name, const cli_opts *o) {
   }
   model md;
   char err[512];
-  if (model_build(&md, g, (int)o->phase, budget, copies ? copies : g->copies,
-                  uniform, err, sizeof err)) {
+  if ((o->free_order ? model_build_free : model_build)(
+          &md, g, (int)o->phase, budget, copies ? copies : g->copies, uniform, err,
+          sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", name, err);
     rc = 2;
     goto copies;

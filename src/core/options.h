@@ -132,6 +132,10 @@ enum {
     NULL,                                                                     \
     "solve: CP only; milp: CBC alone (no C heuristics, baselines or "        \
     "annealing as MIP start)")                                                \
+  O(free_order, "free-order", 0, FLAG, 0, NULL,                               \
+    CMD_SOLVE | CMD_EMIT | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB, NULL, \
+    "search every topological order, not only the input order's stages "    \
+    "(solve, batch, compare, tune-copies; emit: the free-order model)")      \
   O(lp_bound, "lp-bound", 0, FLAG, 0, NULL, CMD_SOLVE | CMD_BATCH | CMD_JOB,  \
     NULL,                                                                     \
     "solve, batch: then Checkmate's LP relaxation (up to --time-limit more) " \

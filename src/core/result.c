@@ -114,6 +114,7 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
   json_object_set_new(o, "n", json_integer(g->n));
   json_object_set_new(o, "edges", json_integer(g->n_edges));
   json_object_set_new(o, "method", json_string(r->method));
+  json_object_set_new(o, "order", json_string(r->free_order ? "free" : "input"));
   json_object_set_new(o, "budget", json_integer(r->budget));
   json_object_set_new(o, "topo_peak", json_integer(r->topo_peak));
   json_object_set_new(o, "min_peak", json_integer(r->min_peak));

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "best.h"
+#include "free_exact.h"
 #include "graph.h"
 #include "order.h"
 #include "remat.h"
@@ -34,6 +35,8 @@
 #define SFREE_ORDER_SHARE 0.25
 #define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
+/* The exact search's share of the time left, on graphs small enough. */
+#define SFREE_EXACT_SHARE 0.5
 
 typedef struct sfree {
   best B;
@@ -145,6 +148,37 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end) {
   free(copies);
 }
 
+/* On graphs of at most FREE_EXACT_MAXN nodes: the exact search over every
+ * sequence, for a share of the time; a proof either way ends the solve. */
+static void sfree_exact(sfree *F) {
+  best *B = &F->B;
+  if (B->g->n > FREE_EXACT_MAXN) return;
+  free_exact_params xp;
+  free_exact_params_init(&xp);
+  xp.budget = B->p->budget;
+  xp.copies = B->r->copies;
+  xp.time_limit = best_left(B) * SFREE_EXACT_SHARE;
+  xp.stop = B->p->stop;
+  int *seq, len;
+  size_t states;
+  free_exact_status st = free_exact_solve(B->g, &xp, &seq, &len, &states);
+  best_verbose(B, "exact search over every sequence: %s, %zu states",
+               st == FREE_EXACT_OPTIMAL      ? "optimal"
+               : st == FREE_EXACT_INFEASIBLE ? "nothing fits"
+                                             : "gave up",
+               states);
+  if (st == FREE_EXACT_OPTIMAL) {
+    if (best_offer(B, seq, len, 2, "exact") < 0)
+      best_error(B, "%s", "the exact search produced an invalid schedule");
+    remat_sim sim;
+    if (!remat_simulate(B->g, seq, len, &sim, NULL) && B->fits && B->r->duration <= sim.duration)
+      B->proven = 1;
+    free(seq);
+  } else if (st == FREE_EXACT_INFEASIBLE && !B->fits) {
+    B->proven = 1;
+  }
+}
+
 /* The free-order model in the CP worker, to the time limit or a proof. */
 static void sfree_cp(sfree *F) {
   best *B = &F->B;
@@ -206,7 +240,8 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     r->copies = sfree_copies(g, p);
     if (!seeds_input_order(B)) {
       remat_graph *h = sfree_order(&F);
-      if (!B->fits && !best_stopped(B)) {
+      if (!B->fits && !best_stopped(B)) sfree_exact(&F);
+      if (!B->fits && !B->proven && !best_stopped(B)) {
         model probe;
         char err[256];
         int small = 0;
@@ -219,7 +254,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         sfree_stages(&F, h, end);
         if (!best_stopped(B) && !(F.input_minimal && F.stages_optimal) && small)
           sfree_cp(&F);
-      } else if (B->fits) {
+      } else if (B->fits && !B->proven) {
         B->proven = 1; /* no recomputation: the base duration */
       }
       remat_graph_free(h);

@@ -253,11 +253,13 @@ static void cmp_write_csv(FILE *f, const remat_graph *g, const cmp_row *rows, in
 
 static void cmp_write_json(FILE *f, const remat_graph *g, const cmp_row *rows, int n) {
   json_t *arr = json_array();
+  int64_t topo = remat_topo_peak(g);
   for (int i = 0; i < n; i++) {
     const cmp_row *r = &rows[i];
     json_t *o = json_object();
     json_object_set_new(o, "graph", json_string(g->name));
     json_object_set_new(o, "budget", json_integer(r->budget));
+    json_object_set_new(o, "topo_peak", json_integer(topo));
     json_object_set_new(o, "method", json_string(r->method));
     json_object_set_new(o, "status", json_string(cmp_status(r)));
     json_object_set_new(o, "tdi_percent", r->has_schedule ? json_real(r->tdi) : json_null());

@@ -13,6 +13,12 @@
 
 #define PLOT_LABEL_MAX 24  /* longest node label shown, in characters */
 
+void plot_opts_init(plot_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->budget = -1;
+  o->x_axis = PLOT_X_AUTO;
+}
+
 /* Colours of the intervals picture. */
 #define PLOT_FIRST_BAR "#9cc3e6"
 #define PLOT_FIRST_MARK "#0062a0"

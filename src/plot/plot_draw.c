@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "remat.h"
 #include "util.h"
 
 const char plot_css[] =
@@ -20,12 +21,6 @@ const char plot_css[] =
     ".progress { stroke-width: 2; stroke-linejoin: round; }\n"
     ".tradeoff { stroke-width: 2; stroke-linejoin: round; }\n"
     ".row-grid { stroke: #eeeeee; stroke-width: 1; }\n";
-
-void plot_opts_init(plot_opts *o) {
-  memset(o, 0, sizeof *o);
-  o->budget = -1;
-  o->x_axis = PLOT_X_AUTO;
-}
 
 /* ------------------------------------------------------------- helpers */
 

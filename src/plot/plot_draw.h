@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plot.h"
 #include "svg.h"
 
 #define PLOT_PAD 20.0      /* outer margin */

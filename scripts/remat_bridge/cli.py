@@ -58,6 +58,23 @@ def run_main(prog, body, argv):
         return 4
 
 
+def parse_shape(text):
+    """'3x64x64' -> (3, 64, 64); sizes are positive integers."""
+    parts = str(text).lower().split("x")
+    try:
+        shape = tuple(int(p) for p in parts)
+    except ValueError:
+        shape = ()
+    if not shape or any(s <= 0 for s in shape):
+        raise BridgeError(f"--input {text!r}: expected positive sizes "
+                          "separated by x, e.g. 3x224x224")
+    return shape
+
+
+def shape_text(shape):
+    return "x".join(str(s) for s in shape)
+
+
 def log(args, message):
     """A progress line on stderr unless --quiet."""
     if not getattr(args, "quiet", False):

@@ -20,24 +20,7 @@ import torch.nn.functional as F
 from torch.utils._pytree import tree_flatten
 
 from . import BridgeError
-from .cli import first_line
-
-
-def parse_shape(text):
-    """'3x64x64' -> (3, 64, 64); sizes are positive integers."""
-    parts = str(text).lower().split("x")
-    try:
-        shape = tuple(int(p) for p in parts)
-    except ValueError:
-        shape = ()
-    if not shape or any(s <= 0 for s in shape):
-        raise BridgeError(f"--input {text!r}: expected positive sizes "
-                          "separated by x, e.g. 3x224x224")
-    return shape
-
-
-def shape_text(shape):
-    return "x".join(str(s) for s in shape)
+from .cli import first_line, shape_text
 
 
 def seed_all(seed):
@@ -77,8 +60,8 @@ def _load_factory(spec):
         raise BridgeError(f"{spec}: the factory failed: {type(e).__name__}: "
                           f"{first_line(e)}")
     if not isinstance(model, torch.nn.Module):
-        raise BridgeError(f"{spec}: the factory returned a "
-                          f"{type(model).__name__}, not a torch.nn.Module")
+        raise BridgeError(f"{spec}: the factory returned {model!r:.40} "
+                          f"({type(model).__name__}), not a torch.nn.Module")
     return model
 
 

@@ -8,7 +8,7 @@ import sys
 import time
 
 from . import BridgeError
-from .cli import Parser, log, run_main
+from .cli import Parser, log, parse_shape, run_main, shape_text
 
 USAGE = """\
 remat-torch export MODEL --input SHAPE [--batch N] [--train] [-o graph.json]
@@ -34,7 +34,8 @@ def _parser(cmd):
     p.add_argument("--train", action="store_true", default=None)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=int,
+                   default=3 if cmd == "export" else 1)
     p.add_argument("--quiet", "-q", action="store_true")
     if cmd == "export":
         p.add_argument("-o", dest="output", default="-")
@@ -46,11 +47,11 @@ def _parser(cmd):
 
 
 def _setup_torch(args):
-    import torch
     if args.threads < 1:
         raise BridgeError(f"--threads {args.threads}: must be positive")
     if args.repeat < 1:
         raise BridgeError(f"--repeat {args.repeat}: must be positive")
+    import torch
     torch.set_num_threads(args.threads)
 
 
@@ -63,18 +64,18 @@ def _graph_name(spec):
 
 def export(argv):
     args = _parser("export").parse_args(argv)
-    from .models import ModelSpec, parse_shape
+    shape = parse_shape(args.shape)
     _setup_torch(args)
     import torch
+    from .models import ModelSpec
+    spec = ModelSpec(args.model, shape, args.batch or 1, bool(args.train),
+                     args.seed or 0)
     from .durations import FlopCounter, group_durations, profile
     from .executor import simulate
     from .graphfile import write_graph
     from .memory import analyse
     from .trace import op_name, trace_model
 
-    shape = parse_shape(args.shape)
-    spec = ModelSpec(args.model, shape, args.batch or 1, bool(args.train),
-                     args.seed or 0)
     t0 = time.perf_counter()
     trace = trace_model(spec)
     t1 = time.perf_counter()
@@ -161,8 +162,9 @@ def _option(args, key, given, stored, path, render=str):
 
 
 def _remat_binary():
-    """remat: $REMAT, next to this script, the source tree's build/, PATH."""
-    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    """remat: $REMAT, next to the entry script (installed), the source
+    tree's build/ (scripts/../build), PATH."""
+    here = os.path.dirname(os.path.realpath(sys.argv[0]))
     for cand in (os.environ.get("REMAT"), os.path.join(here, "remat"),
                  os.path.join(os.path.dirname(here), "build", "remat"),
                  shutil.which("remat")):
@@ -190,10 +192,6 @@ def _remat_peak(graph_path, sched_path):
 def run(argv):
     args = _parser("run").parse_args(argv)
     from .graphfile import read_graph, read_schedule
-    from .models import ModelSpec, parse_shape, shape_text
-    _setup_torch(args)
-    from .executor import Executor, Plan, plain_run, relative_error, simulate
-    from .trace import trace_model
 
     graph = read_graph(args.graph, "remat-torch")
     stored_shape = tuple(graph.get("input") or ()) or None
@@ -208,11 +206,15 @@ def run(argv):
                     args.graph, lambda t: "train" if t else "inference")
     seed = _option(args, "--seed", args.seed, graph.get("seed"),
                    args.graph) or 0
-    spec = ModelSpec(args.model, shape, batch, bool(train), seed)
     schedules = []
     for path in args.schedules:
         seq, info = read_schedule(path, graph)
         schedules.append((path, seq, info))
+    _setup_torch(args)
+    from .models import ModelSpec
+    spec = ModelSpec(args.model, shape, batch, bool(train), seed)
+    from .executor import Executor, Plan, plain_run, relative_error, simulate
+    from .trace import trace_model
 
     t0 = time.perf_counter()
     trace = trace_model(spec)
@@ -228,16 +230,16 @@ def run(argv):
     in_lastuse, _, in_peak = simulate(plan.preds, plan.memory, plan.ids,
                                       order)
 
-    ref, ref_state, plain_wall = plain_run(spec)
-    plain_times = [plain_wall]
+    ref, ref_state, plain_t = plain_run(spec)
+    plain_times = [plain_t]
     for _ in range(args.repeat - 1):
         plain_times.append(plain_run(spec)[2])
     ex = Executor(plan)
     rng = {}
     base = ex.run(order, in_lastuse, rng, record=True)
-    base_times = [base.wall_s]
+    base_times = [base.times]
     for _ in range(args.repeat - 1):
-        base_times.append(ex.run(order, in_lastuse, rng, False).wall_s)
+        base_times.append(ex.run(order, in_lastuse, rng, False).times)
 
     def check(res):
         """A description of the comparison with the plain model, and
@@ -257,22 +259,31 @@ def run(argv):
         return ("equal" if ok else "DIFFERENT") + f" ({text})", ok
 
     base_text, base_ok = check(base)
-    med = statistics.median
+
+    def med(samples):
+        """Medians of (wall, CPU) samples."""
+        return tuple(statistics.median(x[i] for x in samples)
+                     for i in (0, 1))
+
+    def timing(samples):
+        wall, cpu = med(samples)
+        return f"wall {wall:.4f} s, cpu {cpu:.4f} s"
+
     rc = 0
     print(f"model: {spec.description()}")
     print(f"nodes: {len(plan.members)}")
     print(f"input_order: {base_text}")
     print(f"input_order_peak_measured: {base.peak}")
     print(f"input_order_peak_simulated: {in_peak}")
-    print(f"time_plain_s: {med(plain_times):.4f}")
-    print(f"time_input_order_s: {med(base_times):.4f}")
+    print(f"time_plain: {timing(plain_times)}")
+    print(f"time_input_order: {timing(base_times)}")
     if not base_ok or base.peak != in_peak:
         rc = 4
     for (path, seq, info), (lastuse, _, sim_peak) in zip(schedules, sims):
         res = ex.run(seq, lastuse, rng, record=False)
-        times = [res.wall_s]
+        times = [res.times]
         for _ in range(args.repeat - 1):
-            times.append(ex.run(seq, lastuse, rng, False).wall_s)
+            times.append(ex.run(seq, lastuse, rng, False).times)
         text, ok = check(res)
         remat_peak = info.get("peak")
         if not isinstance(remat_peak, int):
@@ -288,10 +299,10 @@ def run(argv):
         if isinstance(budget, int):
             print(f"budget: {budget}")
             print(f"within_budget: {'yes' if res.peak <= budget else 'no'}")
-        t_in, t_s = med(base_times), med(times)
-        print(f"time_schedule_s: {t_s:.4f}")
+        t_in, t_s = med(base_times)[1], med(times)[1]
+        print(f"time_schedule: {timing(times)}")
         if t_in > 0:
-            print(f"time_vs_input_order_percent: "
+            print(f"cpu_vs_input_order_percent: "
                   f"{100.0 * (t_s - t_in) / t_in:+.1f}")
         same = res.peak == sim_peak and remat_peak in (None, sim_peak)
         if not ok or not same:

@@ -117,23 +117,29 @@ class ModelSpec:
         self.x = torch.randn((batch,) + self.shape, generator=g)
         self.y = torch.randint(0, 2**30, (batch,), generator=g)
 
+    def kinds(self):
+        """The kind of each flat input: param|state|input|target."""
+        return (["param"] * len(self.grad_names)
+                + ["state"] * len(self.state_names)
+                + ["input"] + (["target"] if self.train else []))
+
+    def fixed_bytes(self):
+        """(parameter bytes, buffer bytes) of the module."""
+        def total(tensors):
+            return sum(t.numel() * t.element_size() for t in tensors)
+        return (total(self.module.parameters()),
+                total(self.module.buffers()))
+
     def flat_inputs(self):
         """Fresh copies of the traced function's inputs: the parameters that
         take a gradient, the state, the input, and the target if training.
-        Returns (tensors, kinds), kinds[i] in param|state|input|target."""
-        tensors, kinds = [], []
-        for n in self.grad_names:
-            tensors.append(self._pristine[n].clone())
-            kinds.append("param")
-        for n in self.state_names:
-            tensors.append(self._pristine[n].clone())
-            kinds.append("state")
+        Returns (tensors, self.kinds())."""
+        tensors = [self._pristine[n].clone()
+                   for n in self.grad_names + self.state_names]
         tensors.append(self.x.clone())
-        kinds.append("input")
         if self.train:
             tensors.append(self.y.clone())
-            kinds.append("target")
-        return tensors, kinds
+        return tensors, self.kinds()
 
     def plain_module(self):
         """A deep copy of the module with the pristine weights and buffers."""

@@ -122,7 +122,7 @@ class Trace:
         self._eliminate_dead_code(graph, out_node)
         self.nodes = [n for n in graph.nodes if n.op != "output"]
         self.placeholders = [n for n in self.nodes if n.op == "placeholder"]
-        _, kinds = spec.flat_inputs()
+        kinds = spec.kinds()
         if len(kinds) != len(self.placeholders):
             raise RuntimeError("the trace's inputs do not match the model's")
         self.kinds = dict(zip(self.placeholders, kinds))

@@ -62,6 +62,28 @@ def _graph_name(spec):
     return f"{base}_{mode}_b{spec.batch}_{shape}"
 
 
+def _graph_nodes(spec, trace, an, durations):
+    """The native graph's nodes (dicts, in trace order) and edges."""
+    from .trace import op_name
+    groups = an.ordered()
+    new_id = {g.index: i for i, g in enumerate(groups)}
+    nodes = []
+    for i, g in enumerate(groups):
+        node = {"id": i, "duration": durations[g.index],
+                "memory": g.memory}
+        if spec.train:
+            node["backward"] = trace.position[g.anchor] >= trace.loss_index
+        node["label"] = g.anchor.name
+        node["op"] = op_name(g.anchor)
+        others = [m.name for m in g.members if m is not g.anchor]
+        if others:
+            node["members"] = others
+        node["shape"] = g.shapes
+        nodes.append(node)
+    edges = sorted((new_id[u], new_id[v]) for u, v in an.edges())
+    return nodes, edges
+
+
 def export(argv):
     args = _parser("export").parse_args(argv)
     shape = parse_shape(args.shape)
@@ -74,7 +96,7 @@ def export(argv):
     from .executor import simulate
     from .graphfile import write_graph
     from .memory import analyse
-    from .trace import op_name, trace_model
+    from .trace import trace_model
 
     t0 = time.perf_counter()
     trace = trace_model(spec)
@@ -94,24 +116,10 @@ def export(argv):
     durations = group_durations(an, per_node)
     t3 = time.perf_counter()
 
-    groups = an.ordered()
-    new_id = {g.index: i for i, g in enumerate(groups)}
-    loss_at = trace.loss_index
-    nodes = []
-    for i, g in enumerate(groups):
-        node = {"id": i, "duration": durations[g.index],
-                "memory": g.memory}
-        if spec.train:
-            node["backward"] = trace.position[g.anchor] >= loss_at
-        node["label"] = g.anchor.name
-        node["op"] = op_name(g.anchor)
-        others = [m.name for m in g.members if m is not g.anchor]
-        if others:
-            node["members"] = others
-        node["shape"] = g.shapes
-        nodes.append(node)
-    edges = sorted((new_id[u], new_id[v]) for u, v in an.edges())
-    order = list(range(len(groups)))
+    nodes, edges = _graph_nodes(spec, trace, an, durations)
+    if not nodes:
+        raise BridgeError(f"{spec.name} computes nothing from its input")
+    order = list(range(len(nodes)))
     fixed = an.fixed_bytes
     meta = {
         "format": "remat",
@@ -150,7 +158,9 @@ def export(argv):
     return 0
 
 
-def _option(args, key, given, stored, path, render=str):
+def _option(key, given, stored, path, render=str):
+    """An option of run: given on the command line (it must agree with the
+    graph file's) or the graph file's."""
     if given is None:
         return stored
     if stored is not None and given != stored:
@@ -193,16 +203,16 @@ def run(argv):
 
     graph = read_graph(args.graph, "remat-torch")
     stored_shape = tuple(graph.get("input") or ()) or None
-    shape = _option(args, "--input",
+    shape = _option("--input",
                     parse_shape(args.shape) if args.shape else None,
                     stored_shape, args.graph, shape_text)
     if shape is None:
         raise BridgeError("--input is required")
-    batch = _option(args, "--batch", args.batch, graph.get("batch"),
+    batch = _option("--batch", args.batch, graph.get("batch"),
                     args.graph) or 1
-    train = _option(args, "--train", args.train, graph.get("train"),
+    train = _option("--train", args.train, graph.get("train"),
                     args.graph, lambda t: "train" if t else "inference")
-    seed = _option(args, "--seed", args.seed, graph.get("seed"),
+    seed = _option("--seed", args.seed, graph.get("seed"),
                    args.graph) or 0
     schedules = []
     for path in args.schedules:

@@ -15,7 +15,8 @@ SANITIZE  ?= 0
 
 # Debian 12 packages the build, the tests and the demo need.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
-            libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils jq
+            libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils jq \
+            python3-torch python3-torchvision python3-onnx
 
 ifeq ($(SANITIZE),1)
 BUILD     := build/san
@@ -213,6 +214,10 @@ install: $(BIN)
 	install -m 644 include/remat.h $(DESTDIR)$(PREFIX)/include/remat.h
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libremat.a
 	install -m 644 models/*.mzn $(DESTDIR)$(PREFIX)/share/remat/models/
+	install -d $(DESTDIR)$(PREFIX)/share/remat/python/remat_bridge
+	install -m 755 scripts/remat-torch scripts/remat-onnx $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 scripts/remat_bridge/*.py \
+	  $(DESTDIR)$(PREFIX)/share/remat/python/remat_bridge/
 
 clean:
 	rm -rf build

@@ -356,7 +356,9 @@ void svg_axis_nice(svg_axis *a, double min_px, int extend) {
 
 int svg_axis_ticks(const svg_axis *a, double *ticks, int cap) {
   int n = 0;
+  if (!isfinite(a->lo) || !isfinite(a->hi)) return 0; /* no range: no ticks */
   if (a->log) {
+    if (!(a->lo > 0)) return 0;
     int k0 = (int)ceil(log10(a->lo) - 1e-9);
     int k1 = (int)floor(log10(a->hi) + 1e-9);
     for (int k = k0; k <= k1 && n < cap; k++) ticks[n++] = pow(10, k);

@@ -87,7 +87,7 @@ $(LIBA): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB_OBJ)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(LIB_OBJ) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o
 	$(CXX) $(LDFLAGS) $@.tmp.o $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 	rm -f $@.tmp.o
@@ -114,14 +114,58 @@ deps:
 	fi
 
 # ---------------------------------------------------------------- tests
+# Every unit binary and e2e script is a target of its own, test-NAME, and
+# they run in parallel: -j$(TEST_JOBS) (the number of cores) unless make
+# runs with -j already.  A test's output goes to $(BUILD)/tests/NAME.log,
+# printed when it fails; a summary line ends the run.
+UNIT_NAMES := $(UNIT_SRC:tests/%.c=%)
+E2E_NAMES  := $(patsubst tests/%.sh,%,$(wildcard tests/e2e_*.sh))
+# the longest start first, else one of them may start last
+SLOW_TESTS := e2e_solve e2e_milp e2e_batch unit_sweep unit_window unit_milp
+test_order  = $(filter $(1),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(1))
+TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES))
+TLOG       := $(BUILD)/tests
+TEST_JOBS  ?= $(shell nproc)
+TEST_TIMEOUT ?= 1800
+
+.PHONY: $(TESTS:%=test-%)
+
+# run_test NAME,COMMAND: PASS or FAIL (then the log) on the terminal, the
+# same line in $(TLOG)/NAME.result
+define run_test
+@t0=$$(date +%s); \
+if timeout -k 10 $(TEST_TIMEOUT) $(2) >$(TLOG)/$(1).log 2>&1; then r=PASS; else r="FAIL (exit $$?)"; fi; \
+r="$$r $(1) $$(($$(date +%s) - t0)) s"; echo "$$r" >$(TLOG)/$(1).result; echo "$$r"; \
+case $$r in PASS*) ;; *) sed 's/^/  | /' $(TLOG)/$(1).log; echo "  (log: $(TLOG)/$(1).log)"; exit 1 ;; esac
+endef
+
+$(UNIT_NAMES:%=test-%): test-%: $(BUILD)/tests/%
+	$(call run_test,$*,$<)
+
+$(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
+	$(call run_test,$*,env REMAT=$(BIN) bash $<)
+
+# run_tests NAMES: their targets, all of them (-k), then the summary
+define run_tests
+@start=$$(date +%s); rm -f $(1:%=$(TLOG)/%.result); \
+case "$$MAKEFLAGS" in *-j*|*jobserver*) j= ;; *) j=-j$(TEST_JOBS) ;; esac; \
+$(MAKE) --no-print-directory -k -Otarget $$j $(1:%=test-%) || true; \
+pass=0; failed=""; \
+for t in $(1); do \
+  if grep -qs '^PASS' $(TLOG)/$$t.result; then pass=$$((pass + 1)); else failed="$$failed $$t"; fi; \
+done; \
+echo "tests: $$pass passed, $$(echo $$failed | wc -w) failed$${failed:+:$$failed} ($$(($$(date +%s) - start)) s)"; \
+[ -z "$$failed" ]
+endef
+
 check: deps
-	$(MAKE) --no-print-directory unit e2e
+	$(call run_tests,$(TESTS))
 
-unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+unit:
+	$(call run_tests,$(call test_order,$(UNIT_NAMES)))
 
-e2e: $(BIN)
-	@set -e; for t in tests/e2e_*.sh; do echo "== $$t"; REMAT=$(BIN) bash $$t; done
+e2e:
+	$(call run_tests,$(call test_order,$(E2E_NAMES)))
 
 # ---------------------------------------------------------------- demo
 demo: deps $(BIN)

@@ -45,7 +45,7 @@ interrupt() {
   "$@" >/dev/null 2>"$tmp/err.txt" &
   local pid=$!
   sleep "$s"
-  kill -INT $pid 2>/dev/null
+  t_sigint $pid
   wait $pid
   rc=$?
   set -e

@@ -168,7 +168,7 @@ set +e
 "$REMAT" solve huge.json --budget 0.8 --time-limit 60 -q -o huge-int.json >/dev/null 2>huge-int.err &
 pid=$!
 sleep 1
-kill -INT $pid
+t_sigint $pid
 t0=$(date +%s.%N)
 wait $pid
 rc=$?
@@ -320,7 +320,7 @@ set +e
 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --time-limit 60 -q -o int.json >int.out 2>int.err &
 pid=$!
 sleep 3
-kill -INT $pid
+t_sigint $pid
 start=$(date +%s)
 wait $pid
 rc=$?

@@ -24,6 +24,9 @@
 # still run.  t_done prints "e2e_x: N passed, M failed" (the failed cases'
 # first messages again before it) and exits 1 if a case failed.
 #
+# t_sigint PID sends Ctrl-C to a command started with &, once it can catch
+# it.
+#
 # A command that fails outside a check (set -e) still stops the script:
 # the exit trap reports it as a failure of the current case, with its line,
 # and the summary says the later cases did not run.  Scripts must not set
@@ -89,6 +92,21 @@ run() {
   set -e
   out=$(cat "$tmp/out.txt")
   err=$(cat "$tmp/err.txt")
+}
+
+# t_sigint PID: Ctrl-C for PID, once it catches SIGINT.  A command started
+# with & by a script ignores SIGINT until it installs its handler: a signal
+# sent before would be lost (on a loaded machine, reading a large graph can
+# take that long).  Waits at most 30 s, then sends it anyway.
+t_sigint() {
+  local pid=$1 i mask
+  for ((i = 0; i < 300; i++)); do
+    mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null) || break
+    [ -n "$mask" ] || break
+    (((0x$mask >> 1) & 1)) && break
+    sleep 0.1
+  done
+  kill -INT "$pid" 2>/dev/null || true
 }
 
 # the first message of every failed case, then the summary line

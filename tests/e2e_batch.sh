@@ -126,9 +126,9 @@ run "$REMAT" batch jobs.txt --budget 0.85 -q --results out/man.jsonl
 # ------------------------- --lp-bound: the LP's lower bound in the records
 t_case "--lp-bound in the records"
 # (60 nodes at 0.8: the search proves nothing in 2 s; every job has the
-# covering bound, TDI >= 3.00 %, and the job with --lp-bound the LP's,
-# higher on this graph, 3.56 %, against 7.81 % found; the LP takes 0.2 s
-# of the 2 s more it may have)
+# covering bound, and the job with --lp-bound the LP's, higher on this
+# graph (bench/RESULTS.md, section 13); the LP needs a small part of the
+# time it may add)
 "$REMAT" gen layered --nodes 60 --seed 3 -q -o lp.json
 printf 'lp.json 0.8 --time-limit 2 --lp-bound\nlp.json 0.8 --time-limit 2\n' >lpjobs.txt
 run "$REMAT" batch lpjobs.txt -q -j 2 --results out/lp.jsonl

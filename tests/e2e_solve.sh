@@ -100,9 +100,10 @@ grep -q '"status": "infeasible"' inf.json || fail "inf.json has no infeasible st
 # ------------------------------------ proven infeasible by the MILP: exit 3
 t_case "proven infeasible by the MILP"
 # A 28-node graph (sizes 0, 7 and 100) whose budget 270 is above the max_v
-# bound (200) but below every schedule's peak: Gecode alone had proven
-# nothing after 10 s (any C_v); Checkmate's MILP, which solve runs on
-# small graphs after a second of CP, proves it in under a second.
+# bound (200) but below every schedule's peak: Gecode alone does not prove
+# it within the test's limit (any C_v); Checkmate's MILP, which solve runs
+# on small graphs after a second of CP, proves it quickly (bench/RESULTS.md,
+# section 12).
 cat >z28.json <<'EOF_Z28'
 {"nodes": [{"id": "n0", "duration": 5, "memory": 0}, {"id": "n1", "duration": 0, "memory": 0}, {"id": "n2", "duration": 0, "memory": 0}, {"id": "n3", "duration": 0, "memory": 0}, {"id": "n4", "duration": 0, "memory": 0}, {"id": "n5", "duration": 5, "memory": 100}, {"id": "n6", "duration": 0, "memory": 100}, {"id": "n7", "duration": 5, "memory": 0}, {"id": "n8", "duration": 0, "memory": 0}, {"id": "n9", "duration": 0, "memory": 100}, {"id": "n10", "duration": 5, "memory": 7}, {"id": "n11", "duration": 5, "memory": 0}, {"id": "n12", "duration": 5, "memory": 0}, {"id": "n13", "duration": 0, "memory": 100}, {"id": "n14", "duration": 5, "memory": 100}, {"id": "n15", "duration": 0, "memory": 100}, {"id": "n16", "duration": 0, "memory": 100}, {"id": "n17", "duration": 0, "memory": 0}, {"id": "n18", "duration": 0, "memory": 100}, {"id": "n19", "duration": 0, "memory": 100}, {"id": "n20", "duration": 5, "memory": 100}, {"id": "n21", "duration": 0, "memory": 0}, {"id": "n22", "duration": 0, "memory": 100}, {"id": "n23", "duration": 5, "memory": 0}, {"id": "n24", "duration": 5, "memory": 100}, {"id": "n25", "duration": 0, "memory": 0}, {"id": "n26", "duration": 0, "memory": 7}, {"id": "n27", "duration": 0, "memory": 7}],
  "edges": [["n0", "n1"], ["n0", "n5"], ["n0", "n6"], ["n1", "n2"], ["n1", "n19"], ["n3", "n5"], ["n3", "n6"], ["n5", "n6"], ["n6", "n8"], ["n7", "n8"], ["n7", "n10"], ["n8", "n9"], ["n9", "n10"], ["n9", "n11"], ["n9", "n13"], ["n11", "n12"], ["n12", "n14"], ["n13", "n14"], ["n14", "n15"], ["n14", "n19"], ["n15", "n16"], ["n18", "n20"], ["n19", "n21"], ["n20", "n21"], ["n20", "n22"], ["n20", "n24"], ["n21", "n25"], ["n23", "n25"], ["n24", "n26"], ["n24", "n27"], ["n25", "n26"]]}
@@ -138,8 +139,8 @@ run "$REMAT" solve "$ct" --budget 0.8 --copies "$k" --time-limit 10 -q
 
 # ------------------------------------------------ out of time: exit 3
 t_case "out of time"
-# (on this generated graph at 0.8 the search stalls near 114% of the
-# budget for a minute with 2 copies per node)
+# (on this generated graph at 0.8 the search stays over the budget with 2
+# copies per node for far longer than the limit)
 "$REMAT" gen layered --nodes 1000 --seed 1 -q -o big.json
 run "$REMAT" solve big.json --budget 0.8 --time-limit 1 --threads 1 -q -o over.json
 [ "$rc" = 3 ] || fail "out of time: exit $rc ($err)"
@@ -150,9 +151,10 @@ jq -e '.status == "over-budget" and .peak > .budget and (.sequence | length) >= 
 
 # ------------------------- a large graph: the time limit holds, linear memory
 t_case "a large graph: the time limit holds"
-# (10,000 nodes, 159,473 edges: the seeding once took 20 s of a 4 s limit,
-# the baselines' n x n stage matrices and the greedy's full passes over
-# every move at the peak)
+# (10,000 nodes, 159,473 edges: anything quadratic in the seeding, such as
+# the baselines' n x n stage matrices or a greedy pass over the schedule
+# for every move at the peak, overruns a 4 s limit many times over;
+# bench/RESULTS.md, section 8)
 "$REMAT" gen layered --nodes 10000 --seed 1 -q -o huge.json
 t0=$(date +%s.%N)
 run "$REMAT" solve huge.json --budget 0.9 --time-limit 4 -q -o huge-r.json
@@ -334,9 +336,9 @@ run "$REMAT" eval "$root/examples/layered_120.json" int.json
 
 # ------------------------------ tiny time limits end on time
 t_case "tiny time limits end on time"
-# The time could run out between the CP worker's check and its call of
-# Gecode, which then got a limit of 0, meaning none: 12 of 150 such solves
-# hung before the fix.  Limits of 1.5 to 31 ms on three 38-node graphs.
+# The time can run out between the CP worker's check and its call of
+# Gecode, where a limit of 0 means none: the solve must not then run on.
+# Limits of 1.5 to 31 ms on three 38-node graphs.
 for s in 1 2 3; do "$REMAT" gen layered --nodes 38 --seed $s -q -o tiny$s.json; done
 for i in $(seq 1 60); do
   s=$((i % 3 + 1))

@@ -111,7 +111,8 @@ static void test_model_scaling(void **state) {
 /* The same limit on the full model: a U-shaped graph (node v also read
  * by node n-1-v) with fine-grained sizes, 480 nodes, 959 copies.  Its
  * memory quantum keeps capacity x start widths x tasks within 2^62, and
- * Gecode accepts phase 1 (before: "Number out of limits"). */
+ * Gecode accepts phase 1 (beyond that it refuses the model: "Number out
+ * of limits"). */
 static void test_model_limits(void **state) {
   (void)state;
   enum { N = 480 };

@@ -148,12 +148,11 @@ static void topo_setup(const remat_graph *g, int copies, model *md, plan *s, pla
 /* The window search parses thousands of sub-models in one solve, so
  * parsing one must not leave memory behind: Gecode 6.2's FlatZinc parser
  * leaks the list of every set literal and a spec per element of an
- * output array of existing variables, which window.c avoids (RSS of a
- * 60 s solve on a 10,001-node graph: 453 MB with them, 179 MB without,
- * bench/RESULTS.md section 8).  What stays is mostly Gecode's own 48
- * bytes per brancher, about 600 bytes a parse here; the check allows
- * 2 KB, where this window of 29 free slots (30 then) used to leave 7.4 KB.  (Under
- * ASan, mallinfo2 does not see the heap.) */
+ * output array of existing variables, which window.c avoids (their weight
+ * in a long solve's memory: bench/RESULTS.md section 8).  What stays is
+ * mostly Gecode's own bytes per brancher; the check allows 2 KB a parse,
+ * well below what those leaks leave for a window this size.  (Under ASan,
+ * mallinfo2 does not see the heap.) */
 static void test_window_parse_no_leak(void **state) {
   (void)state;
 #if defined(__SANITIZE_ADDRESS__)

@@ -3,6 +3,8 @@
 #   make                 build build/remat
 #   make check           build and run every test (unit, oracle, sweeps, CLI)
 #   make check SANITIZE=1  the same with ASan + UBSan (objects in build/san)
+#   make test-NAME       one test (tests/NAME.c or tests/NAME.sh)
+#   make coverage        the tests with gcov (build/cov), then src/'s line coverage
 #   make demo            solve a bundled example and draw its pictures
 #   make install PREFIX=/usr/local
 #   make deps            install the Debian packages we need (as root)
@@ -12,12 +14,18 @@ PREFIX    ?= /usr/local
 CC        ?= gcc
 CXX       ?= g++
 SANITIZE  ?= 0
+COVERAGE  ?= 0
 
 # Debian 12 packages the build, the tests and the demo need.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
             libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils jq
 
-ifeq ($(SANITIZE),1)
+ifeq ($(COVERAGE),1)
+# make coverage: gcov's counters, objects in build/cov
+BUILD     := build/cov
+SANFLAGS  := --coverage
+OPT       := -O1 -g
+else ifeq ($(SANITIZE),1)
 BUILD     := build/san
 # Gecode's own leaks are suppressed (see the file); remat's are not.
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
@@ -57,7 +65,7 @@ LIBA      := $(BUILD)/libremat.a
 UNIT_SRC  := $(wildcard tests/unit_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit e2e demo install clean deps deps-check bench-quick
+.PHONY: all check tests unit e2e coverage demo install clean deps deps-check bench-quick
 
 all: $(BIN) $(LIBA)
 
@@ -161,11 +169,33 @@ endef
 check: deps
 	$(call run_tests,$(TESTS))
 
+tests:
+	$(call run_tests,$(TESTS))
+
 unit:
 	$(call run_tests,$(call test_order,$(UNIT_NAMES)))
 
 e2e:
 	$(call run_tests,$(call test_order,$(E2E_NAMES)))
+
+# ------------------------------------------------------------- coverage
+# The tests on a build with gcov's counters (build/cov, fresh counters),
+# then the line coverage of src/: gcovr (Debian package gcovr) if it is
+# there, else gcov and a sum over the .c files.  Exits 1 if a test failed.
+coverage:
+	@find build/cov -name '*.gcda' -delete 2>/dev/null || true
+	@$(MAKE) --no-print-directory COVERAGE=1 tests; rc=$$?; \
+	if command -v gcovr >/dev/null; then \
+	  gcovr --root . --filter 'src/' --object-directory build/cov/obj --print-summary \
+	    --txt build/cov/coverage.txt build/cov/obj | grep -E '^(lines|functions|branches):'; \
+	  echo "per file: build/cov/coverage.txt"; \
+	else \
+	  for d in build/cov/obj/*/; do w=$$(basename $$d); \
+	    gcov -n -o $$d src/$$w/*.c src/$$w/*.cpp 2>/dev/null; done | \
+	  awk -F"[:% ]+" '/^File .src\/.*\.c(pp)?.$$/ { f = 1; next } \
+	    f && /^Lines executed/ { hit += $$3 * $$5 / 100; all += $$5; f = 0 } \
+	    END { printf "lines: %.1f%% (%d out of %d)\n", 100 * hit / all, hit + 0.5, all }'; \
+	fi; exit $$rc
 
 # ---------------------------------------------------------------- demo
 demo: deps $(BIN)

@@ -155,7 +155,7 @@ $(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
 
 # run_tests NAMES: their targets, all of them (-k), then the summary
 define run_tests
-@start=$$(date +%s); rm -f $(1:%=$(TLOG)/%.result); \
++@start=$$(date +%s); rm -f $(1:%=$(TLOG)/%.result); \
 case "$$MAKEFLAGS" in *-j*|*jobserver*) j= ;; *) j=-j$(TEST_JOBS) ;; esac; \
 $(MAKE) --no-print-directory -k -Otarget $$j $(1:%=test-%) || true; \
 pass=0; failed=""; \

@@ -31,7 +31,10 @@ BUILD     := build/san
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 export ASAN_OPTIONS := detect_leaks=1
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
-SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# gcc's undefined has every integer check it offers, but not
+# float-cast-overflow (a double out of an integer's range).
+SANFLAGS  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined,float-cast-overflow
 OPT       := -O1 -g
 else
 BUILD     := build
@@ -105,6 +108,77 @@ $(BUILD)/tests:
 
 -include $(wildcard $(BUILD)/obj/*/*.d)
 
+# ---------------------------------------------------------------- fuzz
+# tests/fuzz/fuzz_*.c: one libFuzzer target per reader.  `make fuzz` builds
+# them with clang (ASan + UBSan) in build/fuzz and runs each for FUZZ_S
+# seconds from its committed corpus (tests/fuzz/corpus/NAME); what crashes
+# goes to build/fuzz/crashes/NAME and, once fixed, into
+# tests/fuzz/crashes/NAME.  `make check` replays both directories on the
+# normal build (build/tests/replay_NAME).
+FUZZ_S    ?= 60
+FUZZ_CC   ?= clang
+FUZZ_CXX  ?= clang++
+FUZZ_SAN  := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES:= $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_OBJ  := $(LIB_C:src/%.c=build/fuzz/obj/%.o) $(LIB_CXX:src/%.cpp=build/fuzz/obj/%.o)
+FUZZ_BIN  := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+REPLAY_BIN:= $(FUZZ_NAMES:%=$(BUILD)/tests/replay_%)
+
+.PHONY: fuzz fuzz-build replay prop
+
+# tests/prop_claims.c: every claim (optimal, infeasible, lower bound) of
+# every command on random tiny graphs at every scale against an exhaustive
+# search; PROP_CASES cases in make check (more: `make prop PROP_CASES=10000`).
+PROP_CASES ?= 40
+PROP_SEED  ?= 1
+
+$(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h $(LIB_OBJ) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.o
+	$(CXX) $(LDFLAGS) $@.o $(LIB_OBJ) $(LIBS) -o $@
+	rm -f $@.o
+
+prop: $(BIN) $(BUILD)/tests/prop_claims
+	REMAT=$(BIN) $(BUILD)/tests/prop_claims --cases $(PROP_CASES) --seed $(PROP_SEED)
+
+build/fuzz/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+build/fuzz/obj/%.o: src/%.cpp
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(CPPFLAGS) -std=c++17 -O1 -g $(WARN) -Wno-unused-parameter -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(CPPFLAGS) -iquote tests/fuzz -std=c11 -O1 -g $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) -c $< -o $@.o
+	$(FUZZ_CXX) -fsanitize=fuzzer $(FUZZ_SAN) $@.o $(FUZZ_OBJ) $(LIBS) -o $@
+	rm -f $@.o
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	@bad=""; for t in $(FUZZ_NAMES); do \
+	  mkdir -p build/fuzz/corpus/$$t build/fuzz/crashes/$$t; \
+	  if build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_S) -max_len=65536 -timeout=20 \
+	      -rss_limit_mb=4096 -artifact_prefix=build/fuzz/crashes/$$t/ \
+	      build/fuzz/corpus/$$t tests/fuzz/corpus/$$t >build/fuzz/$$t.log 2>&1; then \
+	    echo "fuzz_$$t: $$(grep -E '^#[0-9]+ *DONE' build/fuzz/$$t.log | tail -1)"; \
+	  else \
+	    echo "fuzz_$$t: FAILED (build/fuzz/$$t.log, input in build/fuzz/crashes/$$t/)"; \
+	    grep -E "ERROR|runtime error|invariant broken" build/fuzz/$$t.log | head -3; \
+	    bad="$$bad $$t"; \
+	  fi; \
+	done; test -z "$$bad" || { echo "fuzz: failures in:$$bad"; exit 1; }
+
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJ) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -iquote tests/fuzz $(CFLAGS) -c $< -o $@.t.o
+	$(CC) $(CPPFLAGS) -iquote tests/fuzz $(CFLAGS) -c tests/fuzz/replay.c -o $@.r.o
+	$(CXX) $(LDFLAGS) $@.t.o $@.r.o $(LIB_OBJ) $(LIBS) -o $@
+	rm -f $@.t.o $@.r.o
+
+replay:
+	$(call run_tests,$(REPLAY_NAMES))
+
 # ---------------------------------------------------------------- deps
 # Installs what is missing when run as root, otherwise prints the command.
 deps:
@@ -122,16 +196,18 @@ deps:
 	fi
 
 # ---------------------------------------------------------------- tests
-# Every unit binary and e2e script is a target of its own, test-NAME, and
-# they run in parallel: -j$(TEST_JOBS) (the number of cores) unless make
-# runs with -j already.  A test's output goes to $(BUILD)/tests/NAME.log,
-# printed when it fails; a summary line ends the run.
+# Every unit binary, e2e script, fuzz corpus replay and prop_claims is a
+# target of its own, test-NAME, and they run in parallel: -j$(TEST_JOBS)
+# (the number of cores) unless make runs with -j already.  A test's output
+# goes to $(BUILD)/tests/NAME.log, printed when it fails; a summary line
+# ends the run.
 UNIT_NAMES := $(UNIT_SRC:tests/%.c=%)
 E2E_NAMES  := $(patsubst tests/%.sh,%,$(wildcard tests/e2e_*.sh))
+REPLAY_NAMES := $(FUZZ_NAMES:%=replay_%)
 # the longest start first, else one of them may start last
-SLOW_TESTS := e2e_solve e2e_milp e2e_batch unit_sweep unit_window unit_milp
+SLOW_TESTS := e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
 test_order  = $(filter $(1),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(1))
-TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES))
+TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims)
 TLOG       := $(BUILD)/tests
 TEST_JOBS  ?= $(shell nproc)
 TEST_TIMEOUT ?= 1800
@@ -152,6 +228,12 @@ $(UNIT_NAMES:%=test-%): test-%: $(BUILD)/tests/%
 
 $(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
 	$(call run_test,$*,env REMAT=$(BIN) bash $<)
+
+$(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
+	$(call run_test,replay_$*,$< tests/fuzz/corpus/$* $$(ls -d tests/fuzz/crashes/$* 2>/dev/null))
+
+test-prop_claims: $(BUILD)/tests/prop_claims $(BIN)
+	$(call run_test,prop_claims,env REMAT=$(BIN) $< --cases $(PROP_CASES) --seed $(PROP_SEED))
 
 # run_tests NAMES: their targets, all of them (-k), then the summary
 define run_tests

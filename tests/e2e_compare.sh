@@ -53,6 +53,6 @@ set +e
 "$REMAT" compare g.json --budget 14 --method frob -q 2>err.txt
 rc=$?
 set -e
-[ "$rc" = 2 ] && grep -q "unknown method 'frob'" err.txt || fail "bad method: exit $rc $(cat err.txt)"
+[ "$rc" = 2 ] && grep -q "^remat compare: --method must be a comma list of .*, not 'frob'$" err.txt || fail "bad method: exit $rc $(cat err.txt)"
 
 t_done

@@ -83,7 +83,7 @@ run "$REMAT" solve g.json --budget 0.9 --frobnicate
 [ "$rc" = 2 ] && [ "$err" = "remat solve: unknown option --frobnicate (see remat solve --help)" ] ||
   fail "unknown option: exit $rc '$err'"
 run "$REMAT" solve g.json --budget 0.9 --time-limit soon
-[ "$rc" = 2 ] && [ "$err" = "remat solve: --time-limit needs a number, not 'soon'" ] ||
+[ "$rc" = 2 ] && [ "$err" = "remat solve: --time-limit must be a number in (0, 1e9], not 'soon'" ] ||
   fail "bad time limit: exit $rc '$err'"
 run "$REMAT" frobnicate
 [ "$rc" = 2 ] || fail "unknown command: exit $rc"

@@ -49,7 +49,7 @@ grep -q '"a": 3' sweep.json || fail "sweep map: $(cat sweep.json)"
 # ------------------------------------------------------- bad input
 t_case "bad input"
 run "$REMAT" tune-copies g.json --budget 13 --copies 1,x
-[ "$rc" = 2 ] && grep -q "a list of integers" <<<"$err" || fail "bad list: $rc '$err'"
+[ "$rc" = 2 ] && grep -q "a comma list of them" <<<"$err" || fail "bad list: $rc '$err'"
 run "$REMAT" tune-copies g.json --time-limit 1
 [ "$rc" = 2 ] && grep -q -- "--budget is required" <<<"$err" || fail "no budget: $rc '$err'"
 run "$REMAT" tune-copies g.json --budget 10 --time-limit 1 -o none.json

@@ -58,10 +58,10 @@ static void run_step(seen *S, const remat_graph *g, int64_t M, const int *copies
   p.copies = copies;
   p.time_limit = 60;
   p.max_moves = moves;
-  p.seed = seed;
+  p.io.seed = seed;
   p.target_step = target_step;
-  p.found = check_report;
-  p.ctx = S;
+  p.io.report = check_report;
+  p.io.ctx = S;
   assert_true(anneal_run(g, NULL, 0, &p) <= moves);
 }
 

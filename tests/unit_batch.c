@@ -106,9 +106,9 @@ static void test_options(void **state) {
     const char *msg;
   } bad[] = {
       {{"--jobs", "2"}, 2, "unknown or batch-level option '--jobs'"},
-      {{"--time-limit", "soon"}, 2, "--time-limit needs a positive number, not 'soon'"},
+      {{"--time-limit", "soon"}, 2, "--time-limit must be a number in (0, 1e9], not 'soon'"},
       {{"--lns", "big"}, 2, "--lns must be auto, random or none, not 'big'"},
-      {{"--copies", "0"}, 2, "--copies must be at least 1, not '0'"},
+      {{"--copies", "0"}, 2, "--copies must be an integer in [1, 1000000] or a file, not '0'"},
       {{"--seed"}, 1, "--seed needs a value"},
       {{"--no-heuristic=1"}, 1, "--no-heuristic takes no value"},
       {{"stray"}, 1, "unexpected word 'stray'"},

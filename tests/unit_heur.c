@@ -64,9 +64,9 @@ static void test_heur_validity(void **state) {
       p.budget = S.M;
       p.copies = S.copies;
       p.time_limit = 0.05;
-      p.seed = (unsigned)seed;
-      p.found = check_heur;
-      p.ctx = &S;
+      p.io.seed = (unsigned)seed;
+      p.io.report = check_heur;
+      p.io.ctx = &S;
       int found = heur_run(g, &p);
       assert_int_equal(found, S.reports);
       assert_true(S.reports > 0);

@@ -11,6 +11,7 @@
 #include "graph.h"
 #include "milp.h"
 #include "remat.h"
+#include "seeds.h"
 #include "sim.h"
 #include "tiny.h"
 
@@ -26,8 +27,7 @@ static int milp_run_copies(const remat_graph *g, int64_t budget, int warm,
   p.copies = copies;
   p.verbose = 0;
   p.threads = 1;
-  p.warm_start = warm;
-  p.heuristics = warm;
+  p.seeds = warm ? seeds_milp : NULL;
   p.time_limit = 60;
   remat_result_init(r, g, budget, "milp");
   return milp_solve(g, &p, r, NULL);

@@ -1,4 +1,4 @@
-/* unit_window.c -- the window sub-model (window.c): on random graphs,
+/* unit_window.c -- the window sub-model (window_model.c): on random graphs,
  * random schedules, windows and node sets, every solution of the
  * sub-model applied to the schedule re-simulates within budget, and the
  * current schedule is admitted. */
@@ -16,7 +16,7 @@
 #include "model.h"
 #include "oracle.h"
 #include "plan.h"
-#include "window.h"
+#include "window_model.h"
 
 typedef struct collect {
   util_buf text;
@@ -55,8 +55,8 @@ static void window_sound(int phase) {
     heur_params_init(&hp);
     hp.budget = M;
     hp.time_limit = 0.05;
-    hp.found = take_first;
-    hp.ctx = &got;
+    hp.io.report = take_first;
+    hp.io.ctx = &got;
     heur_run(g, &hp);
     if (!got) {
       remat_graph_free(g);
@@ -148,11 +148,11 @@ static void topo_setup(const remat_graph *g, int copies, model *md, plan *s, pla
 /* The window search parses thousands of sub-models in one solve, so
  * parsing one must not leave memory behind: Gecode 6.2's FlatZinc parser
  * leaks the list of every set literal and a spec per element of an
- * output array of existing variables, which window.c avoids (their weight
- * in a long solve's memory: bench/RESULTS.md section 8).  What stays is
- * mostly Gecode's own bytes per brancher; the check allows 2 KB a parse,
- * well below what those leaks leave for a window this size.  (Under ASan,
- * mallinfo2 does not see the heap.) */
+ * output array of existing variables, which window_model.c avoids
+ * (their weight in a long solve's memory: bench/RESULTS.md section 8).
+ * What stays is mostly Gecode's own bytes per brancher; the check allows
+ * 2 KB a parse, well below what those leaks leave for a window this size.
+ * (Under ASan, mallinfo2 does not see the heap.) */
 static void test_window_parse_no_leak(void **state) {
   (void)state;
 #if defined(__SANITIZE_ADDRESS__)

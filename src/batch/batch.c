@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "reader.h"
 #include "util.h"
 
@@ -149,33 +150,6 @@ int batch_set_budgets(batch_defaults *d, const char *list, char *err,
 
 /* ----------------------------------------------------------- options */
 
-enum { BO_COPIES, BO_TIME, BO_THREADS, BO_SEED, BO_LNS, BO_FLAG, BO_STRING };
-
-typedef struct batch_optdef {
-  const char *lname;
-  char sname;
-  int kind;
-} batch_optdef;
-
-static const batch_optdef batch_optdefs[] = {
-    {"copies", 'c', BO_COPIES},  {"time-limit", 't', BO_TIME},
-    {"threads", 0, BO_THREADS},  {"seed", 0, BO_SEED},
-    {"lns", 0, BO_LNS},          {"no-heuristic", 0, BO_FLAG},
-    {"fzn-solver", 0, BO_STRING}, {"lp-bound", 0, BO_FLAG},
-};
-#define BATCH_NOPTDEFS (sizeof batch_optdefs / sizeof *batch_optdefs)
-
-static const batch_optdef *batch_optdef_find(const char *word, size_t len) {
-  for (size_t i = 0; i < BATCH_NOPTDEFS; i++) {
-    const batch_optdef *d = &batch_optdefs[i];
-    if (word[1] == '-' ? strlen(d->lname) == len - 2 &&
-                             !strncmp(d->lname, word + 2, len - 2)
-                       : len == 2 && d->sname && d->sname == word[1])
-      return d;
-  }
-  return NULL;
-}
-
 /* Remove an earlier "--NAME [value]" from the list (the later one wins). */
 static void batch_opt_remove(char **opt, int *nopt, const char *name,
                              int has_value) {
@@ -189,104 +163,44 @@ static void batch_opt_remove(char **opt, int *nopt, const char *name,
   }
 }
 
-static int batch_opt_value(const batch_optdef *d, const char *val,
-                           const char *base_dir, char ***opt, int *nopt,
-                           double *time_limit, int *threads, char *err,
-                           size_t errlen) {
-  char *end;
-  errno = 0;
-  switch (d->kind) {
-  case BO_TIME: {
-    double t = strtod(val, &end);
-    if (errno || end == val || *end || !(t > 0))
-      return util_err(err, errlen, REMAT_EUSAGE,
-                      "--time-limit needs a positive number, not '%s'", val);
-    *time_limit = t;
-    return 0;
-  }
-  case BO_THREADS:
-  case BO_SEED: {
-    long v = strtol(val, &end, 10);
-    if (errno || end == val || *end || v < 0 || v > 1000000000)
-      return util_err(err, errlen, REMAT_EUSAGE,
-                      "--%s needs a non-negative integer, not '%s'", d->lname,
-                      val);
-    if (d->kind == BO_THREADS) {
-      *threads = (int)v;
-      return 0;
-    }
-    break;
-  }
-  case BO_LNS:
-    if (strcmp(val, "auto") && strcmp(val, "random") && strcmp(val, "none"))
-      return util_err(err, errlen, REMAT_EUSAGE,
-                      "--lns must be auto, random or none, not '%s'", val);
-    break;
-  case BO_COPIES: {
-    long v = strtol(val, &end, 10);
-    if (end != val && !*end && (v < 1 || v > 1000000))
-      return util_err(err, errlen, REMAT_EUSAGE,
-                      "--copies must be at least 1, not '%s'", val);
-    break;
-  }
-  default:
-    break;
-  }
-  char name[64];
-  snprintf(name, sizeof name, "--%s", d->lname);
-  batch_opt_remove(*opt, nopt, name, 1);
-  batch_strv_push(opt, nopt, name);
-  char *end2;
-  strtol(val, &end2, 10);
-  int numeric = end2 != val && !*end2;
-  if (d->kind == BO_COPIES && !numeric) {
-    char *path = batch_join(base_dir, val);
-    batch_strv_push(opt, nopt, path);
-    free(path);
-  } else {
-    batch_strv_push(opt, nopt, val);
-  }
-  return 0;
-}
-
 int batch_parse_options(char **word, int nword, const char *base_dir,
                         char ***opt, int *nopt, double *time_limit,
                         int *threads, char *err, size_t errlen) {
-  for (int i = 0; i < nword; i++) {
-    const char *w = word[i];
-    const char *eq = w[0] == '-' && w[1] == '-' ? strchr(w, '=') : NULL;
-    size_t len = eq ? (size_t)(eq - w) : strlen(w);
-    const batch_optdef *d = w[0] == '-' && len >= 2 ? batch_optdef_find(w, len) : NULL;
-    if (!d)
-      return util_err(err, errlen, REMAT_EUSAGE,
-                      "%s '%.*s' (a job takes --copies, --time-limit, "
-                      "--threads, --seed, --lns, --no-heuristic, "
-                      "--fzn-solver, --lp-bound)",
-                      w[0] == '-' ? "unknown or batch-level option"
-                                  : "unexpected word",
-                      (int)len, w);
-    if (d->kind == BO_FLAG) {
-      if (eq)
-        return util_err(err, errlen, REMAT_EUSAGE, "--%s takes no value",
-                        d->lname);
-      char name[64];
-      snprintf(name, sizeof name, "--%s", d->lname);
-      batch_opt_remove(*opt, nopt, name, 0);
-      batch_strv_push(opt, nopt, name);
+  /* the option table's CMD_JOB options, parsed and checked by its parser */
+  cli_scan s;
+  cli_scan_init(&s, CMD_JOB, nword, word);
+  cli_item it;
+  int rc;
+  while ((rc = cli_next(&s, &it, err, errlen)) == 1 && it.opt) {
+    if (CLI_IS(it.opt, time_limit)) {
+      *time_limit = it.d;
       continue;
     }
-    const char *val = eq ? eq + 1 : NULL;
-    if (!val) {
-      if (i + 1 >= nword)
-        return util_err(err, errlen, REMAT_EUSAGE, "--%s needs a value",
-                        d->lname);
-      val = word[++i];
+    if (CLI_IS(it.opt, threads)) {
+      *threads = (int)it.i;
+      continue;
     }
-    if (batch_opt_value(d, val, base_dir, opt, nopt, time_limit, threads, err,
-                        errlen))
-      return REMAT_EUSAGE;
+    char name[64];
+    snprintf(name, sizeof name, "--%s", it.opt->lname);
+    batch_opt_remove(*opt, nopt, name, it.value != NULL);
+    batch_strv_push(opt, nopt, name);
+    if (CLI_IS(it.opt, copies) && !it.number) { /* a file */
+      char *path = batch_join(base_dir, it.value);
+      batch_strv_push(opt, nopt, path);
+      free(path);
+    } else if (it.value) {
+      batch_strv_push(opt, nopt, it.value);
+    }
   }
-  return 0;
+  if (rc != 1 && rc != CLI_UNKNOWN) return rc ? REMAT_EUSAGE : 0;
+  char names[512];
+  cli_names(CMD_JOB, names, sizeof names);
+  if (rc == 1) /* a positional word */
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "unexpected word '%s' (a job takes %s)", it.value, names);
+  return util_err(err, errlen, REMAT_EUSAGE,
+                  "unknown or batch-level option '%.*s' (a job takes %s)",
+                  it.len, it.value, names);
 }
 
 /* --------------------------------------------------------- manifests */

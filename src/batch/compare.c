@@ -8,6 +8,7 @@
 #include "baseline.h"
 #include "milp.h"
 #include "rounding.h"
+#include "seeds.h"
 #include "util.h"
 
 typedef struct cmp_method {
@@ -87,7 +88,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
     mp.budget = M;
     mp.time_limit = p->time_limit;
     mp.threads = p->threads;
-    mp.warm_start = p->heuristics;
+    mp.seeds = p->heuristics ? seeds_milp : NULL;
     mp.verbose = 0;
     mp.stop = p->stop;
     return milp_solve(g, &mp, r, NULL);

@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "cli.h"
 #include "cmd.h"
 #include "progress.h"
 #include "sig.h"
@@ -117,11 +116,6 @@ static int cb_defaults(const cli_opts *o, const char *cmd, batch_defaults *d) {
   batch_defaults_init(d);
   d->time_limit = o->time_limit;
   d->threads = o->threads_set ? (int)o->threads : 1;
-  if (!(o->time_limit > 0) || o->threads < 0) {
-    fprintf(stderr, "remat %s: --time-limit must be positive and --threads "
-                    "at least 0\n", cmd);
-    return 2;
-  }
   if (o->budget && batch_set_budgets(d, o->budget, err, sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", cmd, err);
     return 2;
@@ -660,26 +654,17 @@ static int cb_main(batch_run *B) {
   return cb_summary(B, run_rc);
 }
 
-int cmd_batch(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_BATCH, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
+int cmd_batch(const char *name, const cli_opts *o) {
+  if (o->merge && (o->emit_jobs || o->resume)) {
+    fprintf(stderr, "remat %s: --merge takes neither --emit-jobs nor --resume\n",
+            name);
+    return 2;
   }
   batch_run B;
   memset(&B, 0, sizeof B);
-  B.o = &o;
+  B.o = o;
   B.cmd = name;
-  if (o.merge && (o.emit_jobs || o.resume)) {
-    fprintf(stderr, "remat %s: --merge takes neither --emit-jobs nor --resume\n",
-            name);
-    rc = 2;
-  } else {
-    rc = cb_main(&B);
-  }
+  int rc = cb_main(&B);
   cb_free(&B);
-  cli_free(&o);
   return rc;
 }

@@ -1,16 +1,14 @@
 /* cmd_milp.c -- remat milp: Checkmate's MILP on CBC, or (--relax) its LP
  * relaxation with two-phase rounding. */
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cmd.h"
 #include "cmdutil.h"
 #include "milp.h"
-#include "result.h"
 #include "rounding.h"
+#include "seeds.h"
 #include "sig.h"
 
 static json_t *cmd_milp_extra(const milp_stats *st) {
@@ -72,7 +70,7 @@ static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
     p.budget = budget;
     p.time_limit = o->time_limit;
     p.threads = (int)o->threads;
-    p.warm_start = !o->no_heuristic;
+    p.seeds = o->no_heuristic ? NULL : seeds_milp;
     p.verbose = verbose;
     p.stop = stop;
     milp_stats st;
@@ -84,55 +82,23 @@ static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
   return rc;
 }
 
-int cmd_milp(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_MILP, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
+int cmd_milp(const char *name, const cli_opts *o) {
+  if (o->eps_set && !o->relax) {
+    fprintf(stderr, "remat %s: --eps goes with --relax\n", name);
+    return 2;
   }
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
-  if (o.eps < 0 || o.eps >= 1 || (o.eps_set && !o.relax)) {
-    fprintf(stderr, "remat %s: --eps must be in [0, 1) and goes with --relax\n",
-            name);
-    rc = 2;
-    goto out;
-  }
-  remat_graph *g = cmdu_solver_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
+  remat_graph *g = cmdu_solver_graph(name, o->pos[0]);
+  if (!g) return 2;
   int64_t budget;
-  if (cmdu_budget(name, o.budget, g, &budget)) {
-    rc = 2;
-    goto graph;
+  int rc = 2;
+  if (!cmdu_budget(name, o->budget, g, &budget)) {
+    remat_result r;
+    json_t *extra = NULL;
+    rc = cmd_milp_run(o, g, budget, &r, &extra);
+    rc = cmdu_finish(name, o, g, &r, extra, rc);
+    json_decref(extra);
+    remat_result_free(&r);
   }
-  remat_result r;
-  json_t *extra = NULL;
-  rc = cmd_milp_run(&o, g, budget, &r, &extra);
-  if (rc == 2) {
-    fprintf(stderr, "remat %s: %s\n", name, r.message);
-  } else {
-    FILE *sum = cmdu_summary_stream(&o);
-    result_summary(sum, &r);
-    result_bound_line(sum, &r);
-    if (r.message[0] && rc != 0)
-      fprintf(stderr, "remat %s: %s\n", name, r.message);
-    char err[512];
-    if (o.output &&
-        result_write_json(&r, g, extra, o.output, err, sizeof err)) {
-      fprintf(stderr, "remat %s: %s\n", name, err);
-      if (!rc) rc = 2;
-    }
-    if (o.trace_csv) result_append_trace_csv(&r, g, o.trace_csv);
-  }
-  json_decref(extra);
-  remat_result_free(&r);
-graph:
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

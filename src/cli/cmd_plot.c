@@ -296,14 +296,13 @@ static int plotc_usage(const char *cmd, const char *kind) {
   return 2;
 }
 
-static int plotc_dispatch(const char *cmd, const cli_opts *o) {
+int cmd_plot(const char *cmd, const cli_opts *o) {
   if (o->npos < 1) {
     fprintf(stderr, "remat %s: which picture? intervals, memory or progress "
                     "(see remat %s --help)\n", cmd, cmd);
     return 2;
   }
   const char *kind = o->pos[0];
-  if (cmdu_one_stdin(cmd, o)) return 2;
   if (!strcmp(kind, "intervals")) {
     if (o->npos != 3) return plotc_usage(cmd, kind);
     return plotc_schedules(cmd, o, 0);
@@ -319,29 +318,4 @@ static int plotc_dispatch(const char *cmd, const cli_opts *o) {
   fprintf(stderr, "remat %s: unknown picture '%s' (use intervals, memory or "
                   "progress)\n", cmd, kind);
   return 2;
-}
-
-int cmd_plot(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_PLOT, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) {
-      cmd_help(cmd_find(name));
-      printf("\n  remat %s intervals GRAPH SCHEDULE [--budget B] -o FILE.svg\n"
-             "  remat %s memory GRAPH SCHEDULE... [--budget B] -o FILE.svg\n"
-             "  remat %s progress RESULT.json... -o FILE.svg\n",
-             name, name, name);
-      printf("\nSCHEDULE: a JSON file with a \"sequence\" of node ids, or "
-             "`topo` for the input order.\n"
-             "memory: the x axis is the step, or each schedule's progress "
-             "(0-100%%) when their lengths differ.\n"
-             "The budget is --budget, else the first schedule file's "
-             "\"budget\".  Without -o the SVG goes to stdout.\n");
-    }
-    cli_free(&o);
-    return rc;
-  }
-  rc = plotc_dispatch(name, &o);
-  cli_free(&o);
-  return rc;
 }

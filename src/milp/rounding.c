@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "milp.h"
+#include "milp_model.h"
 #include "progress.h"
 #include "stage.h"
 #include "util.h"
@@ -29,19 +29,6 @@ static void round_s(const remat_graph *g, const double *s, double theta,
   for (int t = 1; t < n; t++)
     for (int i = 0; i < t; i++)
       if (s[(size_t)t * n + i] >= theta) stage_set(S, t, i, 1);
-}
-
-int round_schedule(const remat_graph *g, const double *s, double theta,
-                   int **seq) {
-  stage_mat S, R;
-  stage_mat_init(&S, g->n);
-  stage_mat_init(&R, g->n);
-  round_s(g, s, theta, &S);
-  stage_r_opt(g, &S, &R);
-  int len = stage_sequence(&R, seq);
-  stage_mat_free(&S);
-  stage_mat_free(&R);
-  return len;
 }
 
 typedef struct round_run {

@@ -79,9 +79,4 @@ int round_seed(const remat_graph *g, int64_t budget, double t0,
 int round_polish(const remat_graph *g, double t0, double time_limit,
                  volatile int *stop, remat_result *r);
 
-/* One two-phase rounding: S[t,i] = (i < t && s[t * n + i] >= theta), R =
- * stage_r_opt(S), *seq its sequence (allocated); returns the length. */
-int round_schedule(const remat_graph *g, const double *s, double theta,
-                   int **seq);
-
 #endif

@@ -13,7 +13,7 @@
 void anneal_params_init(anneal_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 1.0;
-  p->seed = 1;
+  worker_io_init(&p->io);
   p->target_step = 0.005;
 }
 
@@ -126,11 +126,10 @@ static int an_pick_step(an *A) {
 
 /* Two steps before j whose values are live across j, each uniformly at
  * random (a is -1 if there is none).  Beyond AN_SCAN steps by rejection
- * (a few random tries each: on 20,000 nodes the scan for them all took a
- * quarter of the annealing's time; 1.45x moves per second without it,
- * 3.22 % instead of 3.30 % in 30 s, RESULTS section 11), else, or when
- * the tries fail, by one scan (on shorter sequences it costs little, and
- * the search there was tuned with it). */
+ * (a few random tries each: on long sequences the scan for them all takes
+ * a large share of the annealing's time, bench/RESULTS.md, section 11),
+ * else, or when the tries fail, by one scan (on shorter sequences it
+ * costs little, and the search there was tuned with it). */
 #define AN_SCAN 4096
 #define AN_TRIES 32
 static void an_live2(an *A, int j, int *a, int *b) {
@@ -224,11 +223,7 @@ static int an_propose(an *A, int *out, int *in) {
 
 /* ------------------------------------------------------------ driver */
 
-static int an_halted(an *A) {
-  const anneal_params *p = A->p;
-  if (p->stop && *p->stop) return 1;
-  return p->halt && p->halt(p->ctx);
-}
+static int an_halted(an *A) { return worker_halted(&A->p->io); }
 
 static void an_emit(an *A, int force) {
   if (!A->pending || A->stopped) return;
@@ -238,7 +233,7 @@ static void an_emit(an *A, int force) {
   A->last_emit = now;
   plan_eval *E = &A->S;
   plan_run(E, &A->best.s);
-  if (A->p->found && A->p->found(A->p->ctx, E->seq, E->len, "anneal")) A->stopped = 1;
+  if (worker_report(&A->p->io, E->seq, E->len, "anneal")) A->stopped = 1;
 }
 
 /* Is E (its schedule within the copy limits) better than the record B:
@@ -287,7 +282,7 @@ static void an_consider(an *A) {
 static void an_poll(an *A) {
   const anneal_params *p = A->p;
   int *seq, len;
-  if (!p->poll || !p->poll(p->ctx, &seq, &len)) return;
+  if (!worker_poll(&p->io, &seq, &len)) return;
   plan s = {0};
   if (!plan_from_seq(&s, seq, len, A->n)) {
     plan_eval *E = &A->S;
@@ -311,7 +306,7 @@ static void an_init(an *A, const remat_graph *g, const int *seq, int len,
   A->p = p;
   A->n = g->n;
   A->M = p->budget;
-  A->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->seed * 0x2545f4914f6cdd1dull);
+  A->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->io.seed * 0x2545f4914f6cdd1dull);
   if (!A->rng) A->rng = 1;
   if (!seq || plan_from_seq(&A->cur, seq, len, g->n)) {
     plan_free(&A->cur);
@@ -427,7 +422,7 @@ long long anneal_run(const remat_graph *g, const int *seq, int len, const anneal
   while (!an_done(&A, start, moves)) {
     if ((moves & 255) == 0) {
       an_emit(&A, 0);
-      if (p->on_tick && (moves & 65535) == 0) p->on_tick(p->ctx, moves);
+      if ((moves & 65535) == 0) worker_tick(&p->io, moves);
     }
     if ((moves & 63) == 0) an_adapt(&A);
     if (++A.in_cycle > A.cycle_len) an_reheat(&A);

@@ -23,7 +23,8 @@
 #ifndef REMAT_ANNEAL_H
 #define REMAT_ANNEAL_H
 
-#include "heur.h"
+#include "remat.h"
+#include "worker.h"
 
 typedef struct anneal_params {
   int64_t budget;
@@ -36,17 +37,10 @@ typedef struct anneal_params {
   /* the moving target's step, a fraction of the budget (0.005; 0: the
    * excess always counts over the budget) */
   double target_step;
-  volatile int *stop;
-  unsigned seed;
-  /* each new best: within budget and shorter, or (while nothing fits) a
-   * lower peak; return nonzero to stop */
-  heur_fn found;
-  /* optional: a better schedule found elsewhere (portfolio): return 1 and
-   * an allocated copy to move there */
-  int (*poll)(void *ctx, int **seq, int *len);
-  int (*halt)(void *ctx); /* optional: nonzero to stop */
-  void (*on_tick)(void *ctx, long long moves);
-  void *ctx;
+  /* report: each new best, within budget and shorter, or (while nothing
+   * fits) a lower peak; poll: moves there when it is better; tick: the
+   * moves made; stop, halt, seed */
+  worker_io io;
 } anneal_params;
 
 void anneal_params_init(anneal_params *p);

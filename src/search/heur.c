@@ -37,7 +37,7 @@
 void heur_params_init(heur_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 1.0;
-  p->seed = 1;
+  worker_io_init(&p->io);
 }
 
 typedef struct heur {
@@ -54,7 +54,7 @@ typedef struct heur {
 static uint64_t heur_rand(heur *H) { return util_xorshift(&H->rng); }
 
 static int heur_out_of_time(const heur *H) {
-  return util_now() > H->deadline || (H->p->stop && *H->p->stop);
+  return util_now() > H->deadline || (H->p->io.stop && *H->p->io.stop);
 }
 
 static int heur_copies_ok(const heur *H, int v, int extra) {
@@ -148,8 +148,9 @@ static int heur_early_event(const heur *H, const plan *s, int u, int jp, int r) 
 
 /* Every candidate move costs a pass over the schedule and its edges; a
  * step evaluates moves worth at most HEUR_WORK of those (all of them up
- * to a few thousand nodes; on 20,000 nodes with 430,000 edges, 64: the
- * ones that free the most memory per unit of added duration).  Building a
+ * to a few thousand nodes; on the largest graphs HEUR_EVAL_MIN: the ones
+ * that free the most memory per unit of added duration; bench/RESULTS.md,
+ * section 8).  Building a
  * move (heur_close) is cheap but not free either: beyond HEUR_BUILD times
  * that many, only the values that free the most memory per unit of their
  * own duration get one. */
@@ -417,15 +418,14 @@ static int heur_exchange(heur *H, plan *s) {
 }
 
 typedef struct heur_out {
-  heur_fn fn;
-  void *ctx;
+  const worker_io *io;
   int found;
   int stop;
 } heur_out;
 
 static void heur_emit(heur *H, const plan *s, heur_out *o, const char *name) {
   o->found++;
-  if (o->fn && o->fn(o->ctx, H->E.seq, s->len, name)) o->stop = 1;
+  if (worker_report(o->io, H->E.seq, s->len, name)) o->stop = 1;
 }
 
 /* Ruin and recreate until the deadline or a long stall; returns the
@@ -488,14 +488,14 @@ int heur_run(const remat_graph *g, const heur_params *p) {
   H.p = p;
   H.n = g->n;
   H.M = p->budget;
-  H.rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->seed << 1);
+  H.rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->io.seed << 1);
   H.deadline = util_now() + p->time_limit;
   plan_eval_init(&H.E, g, p->budget);
   plan_eval_init(&H.S, g, p->budget);
   plan s = {0};
   plan_init_topo(&s, g->n);
   plan_track(&H.E, &s);
-  heur_out o = {p->found, p->ctx, 0, 0};
+  heur_out o = {&p->io, 0, 0};
   heur_stats st = {0};
   double t0 = util_now();
   st.greedy_fits = heur_greedy(&H, &s, 0);

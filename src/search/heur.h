@@ -4,9 +4,7 @@
 #define REMAT_HEUR_H
 
 #include "remat.h"
-
-/* Called for each schedule found; return nonzero to stop. */
-typedef int (*heur_fn)(void *ctx, const int *seq, int len, const char *name);
+#include "worker.h"
 
 /* What a run did (for -v): the greedy's time and whether it reached the
  * budget, the exchange passes that improved, the ruin-and-recreate
@@ -21,16 +19,15 @@ typedef struct heur_params {
   int64_t budget;
   const int *copies;   /* C_v limit per node (NULL: unlimited) */
   double time_limit;   /* seconds */
-  volatile int *stop;
-  unsigned seed;
-  heur_fn found;
-  void *ctx;
   heur_stats *stats;   /* filled in when not NULL */
+  /* report: each schedule, named "greedy", "exchange" or "heuristic";
+   * stop, seed (the heuristics neither poll, halt nor tick) */
+  worker_io io;
 } heur_params;
 
 void heur_params_init(heur_params *p);
 
-/* Run the heuristics; each schedule is handed to p->found.  Returns the
+/* Run the heuristics; each schedule is reported (p->io).  Returns the
  * number of schedules found. */
 int heur_run(const remat_graph *g, const heur_params *p);
 

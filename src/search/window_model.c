@@ -1,5 +1,5 @@
-/* window.c -- the window sub-model (see window.h). */
-#include "window.h"
+/* window_model.c -- the window sub-model (window_model.h). */
+#include "window_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "graph.h"
 
 /* A copy of a variable node inside the window. */
-typedef struct wcopy {
+typedef struct win_copy {
   int node;
   int slot;   /* free slot index, or -1 for a fixed start */
   int start;  /* fixed start clipped to T0 (memory), or unused */
@@ -17,47 +17,47 @@ typedef struct wcopy {
   int emin;   /* least end */
   int id;     /* variable suffix: e<id>, d<id> */
   int init_a, init_s, init_e; /* the current schedule, for the warm start */
-} wcopy;
+} win_copy;
 
-typedef struct wb {
+typedef struct win_bld {
   win *W;
   const model *md;
   const remat_graph *g;
   unsigned char *var, *cross;
-  wcopy *cp;
+  win_copy *cp;
   int ncp, capcp;
   int *first_cp, *next_cp; /* per node: linked list of its copies */
   util_buf decl, cons;
   int nb;
   struct wrun { int start, len; int64_t load; } *run; /* fixed load, by runs */
   int nrun;
-} wb;
+} win_bld;
 
-static int wb_park(const wb *B, int slot) { return B->W->t1 + 1 + slot; }
+static int win_park(const win_bld *B, int slot) { return B->W->t1 + 1 + slot; }
 
-static int wb_add(wb *B, int node, int slot, int start, int real, int emin) {
+static int win_add(win_bld *B, int node, int slot, int start, int real, int emin) {
   if (B->ncp == B->capcp) {
     B->capcp = B->capcp ? 2 * B->capcp : 64;
     B->cp = util_realloc(B->cp, (size_t)B->capcp * sizeof *B->cp);
     B->next_cp = util_realloc(B->next_cp, (size_t)B->capcp * sizeof *B->next_cp);
   }
   int k = B->ncp++;
-  B->cp[k] = (wcopy){node, slot, start, real, emin, k, 1, start, emin};
+  B->cp[k] = (win_copy){node, slot, start, real, emin, k, 1, start, emin};
   B->next_cp[k] = B->first_cp[node];
   B->first_cp[node] = k;
   return k;
 }
 
 /* Print the start of copy k (clipped). */
-static void wb_s(util_buf *b, const wb *B, int k) {
-  const wcopy *c = &B->cp[k];
+static void win_s(util_buf *b, const win_bld *B, int k) {
+  const win_copy *c = &B->cp[k];
   if (c->slot < 0)
     util_buf_printf(b, "%d", c->start);
   else
     util_buf_printf(b, "s%d", k);
 }
 /* Variable nodes: R and its predecessors. */
-static void wb_variables(wb *B, const unsigned char *R) {
+static void win_variables(win_bld *B, const unsigned char *R) {
   const remat_graph *g = B->g;
   for (int v = 0; v < g->n; v++)
     if (R[v]) {
@@ -68,7 +68,7 @@ static void wb_variables(wb *B, const unsigned char *R) {
 
 /* Walk the current schedule: copies of variable nodes meeting the window,
  * R's recomputations in it (to be replaced), the fixed nodes' load. */
-static void wb_scan(wb *B, const plan *s, const plan_eval *E, const unsigned char *R,
+static void win_scan(win_bld *B, const plan *s, const plan_eval *E, const unsigned char *R,
                     int64_t *load, int *others) {
   win *W = B->W;
   for (int i = 0; i < E->len; i++) {
@@ -91,13 +91,13 @@ static void wb_scan(wb *B, const plan *s, const plan_eval *E, const unsigned cha
     }
     if (te > W->t1) B->cross[u] = 1;
     /* a copy entering from the left stays live until T0 */
-    int k = wb_add(B, u, -1, lo, ts, lo);
+    int k = win_add(B, u, -1, lo, ts, lo);
     B->cp[k].init_e = hi;
   }
 }
 
 /* Free slots of R's nodes: C_v minus their other copies. */
-static void wb_slots(wb *B, const unsigned char *R, const int *others) {
+static void win_slots(win_bld *B, const unsigned char *R, const int *others) {
   const model *md = B->md;
   win *W = B->W;
   for (int u = 0; u < md->n; u++) {
@@ -108,8 +108,8 @@ static void wb_slots(wb *B, const unsigned char *R, const int *others) {
     if (room > W->k1 - lo + 1) room = W->k1 - lo + 1; /* one per stage at most */
     int next = 0; /* the node's current recomputations, in time order */
     for (int j = 0; j < room; j++) {
-      int k = wb_add(B, u, W->nfree, 0, 0, model_event(lo, u + 1));
-      wcopy *c = &B->cp[k];
+      int k = win_add(B, u, W->nfree, 0, 0, model_event(lo, u + 1));
+      win_copy *c = &B->cp[k];
       while (next < W->nold && plan_node(W->old_key[next]) != u) next++;
       if (next < W->nold) {
         c->init_a = 1;
@@ -118,7 +118,7 @@ static void wb_slots(wb *B, const unsigned char *R, const int *others) {
         next++;
       } else {
         c->init_a = 0;
-        c->init_s = c->init_e = wb_park(B, W->nfree);
+        c->init_s = c->init_e = win_park(B, W->nfree);
       }
       W->slot_node[W->nfree++] = u;
     }
@@ -126,13 +126,13 @@ static void wb_slots(wb *B, const unsigned char *R, const int *others) {
 }
 
 /* A free copy's start: the event of one of its stages lo..k1 in the
- * window (wb_slots makes slots only where lo <= k1), or its park slot.  Not a set domain (var {..}: s): Gecode 6.2's
+ * window (win_slots makes slots only where lo <= k1), or its park slot.  Not a set domain (var {..}: s): Gecode 6.2's
  * FlatZinc parser leaks the list of every set literal, and the window
  * search parses thousands of sub-models (bench/RESULTS.md, section 8).
  * An element constraint over an index gives s the same domain once
  * propagated (and the same search: s is branched on, q follows). */
-static void wb_start_domain(wb *B, int k, int lo, int park) {
-  const wcopy *c = &B->cp[k];
+static void win_start_domain(win_bld *B, int k, int lo, int park) {
+  const win_copy *c = &B->cp[k];
   util_buf_printf(&B->decl, "var %d..%d: s%d;\nvar 1..%d: q%d :: var_is_introduced;\n",
                   model_event(lo, c->node + 1), park, k, B->W->k1 - lo + 2, k);
   util_buf_printf(&B->cons, "constraint array_int_element(q%d,[", k);
@@ -141,14 +141,14 @@ static void wb_start_domain(wb *B, int k, int lo, int park) {
   util_buf_printf(&B->cons, "%d],s%d);\n", park, k);
 }
 
-static void wb_decls(wb *B) {
+static void win_decls(win_bld *B) {
   win *W = B->W;
   for (int k = 0; k < B->ncp; k++) {
-    const wcopy *c = &B->cp[k];
+    const win_copy *c = &B->cp[k];
     if (c->slot >= 0) {
-      int park = wb_park(B, c->slot);
+      int park = win_park(B, c->slot);
       int lo = W->k0 > c->node + 2 ? W->k0 : c->node + 2;
-      wb_start_domain(B, k, lo, park);
+      win_start_domain(B, k, lo, park);
       util_buf_printf(&B->decl, "var bool: a%d;\nvar 0..1: x%d;\n", k, k);
       util_buf_printf(&B->decl, "var %d..%d: e%d;\nvar 1..%d: d%d;\n", c->emin, park, k,
                       park - c->emin + 1, k);
@@ -172,9 +172,9 @@ static void wb_decls(wb *B) {
 }
 
 /* Free slots of one node in order: a_j -> a_{j-1}, s_{j-1} < s_j. */
-static void wb_symmetry(wb *B) {
+static void win_symmetry(win_bld *B) {
   for (int k = 0; k < B->ncp; k++) {
-    const wcopy *c = &B->cp[k];
+    const win_copy *c = &B->cp[k];
     if (c->slot < 0) continue;
     for (int p = B->next_cp[k]; p >= 0; p = B->next_cp[p])
       if (B->cp[p].slot >= 0) { /* the previous slot of the same node */
@@ -188,10 +188,10 @@ static void wb_symmetry(wb *B) {
 
 /* "Some active copy of u starts before t and is live at t" for a fixed
  * time t (tvar NULL) or a free slot's start. */
-static void wb_cover(wb *B, int u, int t, int consumer) {
+static void win_cover(win_bld *B, int u, int t, int consumer) {
   util_buf clause = {0};
   for (int k = B->first_cp[u]; k >= 0; k = B->next_cp[k]) {
-    const wcopy *c = &B->cp[k];
+    const win_copy *c = &B->cp[k];
     if (consumer < 0 && c->slot < 0 && c->real >= t) continue; /* too late */
     int bv = B->nb++;
     util_buf_printf(&B->decl, "var bool: b%d :: var_is_introduced;\n", bv);
@@ -221,7 +221,7 @@ static void wb_cover(wb *B, int u, int t, int consumer) {
 }
 
 /* Precedence for every step in the window and every free slot. */
-static void wb_precedence(wb *B, const plan *s, const plan_eval *E, const unsigned char *R) {
+static void win_precedence(win_bld *B, const plan *s, const plan_eval *E, const unsigned char *R) {
   const remat_graph *g = B->g;
   win *W = B->W;
   for (int i = 0; i < E->len; i++) {
@@ -229,12 +229,12 @@ static void wb_precedence(wb *B, const plan *s, const plan_eval *E, const unsign
     if (t < W->t0 || t > W->t1) continue;
     if (R[v] && !plan_is_first(t)) continue; /* replaced by slots */
     for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-      if (B->var[g->pred[j]]) wb_cover(B, g->pred[j], t, -1);
+      if (B->var[g->pred[j]]) win_cover(B, g->pred[j], t, -1);
   }
   for (int k = 0; k < B->ncp; k++) {
     if (B->cp[k].slot < 0) continue;
     int v = B->cp[k].node;
-    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) wb_cover(B, g->pred[j], 0, k);
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) win_cover(B, g->pred[j], 0, k);
   }
   /* nodes read after the window stay live at T1 */
   for (int u = 0; u < g->n; u++)
@@ -256,7 +256,7 @@ static void wb_precedence(wb *B, const plan *s, const plan_eval *E, const unsign
 }
 
 /* One unary resource per variable node with two or more copies. */
-static void wb_disjoint(wb *B) {
+static void win_disjoint(win_bld *B) {
   for (int u = 0; u < B->g->n; u++) {
     int cnt = 0;
     for (int k = B->first_cp[u]; k >= 0; k = B->next_cp[k]) cnt++;
@@ -264,7 +264,7 @@ static void wb_disjoint(wb *B) {
     util_buf s = {0}, d = {0}, h = {0};
     for (int k = B->first_cp[u]; k >= 0; k = B->next_cp[k]) {
       util_buf_putc(&s, ',');
-      wb_s(&s, B, k);
+      win_s(&s, B, k);
       util_buf_printf(&d, ",d%d", k);
       util_buf_puts(&h, ",1");
     }
@@ -278,7 +278,7 @@ static void wb_disjoint(wb *B) {
 
 /* The fixed nodes' load inside the window (a difference array over its
  * events) as runs of equal positive load. */
-static void wb_runs(wb *B, const int64_t *load) {
+static void win_runs(win_bld *B, const int64_t *load) {
   const win *W = B->W;
   int len = W->t1 - W->t0 + 1, start = 0, cap = 0;
   int64_t cur = 0, run = 0;
@@ -299,11 +299,11 @@ static void wb_runs(wb *B, const int64_t *load) {
 }
 
 /* Memory: the clipped copies plus the fixed load's runs as fixed tasks. */
-static void wb_memory(wb *B, const char *cap) {
+static void win_memory(win_bld *B, const char *cap) {
   util_buf s = {0}, d = {0}, h = {0};
   for (int k = 0; k < B->ncp; k++) {
     util_buf_putc(&s, ',');
-    wb_s(&s, B, k);
+    win_s(&s, B, k);
     util_buf_printf(&d, ",d%d", k);
     util_buf_printf(&h, ",%d", B->md->mem[B->cp[k].node]);
   }
@@ -320,15 +320,14 @@ static void wb_memory(wb *B, const char *cap) {
   util_buf_free(&h);
 }
 
-/* The precedence clauses' terms of the free slots (wb_cover: one per copy
+/* The precedence clauses' terms of the free slots (win_cover: one per copy
  * of each input): on dense graphs with many copies they run into millions,
  * which Gecode's FlatZinc parser takes seconds to read, past any time limit
- * (a 150-node graph with 37 inputs per node and C_v = 150: 8 s for one
- * window at a 1 s limit). */
-#define WB_MAX_TERMS 200000
-static long long wb_cover_terms(const wb *B) {
+ * (bench/RESULTS.md, section 14). */
+#define WIN_MAX_TERMS 200000
+static long long win_cover_terms(const win_bld *B) {
   long long n = 0;
-  for (int k = 0; k < B->ncp && n <= WB_MAX_TERMS; k++) {
+  for (int k = 0; k < B->ncp && n <= WIN_MAX_TERMS; k++) {
     if (B->cp[k].slot < 0) continue;
     int v = B->cp[k].node;
     for (int j = B->g->pred_off[v]; j < B->g->pred_off[v + 1]; j++)
@@ -341,13 +340,13 @@ static long long wb_cover_terms(const wb *B) {
  * times the summed widths of the start domains times the number of tasks
  * passes 64 bits; windows whose memory constraint comes near are left out
  * (W->too_big). */
-static int wb_too_big(const wb *B) {
+static int win_too_big(const win_bld *B) {
   const win *W = B->W;
-  if (wb_cover_terms(B) > WB_MAX_TERMS) return 1;
+  if (win_cover_terms(B) > WIN_MAX_TERMS) return 1;
   __int128 width = B->nrun;
   for (int k = 0; k < B->ncp; k++) {
-    const wcopy *c = &B->cp[k];
-    width += c->slot >= 0 ? wb_park(B, c->slot) - c->emin + 1 : 1;
+    const win_copy *c = &B->cp[k];
+    width += c->slot >= 0 ? win_park(B, c->slot) - c->emin + 1 : 1;
   }
   long long cap = B->md->cap;
   if (B->md->phase == 1 && W->bound - 1 > cap) cap = W->bound - 1;
@@ -355,7 +354,7 @@ static int wb_too_big(const wb *B) {
 }
 
 /* Phase 1's bound: the current maximum load inside the window. */
-static long long wb_current_max(const wb *B, const plan *s, const plan_eval *E) {
+static long long win_current_max(const win_bld *B, const plan *s, const plan_eval *E) {
   win *W = B->W;
   int len = W->t1 - W->t0 + 1;
   int64_t *prof = util_calloc((size_t)len + 1, sizeof *prof);
@@ -375,7 +374,7 @@ static long long wb_current_max(const wb *B, const plan *s, const plan_eval *E) 
   return best;
 }
 
-static void wb_objective(wb *B, util_buf *out) {
+static void win_objective(win_bld *B, util_buf *out) {
   win *W = B->W;
   const model *md = B->md;
   if (md->phase == 1) {
@@ -407,19 +406,19 @@ static void wb_objective(wb *B, util_buf *out) {
  * WS<j> for slot j).  Gecode 6.2's FlatZinc parser leaks a spec per
  * element of an output array of existing variables, and one per scalar
  * alias declared without a domain (var int: y = x); scalar aliases with
- * a domain leak nothing (see wb_start_domain). */
-static void wb_output(wb *B, util_buf *out) {
+ * a domain leak nothing (see win_start_domain). */
+static void win_output(win_bld *B, util_buf *out) {
   for (int k = 0; k < B->ncp; k++) {
     int j = B->cp[k].slot;
     if (j >= 0)
       util_buf_printf(out,
                       "var 0..1: WA%d :: output_var = x%d;\n"
                       "var 0..%d: WS%d :: output_var = s%d;\n",
-                      j, k, wb_park(B, j), j, k);
+                      j, k, win_park(B, j), j, k);
   }
 }
 
-static void wb_solve(wb *B, util_buf *out) {
+static void win_solve(win_bld *B, util_buf *out) {
   util_buf xs = {0}, ss = {0}, es = {0};
   for (int k = 0; k < B->ncp; k++) {
     if (B->cp[k].slot >= 0) {
@@ -434,7 +433,7 @@ static void wb_solve(wb *B, util_buf *out) {
                   "int_search([%s],input_order,indomain_min,complete),"
                   "int_search([%s],input_order,indomain_min,complete)])",
                   xs.s, ss.s, es.s);
-  /* the current schedule, as the first solution (window.h) */
+  /* the current schedule, as the first solution (window_model.h) */
   util_buf vals = {0};
   for (int k = 0; k < B->ncp; k++)
     if (B->cp[k].slot >= 0)
@@ -471,7 +470,7 @@ int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
   W->slot_node = util_malloc((size_t)md->ncopy * sizeof *W->slot_node);
   W->old_key = util_malloc((size_t)(E->len ? E->len : 1) * sizeof *W->old_key);
   W->old_end = util_malloc((size_t)(E->len ? E->len : 1) * sizeof *W->old_end);
-  wb B;
+  win_bld B;
   memset(&B, 0, sizeof B);
   B.W = W;
   B.md = md;
@@ -482,31 +481,31 @@ int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
   for (int v = 0; v < g->n; v++) B.first_cp[v] = -1;
   int64_t *load = util_calloc((size_t)(W->t1 - W->t0 + 2), sizeof *load);
   int *others = util_calloc((size_t)g->n, sizeof *others);
-  wb_variables(&B, R);
-  wb_scan(&B, s, E, R, load, others);
-  wb_slots(&B, R, others);
-  if (md->phase == 1) W->bound = wb_current_max(&B, s, E);
+  win_variables(&B, R);
+  win_scan(&B, s, E, R, load, others);
+  win_slots(&B, R, others);
+  if (md->phase == 1) W->bound = win_current_max(&B, s, E);
   W->bound += 1; /* admit solutions as good as the current one (plateau moves) */
-  wb_runs(&B, load);
-  if (W->nfree && wb_too_big(&B)) {
+  win_runs(&B, load);
+  if (W->nfree && win_too_big(&B)) {
     W->too_big = 1;
     W->nfree = 0;
   }
   if (W->nfree) {
     util_buf_printf(out, "%% remat window sub-model: stages %d..%d, %d free slots\n", k0,
                     k1, W->nfree);
-    wb_decls(&B);
-    wb_objective(&B, out);
-    wb_symmetry(&B);
-    wb_precedence(&B, s, E, R);
-    wb_disjoint(&B);
+    win_decls(&B);
+    win_objective(&B, out);
+    win_symmetry(&B);
+    win_precedence(&B, s, E, R);
+    win_disjoint(&B);
     char cap[32];
     snprintf(cap, sizeof cap, "%d", md->cap);
-    wb_memory(&B, md->phase == 1 ? "PEAK" : cap);
+    win_memory(&B, md->phase == 1 ? "PEAK" : cap);
     util_buf_puts(out, B.decl.s ? B.decl.s : "");
-    wb_output(&B, out);
+    win_output(&B, out);
     util_buf_puts(out, B.cons.s ? B.cons.s : "");
-    wb_solve(&B, out);
+    win_solve(&B, out);
   }
   free(load);
   free(B.run);

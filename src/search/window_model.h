@@ -1,4 +1,4 @@
-/* window.h -- the window sub-model: re-decide the recomputations of a set
+/* window_model.h -- the window sub-model: re-decide the recomputations of a set
  * of nodes R inside a window of stages, everything else fixed, as a small
  * FlatZinc model.
  *
@@ -26,8 +26,8 @@
  * model carries the current schedule as relax_and_reconstruct's initial
  * values: a search that fixes all of them first (win_neighbourhood) starts
  * from it. */
-#ifndef REMAT_WINDOW_H
-#define REMAT_WINDOW_H
+#ifndef REMAT_WINDOW_MODEL_H
+#define REMAT_WINDOW_MODEL_H
 
 #include "model.h"
 #include "plan.h"

@@ -1,5 +1,6 @@
-/* lns.h -- large-neighbourhood search for the in-process Gecode backend:
- * which model variables to fix at each restart.
+/* cp_nbh.h -- the CP worker's neighbourhoods: for large-neighbourhood
+ * search in the in-process Gecode backend, which model variables to fix
+ * at each restart.
  *
  * A neighbourhood relaxes a set of nodes: every variable of their copies,
  * and the ends of their predecessors' copies.  In phase 2 (minimise the
@@ -15,17 +16,17 @@
  * adapts to the success rate, kinds are drawn by their success, and every
  * few restarts the search runs complete, so small models are proven
  * optimal. */
-#ifndef REMAT_LNS_H
-#define REMAT_LNS_H
+#ifndef REMAT_CP_NBH_H
+#define REMAT_CP_NBH_H
 
 #include <stdint.h>
 
 #include "fzn.h"
 #include "model.h"
 
-enum { LNS_GAP, LNS_WINDOW, LNS_PEAK, LNS_RANDOM, LNS_KINDS };
+enum { NBH_GAP, NBH_WINDOW, NBH_PEAK, NBH_RANDOM, NBH_KINDS };
 
-typedef struct lns {
+typedef struct nbh {
   const model *md;
   const fzn_layout *layout;
   int mode;                   /* REMAT_LNS_* */
@@ -35,19 +36,19 @@ typedef struct lns {
   int last_kind;              /* neighbourhood used at the previous call */
   double size;                /* fraction of nodes relaxed */
   long long calls;
-  long long tries[LNS_KINDS], wins[LNS_KINDS];
+  long long tries[NBH_KINDS], wins[NBH_KINDS];
   int *var_a, *var_s, *var_e; /* layout index per copy, -1 if none */
   int *nodes;                 /* scratch */
   unsigned char *mark;        /* scratch, per node */
   int64_t *profile;           /* scratch, per event */
-} lns;
+} nbh;
 
-void lns_init(lns *L, const model *md, const fzn_layout *layout, int mode,
+void nbh_init(nbh *L, const model *md, const fzn_layout *layout, int mode,
               unsigned seed, const long long *solutions);
-void lns_free(lns *L);
+void nbh_free(nbh *L);
 
-/* The gz_neighbourhood_fn (ctx = lns*). */
-int lns_neighbourhood(void *ctx, long long restart, int n, int *values,
+/* The gz_neighbourhood_fn (ctx = nbh*). */
+int nbh_neighbourhood(void *ctx, long long restart, int n, int *values,
                       int have_solution, unsigned char *fix);
 
 #endif

@@ -1,5 +1,5 @@
-/* lns.c -- neighbourhoods for large-neighbourhood search. */
-#include "lns.h"
+/* cp_nbh.c -- the CP worker's neighbourhoods (cp_nbh.h). */
+#include "cp_nbh.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,14 +8,14 @@
 #include "graph.h"
 #include "util.h"
 
-#define LNS_COMPLETE_EVERY 16
-#define LNS_SMALL 64 /* models with at most this many copies: no LNS */
+#define NBH_COMPLETE_EVERY 16
+#define NBH_SMALL 64 /* models with at most this many copies: no LNS */
 
-static uint64_t lns_next(lns *L) { return util_xorshift(&L->rng); }
+static uint64_t nbh_next(nbh *L) { return util_xorshift(&L->rng); }
 
-static int lns_below(lns *L, int n) { return util_below(&L->rng, n); }
+static int nbh_below(nbh *L, int n) { return util_below(&L->rng, n); }
 
-void lns_init(lns *L, const model *md, const fzn_layout *layout, int mode,
+void nbh_init(nbh *L, const model *md, const fzn_layout *layout, int mode,
               unsigned seed, const long long *solutions) {
   memset(L, 0, sizeof *L);
   L->md = md;
@@ -41,7 +41,7 @@ void lns_init(lns *L, const model *md, const fzn_layout *layout, int mode,
   L->profile = util_malloc(((size_t)md->horizon + 2) * sizeof *L->profile);
 }
 
-void lns_free(lns *L) {
+void nbh_free(nbh *L) {
   free(L->var_a);
   free(L->var_s);
   free(L->var_e);
@@ -51,7 +51,7 @@ void lns_free(lns *L) {
 }
 
 /* Values of copy c from the LNS variables. */
-static void lns_copy(const lns *L, const int *values, int c, int *s, int *e,
+static void nbh_copy(const nbh *L, const int *values, int c, int *s, int *e,
                      int *a) {
   const model *md = L->md;
   int v = md->node[c];
@@ -62,10 +62,10 @@ static void lns_copy(const lns *L, const int *values, int c, int *s, int *e,
 
 /* Pick up to k nodes from the candidates list (cand, ncand) at random into
  * the marked set; returns how many were newly marked. */
-static int lns_pick(lns *L, int *cand, int ncand, int k) {
+static int nbh_pick(nbh *L, int *cand, int ncand, int k) {
   int got = 0;
   for (int i = 0; i < ncand && got < k; i++) {
-    int j = i + lns_below(L, ncand - i);
+    int j = i + nbh_below(L, ncand - i);
     int t = cand[i];
     cand[i] = cand[j];
     cand[j] = t;
@@ -77,28 +77,28 @@ static int lns_pick(lns *L, int *cand, int ncand, int k) {
   return got;
 }
 
-static void lns_random(lns *L, int k) {
+static void nbh_random(nbh *L, int k) {
   int n = L->md->n;
   for (int v = 0; v < n; v++) L->nodes[v] = v;
-  lns_pick(L, L->nodes, n, k);
+  nbh_pick(L, L->nodes, n, k);
 }
 
 /* Consecutive positions [a, a + k) around position c. */
-static void lns_window(lns *L, int c, int k) {
+static void nbh_window(nbh *L, int c, int k) {
   int n = L->md->n;
-  int a = c - k / 2 - lns_below(L, k / 2 + 1);
+  int a = c - k / 2 - nbh_below(L, k / 2 + 1);
   if (a < 0) a = 0;
   if (a + k > n) a = n - k;
   for (int v = a; v < a + k && v < n; v++) L->mark[v] = 1;
 }
 
 /* Memory profile (scaled) over events; returns a peak event. */
-static int lns_profile(lns *L, const int *values, int64_t *peak) {
+static int nbh_profile(nbh *L, const int *values, int64_t *peak) {
   const model *md = L->md;
   memset(L->profile, 0, ((size_t)md->horizon + 2) * sizeof *L->profile);
   for (int c = 0; c < md->ncopy; c++) {
     int s, e, a;
-    lns_copy(L, values, c, &s, &e, &a);
+    nbh_copy(L, values, c, &s, &e, &a);
     if (!a || s < 1 || e > md->horizon || s > e) continue;
     L->profile[s] += md->mem[md->node[c]];
     L->profile[e + 1] -= md->mem[md->node[c]];
@@ -112,7 +112,7 @@ static int lns_profile(lns *L, const int *values, int64_t *peak) {
       best = cur;
       arg = t;
       ties = 1;
-    } else if (cur == best && lns_below(L, ++ties) == 0) {
+    } else if (cur == best && nbh_below(L, ++ties) == 0) {
       arg = t;
     }
   }
@@ -121,73 +121,73 @@ static int lns_profile(lns *L, const int *values, int64_t *peak) {
 }
 
 /* Nodes with a copy live at event t (into L->nodes). */
-static int lns_live_at(lns *L, const int *values, int t) {
+static int nbh_live_at(nbh *L, const int *values, int t) {
   const model *md = L->md;
   int cnt = 0;
   for (int c = 0; c < md->ncopy; c++) {
     int s, e, a;
-    lns_copy(L, values, c, &s, &e, &a);
+    nbh_copy(L, values, c, &s, &e, &a);
     if (a && s <= t && t <= e) L->nodes[cnt++] = md->node[c];
   }
   return cnt;
 }
 
 /* Nodes with a copy live somewhere in [t0, t1] (into L->nodes). */
-static int lns_live_in(lns *L, const int *values, int t0, int t1) {
+static int nbh_live_in(nbh *L, const int *values, int t0, int t1) {
   const model *md = L->md;
   int cnt = 0;
   for (int c = 0; c < md->ncopy; c++) {
     int s, e, a;
-    lns_copy(L, values, c, &s, &e, &a);
+    nbh_copy(L, values, c, &s, &e, &a);
     if (a && s <= t1 && t0 <= e) L->nodes[cnt++] = md->node[c];
   }
   return cnt;
 }
 
-static void lns_peak(lns *L, const int *values, int k) {
+static void nbh_peak(nbh *L, const int *values, int k) {
   int64_t peak;
-  int t = lns_profile(L, values, &peak);
-  int cnt = lns_live_at(L, values, t);
-  lns_pick(L, L->nodes, cnt, k);
+  int t = nbh_profile(L, values, &peak);
+  int cnt = nbh_live_at(L, values, t);
+  nbh_pick(L, L->nodes, cnt, k);
 }
 
 /* A random active recomputation, or -1. */
-static int lns_anchor(lns *L, const int *values) {
+static int nbh_anchor(nbh *L, const int *values) {
   const model *md = L->md;
   int pick = -1, seen = 0;
   for (int c = 0; c < md->ncopy; c++)
-    if (L->var_a[c] >= 0 && values[L->var_a[c]] && lns_below(L, ++seen) == 0)
+    if (L->var_a[c] >= 0 && values[L->var_a[c]] && nbh_below(L, ++seen) == 0)
       pick = c;
   return pick;
 }
 
 /* Relax k nodes around recomputation c of node u. */
-static void lns_around(lns *L, const int *values, int c, int kind, int k) {
+static void nbh_around(nbh *L, const int *values, int c, int kind, int k) {
   const model *md = L->md;
   int u = md->node[c];
   int s, e, a, ps, pe, pa;
-  lns_copy(L, values, c, &s, &e, &a);
-  lns_copy(L, values, c - 1, &ps, &pe, &pa);
+  nbh_copy(L, values, c, &s, &e, &a);
+  nbh_copy(L, values, c - 1, &ps, &pe, &pa);
   L->mark[u] = 1;
   switch (kind) {
-  case LNS_GAP: {
-    int cnt = lns_live_in(L, values, pe, s);
-    lns_pick(L, L->nodes, cnt, k - 1);
+  case NBH_GAP: {
+    int cnt = nbh_live_in(L, values, pe, s);
+    nbh_pick(L, L->nodes, cnt, k - 1);
     break;
   }
-  case LNS_WINDOW:
-    lns_window(L, model_stage(s) - 1, k - 1);
+  case NBH_WINDOW:
+    nbh_window(L, model_stage(s) - 1, k - 1);
     break;
-  case LNS_PEAK:
-    lns_peak(L, values, k - 1);
+  case NBH_PEAK:
+    nbh_peak(L, values, k - 1);
     break;
   default:
-    lns_random(L, k - 1);
+    nbh_random(L, k - 1);
   }
 }
 
 /* Free the marked nodes: their copies, and their predecessors' ends. */
-static void lns_apply(lns *L, unsigned char *fix, int n) {
+static void nbh_apply(nbh *L, unsigned char *fix, int n) {
   const model *md = L->md;
   const remat_graph *g = md->g;
   memset(fix, 1, (size_t)n);
@@ -206,9 +206,9 @@ static void lns_apply(lns *L, unsigned char *fix, int n) {
   memset(L->mark, 0, (size_t)md->n);
 }
 
-int lns_neighbourhood(void *ctx, long long restart, int n, int *values,
+int nbh_neighbourhood(void *ctx, long long restart, int n, int *values,
                       int have_solution, unsigned char *fix) {
-  lns *L = ctx;
+  nbh *L = ctx;
   (void)have_solution;
   L->calls++;
   long long now = L->solutions ? *L->solutions : 0;
@@ -228,35 +228,35 @@ int lns_neighbourhood(void *ctx, long long restart, int n, int *values,
     return GZ_NBH_FIX;
   }
   if (!values || L->mode == REMAT_LNS_NONE) return GZ_NBH_COMPLETE;
-  if (L->md->ncopy <= LNS_SMALL) return GZ_NBH_COMPLETE; /* just prove it */
-  if (restart % LNS_COMPLETE_EVERY == 1) return GZ_NBH_COMPLETE;
+  if (L->md->ncopy <= NBH_SMALL) return GZ_NBH_COMPLETE; /* just prove it */
+  if (restart % NBH_COMPLETE_EVERY == 1) return GZ_NBH_COMPLETE;
   int k = (int)(L->size * L->md->n + 0.5);
   if (k < 2) k = 2;
   if (k > L->md->n) k = L->md->n;
-  int kind = LNS_RANDOM;
+  int kind = NBH_RANDOM;
   if (L->mode == REMAT_LNS_AUTO) {
     /* roulette over kinds weighted by (wins+1)/(tries+2) */
-    double w[LNS_KINDS], tot = 0;
-    for (int i = 0; i < LNS_KINDS; i++) {
+    double w[NBH_KINDS], tot = 0;
+    for (int i = 0; i < NBH_KINDS; i++) {
       w[i] = (double)(L->wins[i] + 1) / (double)(L->tries[i] + 2);
       tot += w[i];
     }
-    double r = (double)(lns_next(L) % 1000000) / 1e6 * tot;
-    for (kind = 0; kind < LNS_KINDS - 1 && r >= w[kind]; kind++) r -= w[kind];
+    double r = (double)(nbh_next(L) % 1000000) / 1e6 * tot;
+    for (kind = 0; kind < NBH_KINDS - 1 && r >= w[kind]; kind++) r -= w[kind];
   }
-  int anchor = L->md->phase == 2 ? lns_anchor(L, values) : -1;
+  int anchor = L->md->phase == 2 ? nbh_anchor(L, values) : -1;
   if (L->md->phase == 2 && anchor < 0) return GZ_NBH_COMPLETE; /* nothing to free */
   if (anchor >= 0)
-    lns_around(L, values, anchor, kind, k);
-  else if (kind == LNS_WINDOW || kind == LNS_GAP) {
+    nbh_around(L, values, anchor, kind, k);
+  else if (kind == NBH_WINDOW || kind == NBH_GAP) {
     int64_t peak;
-    lns_window(L, model_stage(lns_profile(L, values, &peak)) - 1, k);
-  } else if (kind == LNS_PEAK)
-    lns_peak(L, values, k);
+    nbh_window(L, model_stage(nbh_profile(L, values, &peak)) - 1, k);
+  } else if (kind == NBH_PEAK)
+    nbh_peak(L, values, k);
   else
-    lns_random(L, k);
+    nbh_random(L, k);
   L->tries[kind]++;
   L->last_kind = kind;
-  lns_apply(L, fix, n);
+  nbh_apply(L, fix, n);
   return GZ_NBH_FIX;
 }

@@ -1,5 +1,5 @@
-/* sublns.c -- window LNS. */
-#include "sublns.h"
+/* window_search.c -- large-neighbourhood search over windows (window_search.h). */
+#include "window_search.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,19 +7,19 @@
 
 #include "plan.h"
 #include "util.h"
-#include "window.h"
+#include "window_model.h"
 
-void sublns_params_init(sublns_params *p) {
+void wsearch_params_init(wsearch_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 10;
   p->step_limit = 0.5;
-  p->seed = 1;
+  worker_io_init(&p->io);
 }
 
-typedef struct sl {
+typedef struct wsearch {
   const model *md;
   const remat_graph *g;
-  const sublns_params *p;
+  const wsearch_params *p;
   uint64_t rng;
   unsigned char *R;
   int *cand;
@@ -28,12 +28,12 @@ typedef struct sl {
   double span_nodes; /* relaxed nodes per span window (adaptive) */
   util_buf last; /* the last solution's text */
   int got;
-} sl;
+} wsearch;
 
-static int sl_below(sl *L, int n) { return util_below(&L->rng, n); }
+static int wsearch_below(wsearch *L, int n) { return util_below(&L->rng, n); }
 
-static int sl_solution(void *ctx, const char *text) {
-  sl *L = ctx;
+static int wsearch_solution(void *ctx, const char *text) {
+  wsearch *L = ctx;
   L->last.len = 0;
   util_buf_puts(&L->last, text);
   L->got = 1;
@@ -42,7 +42,7 @@ static int sl_solution(void *ctx, const char *text) {
 
 /* Collect in L->cand the unmarked nodes with a copy live somewhere in
  * [t0, t1] (one entry per copy); returns their number. */
-static int sl_live(sl *L, const plan *s, const plan_eval *E, int t0, int t1) {
+static int wsearch_live(wsearch *L, const plan *s, const plan_eval *E, int t0, int t1) {
   int cnt = 0;
   for (int i = 0; i < E->len; i++)
     if (s->key[E->lastuse[i]] >= t0 && s->key[i] <= t1 && !L->R[E->seq[i]])
@@ -51,10 +51,10 @@ static int sl_live(sl *L, const plan *s, const plan_eval *E, int t0, int t1) {
 }
 
 /* Mark up to k random nodes with a copy live somewhere in [t0, t1]. */
-static void sl_pick_live(sl *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
-  int cnt = sl_live(L, s, E, t0, t1);
+static void wsearch_pick_live(wsearch *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
+  int cnt = wsearch_live(L, s, E, t0, t1);
   for (int i = 0; i < cnt && k > 0; i++) {
-    int j = i + sl_below(L, cnt - i), t = L->cand[i];
+    int j = i + wsearch_below(L, cnt - i), t = L->cand[i];
     L->cand[i] = L->cand[j];
     L->cand[j] = t;
     if (!L->R[L->cand[i]]) {
@@ -67,10 +67,10 @@ static void sl_pick_live(sl *L, const plan *s, const plan_eval *E, int t0, int t
 /* A random recomputation, marked in L->R: its node, and in *lo, *hi the
  * stages of the gap it bridges (from its node's previous last read to
  * it).  Returns -1 when there is none. */
-static int sl_pick_recomp(sl *L, const plan *s, const plan_eval *E, int *lo, int *hi) {
+static int wsearch_pick_recomp(wsearch *L, const plan *s, const plan_eval *E, int *lo, int *hi) {
   int pick = -1, seen = 0;
   for (int i = 0; i < E->len; i++)
-    if (!plan_is_first(s->key[i]) && sl_below(L, ++seen) == 0) pick = i;
+    if (!plan_is_first(s->key[i]) && wsearch_below(L, ++seen) == 0) pick = i;
   if (pick < 0) return -1;
   int u = E->seq[pick], prev = pick - 1;
   while (prev >= 0 && E->seq[prev] != u) prev--;
@@ -82,13 +82,13 @@ static int sl_pick_recomp(sl *L, const plan *s, const plan_eval *E, int *lo, int
 
 /* Phase 2: around a random recomputation; phase 1: around the peak.
  * Returns 0 when there is nothing to do. */
-static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
+static int wsearch_neighbourhood(wsearch *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
   const model *md = L->md;
   memset(L->R, 0, (size_t)md->n);
   int w = (int)(L->width + 0.5), k = (int)(L->nodes + 0.5);
   int lo, hi;
   if (md->phase == 2) {
-    if (sl_pick_recomp(L, s, E, &lo, &hi) < 0) return 0;
+    if (wsearch_pick_recomp(L, s, E, &lo, &hi) < 0) return 0;
   } else {
     lo = hi = model_stage(s->key[E->peak_step]);
   }
@@ -96,7 +96,7 @@ static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, i
   if (hi - lo + 1 > w) lo = hi - w + 1;
   int extra = w - (hi - lo + 1);
   if (extra > 0) {
-    int left = sl_below(L, extra + 1);
+    int left = wsearch_below(L, extra + 1);
     lo -= left;
     hi += extra - left;
   }
@@ -108,26 +108,26 @@ static int sl_neighbourhood(sl *L, const plan *s, const plan_eval *E, int *k0, i
   /* the recomputations already in the window can move or go */
   for (int i = 0; i < E->len && k > 1; i++)
     if (s->key[i] >= t0 && s->key[i] <= t1 && !plan_is_first(s->key[i]) &&
-        !L->R[E->seq[i]] && sl_below(L, 2)) {
+        !L->R[E->seq[i]] && wsearch_below(L, 2)) {
       L->R[E->seq[i]] = 1;
       k--;
     }
   if (md->phase == 1) {
     int t = s->key[E->peak_step];
-    sl_pick_live(L, s, E, t, t, k / 2 + 1);
+    wsearch_pick_live(L, s, E, t, t, k / 2 + 1);
   }
-  sl_pick_live(L, s, E, t0, t1, k - 1);
+  wsearch_pick_live(L, s, E, t0, t1, k - 1);
   return 1;
 }
 
 /* Mark up to k nodes live somewhere in [t0, t1], by tournament: of two
  * random candidates the one with less duration per byte (cheap to
  * recompute, much memory freed). */
-static void sl_pick_cheap(sl *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
+static void wsearch_pick_cheap(wsearch *L, const plan *s, const plan_eval *E, int t0, int t1, int k) {
   const remat_graph *g = L->g;
-  int cnt = sl_live(L, s, E, t0, t1);
+  int cnt = wsearch_live(L, s, E, t0, t1);
   for (int tries = 0; cnt > 0 && k > 0 && tries < 4 * k + 8; tries++) {
-    int a = L->cand[sl_below(L, cnt)], b = L->cand[sl_below(L, cnt)];
+    int a = L->cand[wsearch_below(L, cnt)], b = L->cand[wsearch_below(L, cnt)];
     /* w_b / m_b < w_a / m_a, cross-multiplied */
     if ((double)g->w[b] * (double)g->m[a] < (double)g->w[a] * (double)g->m[b]) a = b;
     if (!L->R[a]) {
@@ -143,43 +143,43 @@ static void sl_pick_cheap(sl *L, const plan *s, const plan_eval *E, int t0, int 
  * recomputations in the gap and cheap values live in it, which the
  * sub-model may evict instead.  Returns 0 when there is nothing to do or
  * the gap is too wide. */
-#define SL_SPAN_MAX 400
+#define WSEARCH_SPAN_MAX 400
 
-static int sl_span(sl *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
+static int wsearch_span(wsearch *L, const plan *s, const plan_eval *E, int *k0, int *k1) {
   const model *md = L->md;
   memset(L->R, 0, (size_t)md->n);
   int lo, hi;
-  if (sl_pick_recomp(L, s, E, &lo, &hi) < 0) return 0;
-  lo -= sl_below(L, 4);
-  hi += sl_below(L, 4);
+  if (wsearch_pick_recomp(L, s, E, &lo, &hi) < 0) return 0;
+  lo -= wsearch_below(L, 4);
+  hi += wsearch_below(L, 4);
   if (lo < 1) lo = 1;
   if (hi > md->n) hi = md->n;
-  if (hi - lo + 1 > SL_SPAN_MAX) return 0;
+  if (hi - lo + 1 > WSEARCH_SPAN_MAX) return 0;
   *k0 = lo;
   *k1 = hi;
   int k = (int)(L->span_nodes + 0.5);
   int t0 = model_event(lo, 1), t1 = model_event(hi, hi);
   for (int i = 0; i < E->len && k > 2; i++)
     if (s->key[i] >= t0 && s->key[i] <= t1 && !plan_is_first(s->key[i]) &&
-        !L->R[E->seq[i]] && sl_below(L, 3) == 0) {
+        !L->R[E->seq[i]] && wsearch_below(L, 3) == 0) {
       L->R[E->seq[i]] = 1;
       k--;
     }
-  sl_pick_cheap(L, s, E, t0, t1, k - 1);
+  wsearch_pick_cheap(L, s, E, t0, t1, k - 1);
   return 1;
 }
 
-gz_status sublns_run(const model *md, const int *seq, int len,
-                     const sublns_params *p, gz_stats *stats, char *err,
+gz_status wsearch_run(const model *md, const int *seq, int len,
+                     const wsearch_params *p, gz_stats *stats, char *err,
                      size_t errlen) {
   const remat_graph *g = md->g;
   double t0 = util_now(), deadline = t0 + p->time_limit;
-  sl L;
+  wsearch L;
   memset(&L, 0, sizeof L);
   L.md = md;
   L.g = g;
   L.p = p;
-  L.rng = 0x9E3779B97F4A7C15ull ^ ((uint64_t)(p->seed + 7) * 0xBF58476D1CE4E5B9ull);
+  L.rng = 0x9E3779B97F4A7C15ull ^ ((uint64_t)(p->io.seed + 7) * 0xBF58476D1CE4E5B9ull);
   L.R = util_calloc((size_t)g->n, 1);
   L.cand = util_malloc((size_t)(2 * md->ncopy + g->n) * sizeof *L.cand);
   L.nodes = 12;
@@ -200,11 +200,11 @@ gz_status sublns_run(const model *md, const int *seq, int len,
   util_buf text = {0};
   long long steps = 0;
   int stop = 0;
-  while (!stop && !(p->stop && *p->stop) && !(p->halt && p->halt(p->ctx))) {
+  while (!stop && !worker_halted(&p->io)) {
     double left = deadline - util_now();
     if (left <= 0.01) break;
     int *other, olen;
-    if (p->poll && p->poll(p->ctx, &other, &olen)) { /* adopt a better one */
+    if (worker_poll(&p->io, &other, &olen)) { /* adopt a better one */
       plan moved = {0};
       if (!plan_from_seq(&moved, other, olen, g->n)) plan_copy(&cur, &moved);
       plan_free(&moved);
@@ -216,8 +216,8 @@ gz_status sublns_run(const model *md, const int *seq, int len,
       break;
     }
     int k0, k1;
-    int span = md->phase == 2 && sl_below(&L, 2) == 0 && sl_span(&L, &cur, &E, &k0, &k1);
-    if (!span && !sl_neighbourhood(&L, &cur, &E, &k0, &k1)) {
+    int span = md->phase == 2 && wsearch_below(&L, 2) == 0 && wsearch_span(&L, &cur, &E, &k0, &k1);
+    if (!span && !wsearch_neighbourhood(&L, &cur, &E, &k0, &k1)) {
       status = GZ_OPTIMAL; /* phase 2: no recomputation left */
       break;
     }
@@ -236,8 +236,8 @@ gz_status sublns_run(const model *md, const int *seq, int len,
     gz_params gp;
     gz_params_init(&gp);
     gp.time_limit = left < p->step_limit ? left : p->step_limit;
-    gp.stop = p->stop;
-    gp.on_solution = sl_solution;
+    gp.stop = p->io.stop;
+    gp.on_solution = wsearch_solution;
     gp.ctx = &L;
     gp.neighbourhood = win_neighbourhood;
     gz_stats st;
@@ -263,7 +263,7 @@ gz_status sublns_run(const model *md, const int *seq, int len,
         int fits = md->phase == 1 || T.peak <= md->budget;
         if (fits && (better || equal)) plan_copy(&cur, &trial);
         improved = fits && better;
-        if (improved && p->found && p->found(p->ctx, T.seq, T.len, "window")) stop = 1;
+        if (improved && worker_report(&p->io, T.seq, T.len, "window")) stop = 1;
       }
     }
     win_free(&W);
@@ -283,7 +283,7 @@ gz_status sublns_run(const model *md, const int *seq, int len,
     if (L.nodes > g->n / 2) L.nodes = g->n / 2;
     if (L.width < 4) L.width = 4;
     if (L.width > md->n) L.width = md->n;
-    if (p->on_tick) p->on_tick(p->ctx, steps);
+    worker_tick(&p->io, steps);
   }
   total.searches = steps;
   util_buf_free(&text);

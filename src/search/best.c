@@ -1,0 +1,213 @@
+/* best.c -- the portfolio's shared best schedule (best.h). */
+#include "best.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "util.h"
+
+void best_init(best *B, const remat_graph *g, const remat_solve_params *p, remat_result *r) {
+  memset(B, 0, sizeof *B);
+  B->g = g;
+  B->p = p;
+  B->r = r;
+  B->t0 = util_now();
+  pthread_mutex_init(&B->mu, NULL);
+  prog_init(&B->pr, p->verbose);
+}
+
+void best_free(best *B) { pthread_mutex_destroy(&B->mu); }
+
+double best_elapsed(const best *B) { return util_now() - B->t0; }
+
+double best_left_by(const best *B, double end) {
+  if (end > B->p->time_limit) end = B->p->time_limit;
+  double left = end - best_elapsed(B);
+  return left > 0 ? left : 0;
+}
+
+double best_left(const best *B) { return best_left_by(B, B->p->time_limit); }
+
+void best_raise_bound(remat_result *r, double lb) {
+  if (r->has_bound && lb <= r->bound) return;
+  r->has_bound = 1;
+  r->bound = lb;
+}
+
+/* With B->mu held: the best schedule fits and is at the lower bound. */
+static void best_at_bound(best *B) {
+  const remat_result *r = B->r;
+  if (B->proven || !B->fits || !r->has_bound || (double)r->duration > r->bound) return;
+  B->proven = 1;
+  B->cover_proof = 2;
+  B->done = 1;
+  prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the covering bound", best_elapsed(B),
+            r->tdi);
+}
+
+/* With B->mu held: take the covering bound's answer. */
+static void best_cover_take(best *B) {
+  const cover_out *o = &B->cov->out;
+  remat_result *r = B->r;
+  if (o->status == COVER_INFEASIBLE && !B->fits) {
+    B->proven = 1;
+    B->cover_proof = 1;
+    B->done = 1;
+  } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
+    double lb = (double)(r->base_duration + o->increase);
+    best_raise_bound(r, lb);
+    prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
+              remat_tdi(B->r->base_duration, lb), o->status == COVER_BOUND ? ", out of time" : "");
+    best_at_bound(B);
+  }
+}
+
+void best_take_cover(best *B) {
+  if (!B->cov || B->cov_taken || !__atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE)) return;
+  pthread_mutex_lock(&B->mu);
+  if (!B->cov_taken) {
+    B->cov_taken = 1;
+    best_cover_take(B);
+  }
+  pthread_mutex_unlock(&B->mu);
+}
+
+int best_interrupted(const best *B) { return B->p->stop && *B->p->stop; }
+
+int best_stopped(best *B) {
+  best_take_cover(B);
+  return B->done || B->internal || best_interrupted(B);
+}
+
+void best_error(best *B, const char *fmt, const char *detail) {
+  pthread_mutex_lock(&B->mu);
+  if (!B->internal) {
+    B->internal = 1;
+    snprintf(B->errmsg, sizeof B->errmsg, fmt, detail);
+  }
+  pthread_mutex_unlock(&B->mu);
+}
+
+int best_nothing_fits(const best *B) {
+  return B->done && B->proven && !B->fits && !B->internal && !best_interrupted(B);
+}
+
+int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
+  if (!sim_within_copies(B->g, seq, len, B->r->copies)) return -1;
+  pthread_mutex_lock(&B->mu);
+  int rc = remat_result_offer(B->r, B->g, seq, len, phase, best_elapsed(B));
+  if (rc > 0) {
+    const remat_result *r = B->r;
+    B->fits = r->peak <= r->budget;
+    B->version++;
+    prog_line(&B->pr, "[%7.2fs] %-9s peak %lld (%.1f%% of budget)  TDI %.2f%%%s",
+              best_elapsed(B), what, (long long)r->peak,
+              100.0 * (double)r->peak / (double)r->budget, r->tdi,
+              r->recomputations ? "" : "  no recomputation");
+    best_at_bound(B);
+  }
+  pthread_mutex_unlock(&B->mu);
+  return rc;
+}
+
+int *best_copy(best *B, int *len, long *version) {
+  pthread_mutex_lock(&B->mu);
+  int *seq = NULL;
+  *len = 0;
+  if (B->r->seq) {
+    *len = B->r->len;
+    seq = util_malloc((size_t)(*len ? *len : 1) * sizeof *seq);
+    memcpy(seq, B->r->seq, (size_t)*len * sizeof *seq);
+  }
+  if (version) *version = B->version;
+  pthread_mutex_unlock(&B->mu);
+  return seq;
+}
+
+void best_status(best *B, int phase, const char *what, long long n) {
+  pthread_mutex_lock(&B->mu);
+  const remat_result *r = B->r;
+  if (r->seq)
+    prog_status(&B->pr, "[%7.2fs] phase %d  best peak %lld  TDI %.2f%%  %s %lld",
+                best_elapsed(B), phase, (long long)r->peak, r->tdi, what, n);
+  pthread_mutex_unlock(&B->mu);
+}
+
+void best_stats(best *B, const gz_stats *st) {
+  pthread_mutex_lock(&B->mu);
+  remat_result *r = B->r;
+  r->nodes += st->nodes;
+  r->fails += st->fails;
+  r->restarts += st->searches;
+  r->solutions += st->solutions;
+  r->propagations += st->propagations;
+  pthread_mutex_unlock(&B->mu);
+}
+
+void best_verbose(best *B, const char *fmt, ...) {
+  if (B->p->verbose < 2) return;
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  pthread_mutex_lock(&B->mu);
+  prog_line(&B->pr, "%s", buf);
+  pthread_mutex_unlock(&B->mu);
+}
+
+/* ---------------------------------------------------------- best_io */
+
+static int best_client_phase(const best_client *c) {
+  return c->phase == BEST_FOLLOW ? (c->B->fits ? 2 : 1) : c->phase;
+}
+
+/* Stop: best_stopped, and a phase-1 worker once something fits. */
+static int best_client_halt(void *ctx) {
+  best_client *c = ctx;
+  return best_stopped(c->B) || (c->phase == 1 && c->B->fits);
+}
+
+static int best_client_report(void *ctx, const int *seq, int len, const char *name) {
+  best_client *c = ctx;
+  best *B = c->B;
+  int rc = best_offer(B, seq, len, best_client_phase(c), name);
+  if (rc < 0) {
+    best_error(B, c->phase == 0 ? "heuristic %s produced an invalid schedule"
+                                : "%s produced an invalid schedule",
+               name);
+    return 1;
+  }
+  if (rc > 0) c->seen = B->version;
+  return best_client_halt(c);
+}
+
+static int best_client_poll(void *ctx, int **seq, int *len) {
+  best_client *c = ctx;
+  best *B = c->B;
+  if (B->version == c->seen) return 0;
+  if (c->phase == 2 && !B->fits) return 0;
+  *seq = best_copy(B, len, &c->seen);
+  return *seq != NULL;
+}
+
+static void best_client_tick(void *ctx, long long count) {
+  best_client *c = ctx;
+  best_status(c->B, best_client_phase(c), c->unit, count);
+}
+
+worker_io best_io(best_client *c, unsigned seed) {
+  worker_io io;
+  worker_io_init(&io);
+  io.report = best_client_report;
+  io.poll = best_client_poll;
+  io.halt = best_client_halt;
+  io.tick = best_client_tick;
+  io.ctx = c;
+  io.stop = c->B->p->stop;
+  io.seed = seed;
+  return io;
+}

@@ -1,0 +1,129 @@
+/* best.h -- the portfolio's shared best schedule (solve.c).
+ *
+ * Every worker offers its schedules here and adopts the others'
+ * improvements: the best schedule is the result being built (r), with a
+ * version bumped at every improvement and the flags the workers stop on
+ * (fits, proven, done).  The module also holds what the conclusion needs
+ * to know about proofs (by the MILP, by the covering bound), the first
+ * internal error, and the covering bound's answer (bounds.h starts its
+ * child; the answer is taken by whichever thread next asks whether to
+ * stop).  Progress lines go through here, one at a time. */
+#ifndef REMAT_BEST_H
+#define REMAT_BEST_H
+
+#include <pthread.h>
+
+#include "child.h"
+#include "cover.h"
+#include "gecode.h"
+#include "progress.h"
+#include "remat.h"
+#include "worker.h"
+
+/* The covering bound's answer, written by its child (bounds.h). */
+typedef struct best_cover {
+  cover_out out;
+  int ready; /* set (release) after out is written */
+} best_cover;
+
+typedef struct best {
+  const remat_graph *g;
+  const remat_solve_params *p;
+  remat_result *r;
+  pthread_mutex_t mu;
+  prog pr;
+  double t0;
+  _Atomic int fits;      /* the best schedule is within budget */
+  _Atomic long version;  /* bumped at every improvement */
+  _Atomic int done;      /* a worker proved the result: stop the others */
+  int proven;            /* optimal (fits) or infeasible (does not) */
+  int milp_proof;        /* proven by the MILP: infeasible 1 with any
+                            number of copies, 2 with C_v but a schedule
+                            with milp_copies fits, 3 with C_v; 4 optimal */
+  int milp_copies;
+  best_cover *cov;       /* the covering bound's child writes here (NULL:
+                            not started) */
+  child cov_child;
+  _Atomic int cov_taken; /* its answer was read (best_take_cover) */
+  int cover_proof;       /* proven by the covering bound: 1 nothing fits
+                            with C_v, 2 the best schedule is optimal */
+  int internal;          /* an internal error happened */
+  char errmsg[512];
+} best;
+
+/* Start the clock; progress at p->verbose. */
+void best_init(best *B, const remat_graph *g, const remat_solve_params *p, remat_result *r);
+void best_free(best *B);
+
+/* Seconds since best_init. */
+double best_elapsed(const best *B);
+
+/* Seconds left until `end` (elapsed time) or the time limit. */
+double best_left_by(const best *B, double end);
+
+/* Seconds left until the time limit. */
+double best_left(const best *B);
+
+/* Offer a schedule (trace phase `phase`); an improvement bumps the
+ * version and prints a line naming `what`.  Returns remat_result_offer's
+ * answer; a schedule that computes a node more than C_v times is outside
+ * the model: -1, like an invalid one. */
+int best_offer(best *B, const int *seq, int len, int phase, const char *what);
+
+/* A copy of the best schedule (NULL if none) and its length; its version
+ * in *version (may be NULL). */
+int *best_copy(best *B, int *len, long *version);
+
+/* Take the covering bound's answer if it came (once): a proof that
+ * nothing fits, or a lower bound, which proves the best schedule optimal
+ * when it is there. */
+void best_take_cover(best *B);
+
+/* Stop: a proof (done), an internal error or the caller's stop flag.
+ * Takes the covering bound's answer when it came. */
+int best_stopped(best *B);
+
+/* The search ended with a proof that nothing fits. */
+int best_nothing_fits(const best *B);
+
+/* The caller's stop flag is set. */
+int best_interrupted(const best *B);
+
+/* Record the first internal error: fmt with one %s (detail). */
+void best_error(best *B, const char *fmt, const char *detail);
+
+/* The status line: phase, best peak and TDI, a count (what: its unit). */
+void best_status(best *B, int phase, const char *what, long long n);
+
+/* Add a solver run's statistics to the result. */
+void best_stats(best *B, const gz_stats *st);
+
+/* A line at -v (verbose 2). */
+void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Keep the higher of the result's lower bound and lb. */
+void best_raise_bound(remat_result *r, double lb);
+
+/* A worker's view of the shared best, behind a worker_io (best_io). */
+typedef struct best_client {
+  best *B;
+  long seen;        /* the version it last adopted or produced */
+  int phase;        /* its trace phase: 0 seeds, 1 or 2, or BEST_FOLLOW */
+  const char *unit; /* what its tick counts ("moves", "windows") */
+} best_client;
+
+/* The phase of a worker that works on both (the annealing): 2 once the
+ * best schedule fits, 1 before. */
+#define BEST_FOLLOW (-1)
+
+/* A worker_io over c, with the caller's stop flag and `seed`:
+ *   report  offers in c's phase; an invalid schedule is an internal error
+ *           ("heuristic NAME produced..." for seeds); stops on
+ *           best_stopped and, in phase 1, once the best fits;
+ *   poll    the best schedule when its version is new (in phase 2 only
+ *           when it fits);
+ *   halt    best_stopped, and in phase 1 once the best fits;
+ *   tick    the status line. */
+worker_io best_io(best_client *c, unsigned seed);
+
+#endif

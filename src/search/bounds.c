@@ -1,0 +1,69 @@
+/* bounds.c -- the solve's lower bounds (bounds.h). */
+#include "bounds.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "milp_model.h"
+
+static void bounds_cover_child(void *ctx) {
+  best *B = ctx;
+  cover_params cp;
+  cover_params_init(&cp);
+  cp.budget = B->p->budget;
+  cp.copies = B->r->copies;
+  /* a tenth of the time (it takes a core from the workers), at least 1 s
+   * or half of a shorter limit: enough for a thousand layered nodes, not
+   * always for a few thousand, where CBC's bound is kept (bench/RESULTS.md,
+   * section 14) */
+  double T = B->p->time_limit, t = 0.1 * T;
+  if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
+  cp.time_limit = t;
+  child_deadline(t + 2); /* whatever CBC does */
+  cover_out o;
+  cover_solve(B->g, &cp, &o);
+  B->cov->out = o;
+  __atomic_store_n(&B->cov->ready, 1, __ATOMIC_RELEASE);
+}
+
+void bounds_cover_start(best *B) {
+  if (!B->p->heuristics) return;
+  B->cov = child_shared(sizeof *B->cov);
+  child_start(&B->cov_child, bounds_cover_child, B);
+}
+
+void bounds_cover_end(best *B) {
+  if (!B->cov) return;
+  child_wait(&B->cov_child, 0, 0.1, NULL, NULL, NULL);
+  best_take_cover(B);
+  child_shared_free(B->cov, sizeof *B->cov);
+  B->cov = NULL;
+}
+
+void bounds_lp(best *B) {
+  remat_result *r = B->r;
+  const remat_solve_params *p = B->p;
+  if (B->proven || p->lp_time <= 0 || best_interrupted(B)) return;
+  char err[256];
+  double lp = 0, t = best_elapsed(B);
+  int st = milp_lp_bound(B->g, p->budget, p->lp_time, p->stop, &lp, err, sizeof err);
+  double base = (double)r->base_duration;
+  if (st == 0) {
+    double lb = ceil(lp - 1e-6 * (lp > 1 ? lp : 1)); /* durations are integers */
+    if (lb < base) lb = base;
+    best_raise_bound(r, lb);
+    if (B->fits && (double)r->duration <= lb) r->status = REMAT_STATUS_OPTIMAL;
+    prog_line(&B->pr, "[%7.2fs] LP bound  duration >= %.0f (TDI >= %.3f%%) in %.2fs%s",
+              best_elapsed(B), lb, remat_tdi(r->base_duration, lb), best_elapsed(B) - t,
+              r->status == REMAT_STATUS_OPTIMAL ? ": optimal" : "");
+  } else if (st == 1 && !B->fits) {
+    r->status = REMAT_STATUS_INFEASIBLE;
+    snprintf(r->message, sizeof r->message,
+             "proven infeasible: the LP relaxation at %lld is infeasible, so no "
+             "schedule on the input order's stages fits; best peak %lld",
+             (long long)p->budget, (long long)r->peak);
+  } else {
+    prog_line(&B->pr, "[%7.2fs] LP bound  none: %s", best_elapsed(B),
+              st == -2 ? err : milp_lp_status_name(st));
+  }
+}

@@ -1,0 +1,126 @@
+/* seeds.c -- the first schedules (seeds.h). */
+#include "seeds.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "heur.h"
+#include "progress.h"
+#include "rounding.h"
+#include "util.h"
+
+int seeds_input_order(best *B) {
+  int n = B->g->n;
+  int *topo = util_malloc((size_t)(n ? n : 1) * sizeof *topo);
+  for (int v = 0; v < n; v++) topo[v] = v;
+  best_offer(B, topo, n, 0, "input order");
+  free(topo);
+  if (B->fits) B->proven = 1;
+  return B->fits;
+}
+
+/* The heuristics' share of the time: 5%, but at least what the greedy
+ * needs on large graphs (up to 2 s) unless the time limit is tiny. */
+static double seeds_heur_time(double time_limit) {
+  double share = time_limit * 0.05, floor_ = time_limit * 0.3;
+  if (floor_ > 2) floor_ = 2;
+  return share > floor_ ? share : floor_;
+}
+
+void seeds_solve(best *B) {
+  const remat_solve_params *p = B->p;
+  double th = util_now();
+  /* a warm start or a baseline that computes a node more than C_v times
+   * (or is invalid) is not taken */
+  if (p->warm_seq && best_offer(B, p->warm_seq, p->warm_len, 0, "warm start") < 0)
+    best_verbose(B, "warm start: not a schedule of the model (C_v): not used");
+  if (p->heuristics) { /* the best baseline (Checkmate's appendix B), 5% of the time */
+    remat_result b;
+    remat_result_init(&b, B->g, p->budget, "baseline");
+    int rc = base_best(B->g, p->budget, 0, p->time_limit * 0.05, p->stop, &b);
+    if (rc == REMAT_OK && b.seq && b.peak <= p->budget &&
+        best_offer(B, b.seq, b.len, 0, "baseline") < 0)
+      best_verbose(B, "baseline: computes a node more than C_v times: not used");
+    remat_result_free(&b);
+  }
+  if (p->heuristics) {
+    best_client c = {B, 0, 0, NULL};
+    heur_params hp;
+    heur_params_init(&hp);
+    hp.budget = p->budget;
+    hp.copies = B->r->copies;
+    hp.time_limit = seeds_heur_time(p->time_limit);
+    hp.io = best_io(&c, p->seed);
+    heur_stats hs = {0};
+    hp.stats = &hs;
+    heur_run(B->g, &hp);
+    best_verbose(B,
+                 "heuristics: greedy %.3fs (%s), %d exchange passes, %lld ruin-and-recreate, %.2fs",
+                 hs.t_greedy, hs.greedy_fits ? "within budget" : "stuck above the budget",
+                 hs.exchanges, hs.lns_iters, hs.t_total);
+  }
+  B->r->t_phase[0] = util_now() - th;
+}
+
+/* ---------------------------------------------------------- the MILP's */
+
+typedef struct seeds_run {
+  const remat_graph *g;
+  const milp_params *p;
+  remat_result *r;
+  double t0;
+  prog pr;
+  char *err; /* the first error (empty: none) */
+  size_t errlen;
+} seeds_run;
+
+static void seeds_error(seeds_run *X, const char *msg) {
+  if (!X->err[0]) snprintf(X->err, X->errlen, "%s", msg);
+}
+
+static int seeds_report(void *ctx, const int *seq, int len, const char *name) {
+  seeds_run *X = ctx;
+  int rc = remat_result_offer(X->r, X->g, seq, len, 0, util_now() - X->t0);
+  if (rc < 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "heuristic %s produced an invalid schedule", name);
+    seeds_error(X, msg);
+    return 1;
+  }
+  if (rc > 0) milp_best_line(&X->pr, util_now() - X->t0, X->r, name);
+  return milp_stopped(X->p);
+}
+
+int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, double t0,
+               char *err, size_t errlen) {
+  seeds_run X = {g, p, r, t0, {0}, err, errlen};
+  prog_init(&X.pr, p->verbose);
+  err[0] = 0;
+  int ntrace = r->ntrace;
+  double until = util_now() - t0 + p->time_limit * 0.05;
+  int rc = base_best(g, p->budget, t0, until, p->stop, r);
+  if (r->ntrace > ntrace) milp_best_line(&X.pr, util_now() - t0, r, "baselines");
+  if (rc) seeds_error(&X, "a baseline schedule failed re-simulation");
+  if (!rc) {
+    heur_params hp;
+    heur_params_init(&hp);
+    hp.budget = p->budget;
+    hp.time_limit = p->time_limit * 0.05;
+    hp.io.report = seeds_report;
+    hp.io.ctx = &X;
+    hp.io.stop = p->stop;
+    heur_run(g, &hp);
+  }
+  if (r->peak > r->budget && !rc && !milp_stopped(p)) {
+    ntrace = r->ntrace;
+    rc = round_seed(g, p->budget, t0, p->time_limit * 0.1, p->stop, p->verbose, r);
+    if (r->ntrace > ntrace) milp_best_line(&X.pr, util_now() - t0, r, "LP rounding");
+    if (rc) seeds_error(&X, "an LP-rounded schedule failed re-simulation");
+  }
+  if (!rc && round_polish(g, t0, p->time_limit * 0.05, p->stop, r))
+    milp_best_line(&X.pr, util_now() - t0, r, "polished");
+  prog_done(&X.pr);
+  return err[0] != 0;
+}

@@ -21,9 +21,10 @@ DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
             libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils jq
 
 ifeq ($(COVERAGE),1)
-# make coverage: gcov's counters, objects in build/cov
+# make coverage: gcov's counters, objects in build/cov (updated atomically:
+# the solver's threads would otherwise race on them)
 BUILD     := build/cov
-SANFLAGS  := --coverage
+SANFLAGS  := --coverage -fprofile-update=atomic
 OPT       := -O1 -g
 else ifeq ($(SANITIZE),1)
 BUILD     := build/san
@@ -269,6 +270,7 @@ coverage:
 	@$(MAKE) --no-print-directory COVERAGE=1 tests; rc=$$?; \
 	if command -v gcovr >/dev/null; then \
 	  gcovr --root . --filter 'src/' --object-directory build/cov/obj --print-summary \
+	    --gcov-ignore-parse-errors \
 	    --txt build/cov/coverage.txt build/cov/obj | grep -E '^(lines|functions|branches):'; \
 	  echo "per file: build/cov/coverage.txt"; \
 	else \

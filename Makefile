@@ -70,6 +70,8 @@ LIBA      := $(BUILD)/libremat.a
 UNIT_SRC  := $(wildcard tests/unit_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 
+.DELETE_ON_ERROR:
+
 .PHONY: all check tests unit e2e coverage demo install clean deps deps-check bench-quick
 
 all: $(BIN) $(LIBA)

@@ -233,8 +233,7 @@ t_case "dense graph, --copies 150: the time limit holds"
 # with C_v = 150 nothing is proven; the window search's sub-models hold at
 # most one copy of a node per stage, so they stay small and the limit holds
 # (with every copy in each window, Gecode's parser alone overran it several
-# times over); the
-# margin is for a loaded machine
+# times over); the margin is for a loaded machine
 t0=$(date +%s.%N)
 run "$REMAT" solve "$d" --budget 0.5 --copies 150 --time-limit 1 -q
 t=$(echo "$(date +%s.%N) - $t0" | bc)

@@ -24,6 +24,9 @@
 # still run.  t_done prints "e2e_x: N passed, M failed" (the failed cases'
 # first messages again before it) and exits 1 if a case failed.
 #
+# A script that starts processes which may outlive a failed check defines
+# t_cleanup (a function): the exit trap calls it before removing $tmp.
+#
 # t_sigint PID sends Ctrl-C to a command started with &, once it can catch
 # it.
 #
@@ -80,16 +83,20 @@ fail() {
 }
 
 # run CMD...: runs CMD, stdout to $tmp/out.txt, stderr to $tmp/err.txt;
-# sets rc, out and err.  In a failed case only sets rc=125, out="", err="".
+# sets rc, out, err and secs (the wall time in seconds, rounded up).  In a
+# failed case only sets rc=125, out="", err="", secs=0.
 run() {
   if t__case_failed; then
-    rc=125 out="" err=""
+    rc=125 out="" err="" secs=0
     return 0
   fi
+  local t0
+  t0=$(date +%s%N)
   set +e
   "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"
   rc=$?
   set -e
+  secs=$((($(date +%s%N) - t0 + 999999999) / 1000000000))
   out=$(cat "$tmp/out.txt")
   err=$(cat "$tmp/err.txt")
 }
@@ -158,6 +165,7 @@ t__exit() {
     t__summary
     status=1
   fi
+  ! declare -F t_cleanup >/dev/null || t_cleanup
   cd / && rm -rf "$tmp"
   exit "$status"
 }

@@ -7,9 +7,43 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph.h"
+
+/* UNIT_TESTS(test_a, test_b, ...) defines main(): runs the listed tests
+ * (functions void f(void **state)) as one cmocka group named "tests",
+ * each test under its own name.  UNIT_TESTS_WITH(setup, teardown, test_a,
+ * ...) the same with group fixtures (setup or teardown may be NULL). */
+typedef void unit_test_fn(void **state);
+
+#define UNIT_TESTS(...) UNIT_TESTS_WITH(NULL, NULL, __VA_ARGS__)
+#define UNIT_TESTS_WITH(setup, teardown, ...)                                  \
+  int main(void) {                                                             \
+    unit_test_fn *const fns[] = {__VA_ARGS__, NULL};                           \
+    return unit_run(#__VA_ARGS__, fns, setup, teardown);                       \
+  }
+
+/* names: the functions' names, separated by commas and white space */
+static inline int unit_run(const char *names, unit_test_fn *const *fns,
+                           CMFixtureFunction setup,
+                           CMFixtureFunction teardown) {
+  enum { MAX_TESTS = 64 };
+  static char buf[4096];
+  struct CMUnitTest t[MAX_TESTS];
+  size_t n = 0, len = strlen(names);
+  if (len >= sizeof buf) abort();
+  memcpy(buf, names, len + 1);
+  for (char *p = strtok(buf, ", \t\n"); p; p = strtok(NULL, ", \t\n")) {
+    if (n == MAX_TESTS || !fns[n]) abort();
+    t[n] = (struct CMUnitTest){p, fns[n], NULL, NULL, NULL};
+    n++;
+  }
+  if (fns[n]) abort();
+  return _cmocka_run_group_tests("tests", t, n, setup, teardown);
+}
 
 /* chain a -> b -> c plus a -> c */
 static inline remat_graph *small_graph(void) {

@@ -160,12 +160,5 @@ static void test_anneal_moving_target(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_anneal_optimal_tiny),
-      cmocka_unit_test(test_anneal_copies_and_validity),
-      cmocka_unit_test(test_anneal_one_copy),
-      cmocka_unit_test(test_anneal_moving_target),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_anneal_optimal_tiny, test_anneal_copies_and_validity,
+           test_anneal_one_copy, test_anneal_moving_target)

@@ -659,22 +659,7 @@ static int teardown(void **state) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_split_words),
-      cmocka_unit_test(test_options),
-      cmocka_unit_test(test_job_ids),
-      cmocka_unit_test(test_job_argv),
-      cmocka_unit_test(test_manifest),
-      cmocka_unit_test(test_is_manifest),
-      cmocka_unit_test(test_inputs),
-      cmocka_unit_test(test_jsonl_resume),
-      cmocka_unit_test(test_jsonl_nul),
-      cmocka_unit_test(test_rec_from_result),
-      cmocka_unit_test(test_classify),
-      cmocka_unit_test(test_exit_code),
-      cmocka_unit_test(test_summaries),
-  };
-  return cmocka_run_group_tests(tests, setup, teardown);
-}
-
+UNIT_TESTS_WITH(setup, teardown, test_split_words, test_options, test_job_ids,
+                test_job_argv, test_manifest, test_is_manifest, test_inputs,
+                test_jsonl_resume, test_jsonl_nul, test_rec_from_result,
+                test_classify, test_exit_code, test_summaries)

@@ -224,14 +224,6 @@ static void test_best_time(void **state) {
   fx_free(F);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_best_offer_keeps_better),
-      cmocka_unit_test(test_best_offer_refuses_outside_model),
-      cmocka_unit_test(test_best_io),
-      cmocka_unit_test(test_best_io_follows_phase),
-      cmocka_unit_test(test_best_at_bound),
-      cmocka_unit_test(test_best_time),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_best_offer_keeps_better, test_best_offer_refuses_outside_model,
+           test_best_io, test_best_io_follows_phase, test_best_at_bound,
+           test_best_time)

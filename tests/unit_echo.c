@@ -111,12 +111,5 @@ static void test_echo_stops(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_echo_heavy_ops),
-      cmocka_unit_test(test_echo_reaches_budget_with_ops),
-      cmocka_unit_test(test_echo_without_ops),
-      cmocka_unit_test(test_echo_stops),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_echo_heavy_ops, test_echo_reaches_budget_with_ops,
+           test_echo_without_ops, test_echo_stops)

@@ -223,10 +223,4 @@ static void test_ext_statuses(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_decode_ranges),
-      cmocka_unit_test(test_ext_statuses),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_decode_ranges, test_ext_statuses)

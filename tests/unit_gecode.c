@@ -454,21 +454,8 @@ static void test_gecode_lns(void **state) {
   assert_true(st.restarts >= s.n && st.restarts < st.searches);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_version),
-      cmocka_unit_test(test_minimize),
-      cmocka_unit_test(test_minimize_variants),
-      cmocka_unit_test(test_unsat),
-      cmocka_unit_test(test_time_limit),
-      cmocka_unit_test(test_stop_flag),
-      cmocka_unit_test(test_callback_stop),
-      cmocka_unit_test(test_parse_error),
-      cmocka_unit_test(test_output_array),
-      cmocka_unit_test(test_neighbourhood),
-      cmocka_unit_test(test_neighbourhood_infeasible_start),
-      cmocka_unit_test(test_stop_at_restart),
-      cmocka_unit_test(test_gecode_lns),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_version, test_minimize, test_minimize_variants, test_unsat,
+           test_time_limit, test_stop_flag, test_callback_stop,
+           test_parse_error, test_output_array, test_neighbourhood,
+           test_neighbourhood_infeasible_start, test_stop_at_restart,
+           test_gecode_lns)

@@ -80,9 +80,4 @@ static void test_heur_validity(void **state) {
   assert_true(reached * 4 >= cases * 3);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_heur_validity),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_heur_validity)

@@ -372,14 +372,6 @@ static void test_progress_monotone(void **state) {
   free(r[1].trace);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_intervals_bars),
-      cmocka_unit_test(test_intervals_invalid),
-      cmocka_unit_test(test_memory_curve),
-      cmocka_unit_test(test_memory_two_lengths),
-      cmocka_unit_test(test_progress_monotone),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_intervals_bars, test_intervals_invalid, test_memory_curve,
+           test_memory_two_lengths, test_progress_monotone)
 

@@ -38,7 +38,4 @@ static void test_progress_empty_trace(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_progress_empty_trace)};
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_progress_empty_trace)

@@ -46,7 +46,4 @@ static void test_tradeoff_svg(void **state) {
   free(buf);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_tradeoff_svg)};
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_tradeoff_svg)

@@ -122,10 +122,4 @@ static int teardown(void **state) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tune_helpers),
-      cmocka_unit_test(test_tune_sweep),
-  };
-  return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TESTS_WITH(setup, teardown, test_tune_helpers, test_tune_sweep)

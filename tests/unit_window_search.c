@@ -223,11 +223,5 @@ static void test_wsearch_ends(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_wsearch_phase2_optimum),
-      cmocka_unit_test(test_wsearch_phase1_fits),
-      cmocka_unit_test(test_wsearch_ends),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_wsearch_phase2_optimum, test_wsearch_phase1_fits,
+           test_wsearch_ends)

@@ -107,11 +107,4 @@ static void test_writer_error(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_writer_round_trip),
-      cmocka_unit_test(test_writer_strings),
-      cmocka_unit_test(test_writer_error),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_writer_round_trip, test_writer_strings, test_writer_error)

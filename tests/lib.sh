@@ -28,7 +28,8 @@
 # t_cleanup (a function): the exit trap calls it before removing $tmp.
 #
 # t_sigint PID sends Ctrl-C to a command started with &, once it can catch
-# it.
+# it; t_interrupt S CMD... runs CMD like run and sends it Ctrl-C after S
+# seconds.
 #
 # A command that fails outside a check (set -e) still stops the script:
 # the exit trap reports it as a failure of the current case, with its line,
@@ -114,6 +115,33 @@ t_sigint() {
     sleep 0.1
   done
   kill -INT "$pid" 2>/dev/null || true
+}
+
+# t_interrupt S CMD...: runs CMD in the background like run (stdout to
+# $tmp/out.txt, stderr to $tmp/err.txt), Ctrl-C (t_sigint) after S seconds,
+# waits for it; sets rc, out, err, and ms and secs: the time from the Ctrl-C
+# to its end in milliseconds and in seconds rounded up.  In a failed case
+# only sets rc=125, out="", err="", ms=0, secs=0.
+t_interrupt() {
+  local s=$1 pid t0
+  shift
+  if t__case_failed; then
+    rc=125 out="" err="" ms=0 secs=0
+    return 0
+  fi
+  set +e
+  "$@" >"$tmp/out.txt" 2>"$tmp/err.txt" &
+  pid=$!
+  sleep "$s"
+  t_sigint $pid
+  t0=$(date +%s%N)
+  wait $pid
+  rc=$?
+  set -e
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  secs=$(((ms + 999) / 1000))
+  out=$(cat "$tmp/out.txt")
+  err=$(cat "$tmp/err.txt")
 }
 
 # the first message of every failed case, then the summary line

@@ -52,6 +52,45 @@ static inline remat_graph *small_graph(void) {
   return graph_from_arrays(3, w, m, 3, src, dst, "small");
 }
 
+#ifdef UNIT_TMPDIR
+#include "util.h"
+
+/* With UNIT_TMPDIR defined as a name ("unit_batch") before this header:
+ * a scratch directory /tmp/NAME.XXXXXX per run, tmpdir, made by the group
+ * fixture tmpdir_setup and removed with its contents by tmpdir_teardown;
+ * tpath(NAME) is a file in it (freed by the caller). */
+static char tmpdir[256];
+
+static int tmpdir_setup(void **state) {
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/%s.XXXXXX", UNIT_TMPDIR);
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int tmpdir_teardown(void **state) {
+  (void)state;
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *tpath(const char *name) {
+  util_buf b = {0};
+  util_buf_printf(&b, "%s/%s", tmpdir, name);
+  return b.s;
+}
+#endif
+
+/* the diamond of lib.sh (t_diamond) as JSON: topo peak 16, duration 17 */
+#define DIAMOND_JSON                                                           \
+    "{\"name\": \"diamond\", \"nodes\": [{\"id\": \"in\", \"duration\": 3, " \
+    "\"memory\": 4}, {\"id\": \"a\", \"duration\": 2, \"memory\": 5}, {\"id\": " \
+    "\"b\", \"duration\": 4, \"memory\": 2}, {\"id\": \"c\", \"duration\": 1, " \
+    "\"memory\": 3}, {\"id\": \"d\", \"duration\": 5, \"memory\": 4}, {\"id\": " \
+    "\"out\", \"duration\": 2, \"memory\": 1}], \"edges\": [[\"in\", \"a\"], " \
+    "[\"in\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"], [\"in\", \"d\"], [\"c\", " \
+    "\"d\"], [\"d\", \"out\"], [\"a\", \"out\"]]}"
+
 /* Same nodes, attributes and edges. */
 static inline int same_graph(const remat_graph *a, const remat_graph *b) {
   if (a->n != b->n || a->n_edges != b->n_edges) return 0;

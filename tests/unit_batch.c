@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define UNIT_TMPDIR "unit_batch"
 #include "testutil.h"
 
 #include "batch.h"
@@ -16,31 +17,12 @@
 #include "sim.h"
 #include "util.h"
 
-/* A scratch directory per test run. */
-static char tmpdir[256];
-
-static char *tpath(const char *name) {
-  util_buf b = {0};
-  util_buf_printf(&b, "%s/%s", tmpdir, name);
-  return b.s;
-}
-
 static void write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fputs(text, f);
   fclose(f);
 }
-
-/* the diamond of e2e_solve.sh: topo peak 16, duration 17 */
-static const char *diamond =
-    "{\"name\": \"diamond\", \"nodes\": [{\"id\": \"in\", \"duration\": 3, "
-    "\"memory\": 4}, {\"id\": \"a\", \"duration\": 2, \"memory\": 5}, {\"id\": "
-    "\"b\", \"duration\": 4, \"memory\": 2}, {\"id\": \"c\", \"duration\": 1, "
-    "\"memory\": 3}, {\"id\": \"d\", \"duration\": 5, \"memory\": 4}, {\"id\": "
-    "\"out\", \"duration\": 2, \"memory\": 1}], \"edges\": [[\"in\", \"a\"], "
-    "[\"in\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"], [\"in\", \"d\"], [\"c\", "
-    "\"d\"], [\"d\", \"out\"], [\"a\", \"out\"]]}";
 
 static batch_defaults defaults_with(const char *budgets) {
   batch_defaults d;
@@ -274,8 +256,8 @@ static void test_inputs(void **state) {
   mkdir(dir, 0755);
   char *b = tpath("in/b.json"), *a = tpath("in/a.json"), *x = tpath("in/x.txt");
   char *man = tpath("in/list");
-  write_text(b, diamond);
-  write_text(a, diamond);
+  write_text(b, DIAMOND_JSON);
+  write_text(a, DIAMOND_JSON);
   write_text(x, "not a graph");
   write_text(man, "b.json 0.5\n");
   batch_defaults d = defaults_with("0.9,0.8");
@@ -441,7 +423,7 @@ static char *write_result(const char *name, const char *graph,
 static void test_rec_from_result(void **state) {
   (void)state;
   char *g = tpath("d.json");
-  write_text(g, diamond);
+  write_text(g, DIAMOND_JSON);
   const char *topo = "[\"in\", \"a\", \"b\", \"c\", \"d\", \"out\"]";
   char *ok = write_result("ok.json", g, "optimal", 16, 16, topo);
   batch_rec r;
@@ -533,7 +515,7 @@ static void test_rec_from_result(void **state) {
 static void test_classify(void **state) {
   (void)state;
   char *g = tpath("d.json");
-  write_text(g, diamond);
+  write_text(g, DIAMOND_JSON);
   char *ok = write_result("ok.json", g, "optimal", 16, 16,
                           "[\"in\", \"a\", \"b\", \"c\", \"d\", \"out\"]");
   batch_rec r;
@@ -646,20 +628,9 @@ static void test_summaries(void **state) {
   batch_rec_free(&b);
   batch_rec_free(&c);
 }
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/unit_batch.XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
 
-static int teardown(void **state) {
-  (void)state;
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-UNIT_TESTS_WITH(setup, teardown, test_split_words, test_options, test_job_ids,
-                test_job_argv, test_manifest, test_is_manifest, test_inputs,
-                test_jsonl_resume, test_jsonl_nul, test_rec_from_result,
-                test_classify, test_exit_code, test_summaries)
+UNIT_TESTS_WITH(tmpdir_setup, tmpdir_teardown, test_split_words, test_options,
+                test_job_ids, test_job_argv, test_manifest, test_is_manifest,
+                test_inputs, test_jsonl_resume, test_jsonl_nul,
+                test_rec_from_result, test_classify, test_exit_code,
+                test_summaries)

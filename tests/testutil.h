@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "remat.h"
 
 /* UNIT_TESTS(test_a, test_b, ...) defines main(): runs the listed tests
  * (functions void f(void **state)) as one cmocka group named "tests",
@@ -90,6 +91,62 @@ static char *tpath(const char *name) {
     "\"out\", \"duration\": 2, \"memory\": 1}], \"edges\": [[\"in\", \"a\"], " \
     "[\"in\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"], [\"in\", \"d\"], [\"c\", " \
     "\"d\"], [\"d\", \"out\"], [\"a\", \"out\"]]}"
+
+/* What a schedule report callback has seen: the budget M and copy limits
+ * (NULL: any number) it checks against, the reports so far, whether the
+ * last one fits M, its peak and duration. */
+typedef struct report_seen {
+  const remat_graph *g;
+  int64_t M;
+  const int *copies;
+  int reports, fits;
+  int64_t last_peak, last_dur;
+} report_seen;
+
+/* Simulates a reported schedule into sim, asserting that it is valid and
+ * computes no node v more than S->copies[v] times; whether it fits S->M. */
+static inline int report_simulate(const report_seen *S, const int *seq,
+                                  int len, remat_sim *sim) {
+  assert_int_equal(remat_simulate(S->g, seq, len, sim, NULL), 0);
+  if (S->copies) {
+    int *cnt = calloc((size_t)S->g->n, sizeof *cnt);
+    for (int j = 0; j < len; j++) cnt[seq[j]]++;
+    for (int v = 0; v < S->g->n; v++) assert_true(cnt[v] <= S->copies[v]);
+    free(cnt);
+  }
+  return sim->peak <= S->M;
+}
+
+/* Counts a report that simulated to sim. */
+static inline void report_count(report_seen *S, int fits,
+                                const remat_sim *sim) {
+  S->reports++;
+  S->fits = fits;
+  S->last_peak = sim->peak;
+  S->last_dur = sim->duration;
+}
+
+/* Output caught in memory: FILE *f = memout_open(&mo), then
+ * memout_close(&mo) is what was written (NUL-terminated, mo.len bytes;
+ * freed by the caller). */
+typedef struct memout {
+  FILE *f;
+  char *buf;
+  size_t len;
+} memout;
+
+static inline FILE *memout_open(memout *mo) {
+  mo->buf = NULL;
+  mo->len = 0;
+  mo->f = open_memstream(&mo->buf, &mo->len);
+  assert_non_null(mo->f);
+  return mo->f;
+}
+
+static inline char *memout_close(memout *mo) {
+  fclose(mo->f);
+  return mo->buf;
+}
 
 /* Same nodes, attributes and edges. */
 static inline int same_graph(const remat_graph *a, const remat_graph *b) {

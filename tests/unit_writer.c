@@ -12,11 +12,10 @@
 #include "writer.h"
 
 static char *write_text(const remat_graph *g, size_t *len) {
-  char *buf = NULL;
-  FILE *f = open_memstream(&buf, len);
-  assert_non_null(f);
-  assert_int_equal(writer_graph_json(g, f), 0);
-  fclose(f);
+  memout mo;
+  assert_int_equal(writer_graph_json(g, memout_open(&mo)), 0);
+  char *buf = memout_close(&mo);
+  *len = mo.len;
   return buf;
 }
 

@@ -37,11 +37,14 @@ static remat_graph *make_net(int layers, int with_ops) {
   }
   remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "net");
   if (with_ops) {
-    g->op = util_calloc((size_t)n, sizeof *g->op);
-    for (int v = 0; v < n; v++)
+    /* the graph may come with an array of ops (all NULL): fill it */
+    if (!g->op) g->op = util_calloc((size_t)n, sizeof *g->op);
+    for (int v = 0; v < n; v++) {
+      free(g->op[v]);
       g->op[v] = util_strdup(v < 2 * layers ? (v % 2 ? "aten.relu" : "aten.convolution")
                              : v == loss  ? "aten.sum"
                                           : "aten.convolution_backward");
+    }
   }
   free(w), free(m), free(src), free(dst);
   return g;

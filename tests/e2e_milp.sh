@@ -36,21 +36,6 @@ grep -q "^nodes: 13$" "$tmp/info" || fail "the test graph does not have 13 nodes
 
 field() { jq -r "$2" "$1"; }
 
-# interrupt S CMD...: run CMD (stderr to $tmp/err.txt), Ctrl-C after S seconds;
-# sets $rc
-interrupt() {
-  local s=$1
-  shift
-  set +e
-  "$@" >/dev/null 2>"$tmp/err.txt" &
-  local pid=$!
-  sleep "$s"
-  t_sigint $pid
-  wait $pid
-  rc=$?
-  set -e
-}
-
 # The schedule in $1 re-simulates (remat eval) to the JSON's peak, duration.
 check_eval() {
   local json=$1 budget=$2
@@ -178,7 +163,7 @@ for ((l = 0; l < 16; l++)); do
 done
 echo "{\"nodes\": [$nodes], \"edges\": [$edges]}" >"$h"
 t0=$SECONDS
-interrupt 4 "$REMAT" milp "$h" --budget 0.8 --time-limit 120 -o "$tmp/int.json" -q
+t_interrupt 4 "$REMAT" milp "$h" --budget 0.8 --time-limit 120 -o "$tmp/int.json" -q
 ((SECONDS - t0 < 60)) || fail "milp did not stop within 60 s of Ctrl-C"
 [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || fail "interrupted milp exited with $rc"
 [ -s "$tmp/int.json" ] || fail "interrupted milp wrote no JSON"
@@ -210,7 +195,7 @@ run "$REMAT" milp "$d" --budget 0.5 --time-limit 2 --no-heuristic -o "$tmp/dense
 grep -q 'out of time' "$tmp/err.txt" || fail "dense graph: no 'out of time' message: $(cat "$tmp/err.txt")"
 t_case "dense graph: Ctrl-C in CBC's root LP"
 t0=$SECONDS
-interrupt 2 "$REMAT" milp "$d" --budget 0.5 --time-limit 300 --no-heuristic -q
+t_interrupt 2 "$REMAT" milp "$d" --budget 0.5 --time-limit 300 --no-heuristic -q
 ((SECONDS - t0 <= 8)) || fail "milp did not stop within 6 s of Ctrl-C in CBC's root LP"
 [ "$rc" -eq 3 ] || fail "milp interrupted in its root LP exited with $rc, expected 3"
 grep -q 'interrupted' "$tmp/err.txt" || fail "no 'interrupted' message: $(cat "$tmp/err.txt")"

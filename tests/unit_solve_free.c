@@ -80,10 +80,4 @@ static void test_free_chain(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_free_chain),
-      cmocka_unit_test(test_free_proves_exhaustive),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_free_chain, test_free_proves_exhaustive)

@@ -5,8 +5,6 @@
  * count. */
 #include "fuzz.h"
 
-#include <unistd.h>
-
 #include "copies.h"
 #include "graph.h"
 #include "options.h"
@@ -24,24 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g = remat_graph_read_buffer(text, sizeof text - 1, "g.json", err, sizeof err);
     if (!g) abort();
   }
-  char path[] = "/tmp/remat-fuzz-copies-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  int wrote = write(fd, data, size) == (ssize_t)size;
-  close(fd);
-  if (wrote) {
-    int c[3] = {2, 2, 2};
-    char err[1024] = "";
-    if (copies_file_read(path, g, c, err, sizeof err) == 0) {
-      int64_t events = 0;
-      for (int v = 0; v < g->n; v++) {
-        fuzz_require(c[v] >= 1 && c[v] <= CLI_MAX_COPIES);
-        events += c[v];
-      }
-      fuzz_require(events >= g->n);
-    } else {
-      fuzz_require(err[0] != 0);
+  char path[64];
+  if (fuzz_file(data, size, "copies", path)) return 0;
+  int c[3] = {2, 2, 2};
+  char err[1024] = "";
+  if (copies_file_read(path, g, c, err, sizeof err) == 0) {
+    int64_t events = 0;
+    for (int v = 0; v < g->n; v++) {
+      fuzz_require(c[v] >= 1 && c[v] <= CLI_MAX_COPIES);
+      events += c[v];
     }
+    fuzz_require(events >= g->n);
+  } else {
+    fuzz_require(err[0] != 0);
   }
   unlink(path);
   return 0;

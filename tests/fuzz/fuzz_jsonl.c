@@ -3,21 +3,12 @@
  * counted with a message, and the summaries of what was read are written. */
 #include "fuzz.h"
 
-#include <unistd.h>
-
 #include "batch_records.h"
 #include "batch_summary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char path[] = "/tmp/remat-fuzz-jsonl-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  if (write(fd, data, size) != (ssize_t)size) {
-    close(fd);
-    unlink(path);
-    return 0;
-  }
-  close(fd);
+  char path[64];
+  if (fuzz_file(data, size, "jsonl", path)) return 0;
   batch_recs R = {0};
   int bad = 0;
   char first[512] = "", err[512] = "";

@@ -3,8 +3,6 @@
  * fixed graph, its trace, and the progress picture drawn from it. */
 #include "fuzz.h"
 
-#include <unistd.h>
-
 #include "graph.h"
 #include "plot.h"
 #include "remat.h"
@@ -17,15 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int src[2] = {0, 1}, dst[2] = {1, 2};
     g = graph_from_arrays(3, w, m, 2, src, dst, "fuzz");
   }
-  char path[] = "/tmp/remat-fuzz-result-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  if (write(fd, data, size) != (ssize_t)size) {
-    close(fd);
-    unlink(path);
-    return 0;
-  }
-  close(fd);
+  char path[64];
+  if (fuzz_file(data, size, "result", path)) return 0;
   result_file f;
   char err[1024] = "";
   if (result_file_load(path, &f, err, sizeof err) == 0) {

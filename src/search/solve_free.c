@@ -18,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "best.h"
 #include "graph.h"
 #include "order.h"
 #include "remat.h"
 #include "seeds.h"
+#include "seg_search.h"
 #include "sim.h"
 #include "solve_free.h"
 #include "util.h"
@@ -34,6 +36,9 @@
 #define SFREE_ORDER_SHARE 0.25
 #define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
+/* Graphs above this many nodes are beyond the stage model (model.c): the
+ * segment search (seg_search.h) takes their time instead. */
+#define SFREE_STAGE_NODES 60000
 
 typedef struct sfree {
   best B;
@@ -105,15 +110,51 @@ static remat_graph *sfree_order(sfree *F) {
   return h;
 }
 
-/* The stage-axis search's improvements, back in g's numbering. */
-static void sfree_stage_found(void *ctx, const int *seq, int len) {
-  sfree *F = ctx;
+/* A schedule of the renumbered graph, offered in g's numbering. */
+static void sfree_back(sfree *F, const int *seq, int len, const char *what) {
   const int *perm = F->perm;
   int *back = util_malloc((size_t)(len ? len : 1) * sizeof *back);
   for (int i = 0; i < len; i++) back[i] = perm ? perm[seq[i]] : seq[i];
-  if (best_offer(&F->B, back, len, 2, "stages") < 0)
-    best_error(&F->B, "%s", "the stage-axis search produced a schedule outside C_v");
+  if (best_offer(&F->B, back, len, 2, what) < 0)
+    best_error(&F->B, "the %s search produced a schedule outside C_v", what);
   free(back);
+}
+
+/* The stage-axis search's improvements. */
+static void sfree_stage_found(void *ctx, const int *seq, int len) {
+  sfree_back(ctx, seq, len, "stages");
+}
+
+static int sfree_seg_report(void *ctx, const int *seq, int len, const char *name) {
+  (void)name;
+  sfree *F = ctx;
+  sfree_back(F, seq, len, "segments");
+  return best_stopped(&F->B);
+}
+
+/* Graphs beyond the stage model: the best baseline and the segment
+ * search on h (g renumbered; NULL: g itself), both in linear memory. */
+static void sfree_segments(sfree *F, const remat_graph *h) {
+  best *B = &F->B;
+  const remat_graph *on = h ? h : B->g;
+  remat_result b;
+  remat_result_init(&b, on, B->p->budget, "baseline");
+  int rc = base_best(on, B->p->budget, 0, best_left(B) * 0.05, B->p->stop, &b);
+  if (rc == REMAT_EINTERNAL) best_error(B, "%s", "a baseline failed re-simulation");
+  if (rc == REMAT_OK && b.seq) sfree_back(F, b.seq, b.len, "baseline");
+  remat_result_free(&b);
+  seg_params sp;
+  seg_params_init(&sp);
+  sp.budget = B->p->budget;
+  sp.time_limit = best_left(B);
+  sp.io.report = sfree_seg_report;
+  sp.io.ctx = F;
+  sp.io.stop = B->p->stop;
+  sp.io.seed = B->p->seed;
+  seg_out so;
+  if (seg_run(on, &sp, &so)) best_error(B, "%s", "the segment search: a schedule failed re-simulation");
+  best_verbose(B, "segment search: %lld checkpoint sets, %d of %d forward nodes recomputed",
+               so.evals, so.dropped, so.forward);
 }
 
 /* The stage-axis portfolio on h (g renumbered; NULL: g itself) until
@@ -206,7 +247,9 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     r->copies = sfree_copies(g, p);
     if (!seeds_input_order(B)) {
       remat_graph *h = sfree_order(&F);
-      if (!B->fits && !best_stopped(B)) {
+      if (!B->fits && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {
+        sfree_segments(&F, h);
+      } else if (!B->fits && !best_stopped(B)) {
         model probe;
         char err[256];
         int small = 0;

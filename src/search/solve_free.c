@@ -9,11 +9,17 @@
  *   stages  the stage-axis portfolio (remat_solve) on the graph renumbered
  *           in that order, whose schedules are schedules of g; when the
  *           input order is a minimum-peak order, on the input order;
+ *   joint   on graphs whose free CP would not end, the last
+ *           SFREE_SEQ_SHARE of the time: the annealing over sequences
+ *           (seq_anneal.h) from the best schedule, one per thread, which
+ *           moves first computations (the order) and recomputations
+ *           together;
  *   free CP on small graphs, the free-order model (model_free.c) in the
  *           CP worker, from the best schedule: its complete searches prove
  *           optimality or infeasibility in free order;
  *   end     the status; a proof says that it covers free order.
  * Every schedule goes to one shared best (best.h) on g. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +31,7 @@
 #include "remat.h"
 #include "seeds.h"
 #include "seg_search.h"
+#include "seq_anneal.h"
 #include "sim.h"
 #include "solve_free.h"
 #include "util.h"
@@ -36,6 +43,12 @@
 #define SFREE_ORDER_SHARE 0.25
 #define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
+/* The joint annealing's share of the time (after the order search), on
+ * graphs of at most SFREE_SEQ_NODES nodes (it re-simulates the whole
+ * sequence at every move). */
+#define SFREE_SEQ_SHARE 0.3
+#define SFREE_SEQ_NODES 5000
+#define SFREE_MAX_THREADS 16
 /* Graphs above this many nodes are beyond the stage model (model.c): the
  * segment search (seg_search.h) takes their time instead. */
 #define SFREE_STAGE_NODES 60000
@@ -186,6 +199,49 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end) {
   free(copies);
 }
 
+/* One joint annealing thread. */
+typedef struct sfree_sqa {
+  best_client c;
+  sqa_params p;
+  pthread_t tid;
+  int started;
+} sfree_sqa;
+
+static void *sfree_sqa_thread(void *arg) {
+  sfree_sqa *W = arg;
+  int len;
+  int *seq = best_copy(W->c.B, &len, NULL);
+  if (seq) sqa_run(W->c.B->g, seq, len, &W->p);
+  free(seq);
+  return NULL;
+}
+
+/* The joint annealing to the time limit, one run per thread. */
+static void sfree_joint(sfree *F) {
+  best *B = &F->B;
+  const remat_solve_params *p = B->p;
+  int threads = p->threads > 0 ? p->threads : util_ncpus();
+  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads < 1) threads = 1;
+  sfree_sqa W[SFREE_MAX_THREADS];
+  double left = best_left(B);
+  if (left < 0.01) return;
+  for (int k = 0; k < threads; k++) {
+    W[k].c = (best_client){B, 0, BEST_FOLLOW, "moves"};
+    sqa_params_init(&W[k].p);
+    W[k].p.budget = p->budget;
+    W[k].p.copies = B->r->copies;
+    W[k].p.time_limit = left;
+    W[k].p.io = best_io(&W[k].c, p->seed * 7919u + 31 + 104729u * (unsigned)k);
+    W[k].started = 0;
+  }
+  for (int k = 1; k < threads; k++)
+    W[k].started = pthread_create(&W[k].tid, NULL, sfree_sqa_thread, &W[k]) == 0;
+  sfree_sqa_thread(&W[0]);
+  for (int k = 1; k < threads; k++)
+    if (W[k].started) pthread_join(W[k].tid, NULL);
+}
+
 /* The free-order model in the CP worker, to the time limit or a proof. */
 static void sfree_cp(sfree *F) {
   best *B = &F->B;
@@ -257,11 +313,14 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
           small = probe.ncopy <= SFREE_CP_COPIES;
           model_free(&probe);
         }
+        int joint = !small && g->n <= SFREE_SEQ_NODES && p->heuristics;
         double end = p->time_limit;
         if (small) end = best_elapsed(B) + best_left(B) * (1 - SFREE_CP_SHARE);
+        else if (joint) end = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
         sfree_stages(&F, h, end);
-        if (!best_stopped(B) && !(F.input_minimal && F.stages_optimal) && small)
-          sfree_cp(&F);
+        int open = !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
+        if (open && small) sfree_cp(&F);
+        else if (open && joint) sfree_joint(&F);
       } else if (B->fits) {
         B->proven = 1; /* no recomputation: the base duration */
       }

@@ -37,7 +37,8 @@ typedef struct sqa {
   int *best, blen, bcap, bfits;
   int64_t bdur, bpeak;
   uint64_t rng;
-  double lambda, lam0, T, T0, T1, fcur;
+  double lambda, lam0, T, T0, T1, fcur, mean_w;
+  long long cycles;
   long long cycle_len, in_cycle;
   int pending, stopped;
   double last_emit;
@@ -286,9 +287,11 @@ static void sqa_restart(sqa *S) {
   S->fcur = sqa_cost(S, S->cur);
 }
 
-/* The starting temperature, in mean durations: the search starts from a
- * good schedule, which a hotter start leaves behind for good. */
-#define SQA_T0 0.1
+/* The starting temperatures of the cycles, in mean durations, by turns:
+ * hot cycles cross to other basins (on tiny graphs they are needed to
+ * reach the optimum), cool ones search near the best schedule. */
+#define SQA_T_HOT 1.0
+#define SQA_T_COOL 0.1
 
 static double sqa_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
@@ -349,7 +352,8 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
     mean_w = mean_w / (double)nn + 1;
     mean_m = mean_m / (double)nn + 1;
     S.lam0 = S.lambda = mean_w / mean_m;
-    S.T0 = S.T = mean_w * SQA_T0;
+    S.mean_w = mean_w;
+    S.T0 = S.T = mean_w * SQA_T_COOL;
     S.T1 = mean_w * 0.002;
     S.cycle_len = 40LL * (g->n + 16);
     S.fcur = sqa_cost(&S, S.cur);
@@ -365,6 +369,7 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
         sqa_emit(&S, 1);
         S.in_cycle = 0;
         S.cycle_len = S.cycle_len * 5 / 4;
+        S.T0 = S.mean_w * (++S.cycles % 2 ? SQA_T_HOT : SQA_T_COOL);
         sqa_restart(&S);
       }
       moves++;

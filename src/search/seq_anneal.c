@@ -195,7 +195,9 @@ static int sqa_is_pred(const remat_graph *g, int u, int v) {
   return lo < g->pred_off[v + 1] && g->pred[lo] == u;
 }
 
-static int sqa_add(sqa *S) {
+/* The add move (seq_anneal.h); with replace, a copy of another node
+ * computed more than once goes in the same move. */
+static int sqa_add(sqa *S, int replace) {
   const sqa_ev *c = S->cur;
   const int *cp = S->p->copies;
   int k = sqa_pick_step(S);
@@ -218,14 +220,21 @@ static int sqa_add(sqa *S) {
   int r = k + 1;
   while (r < c->lastuse[i] && !sqa_is_pred(S->g, u, c->seq[r])) r++;
   int at = util_xorshift(&S->rng) & 1 ? r : k + 1 + sqa_below(S, r - k);
-  sqa_build(S, -1, at, u);
+  int out = -1;
+  for (int t = 0; replace && t < 16 && out < 0; t++) {
+    int j = sqa_below(S, c->len);
+    if (j != i && c->seq[j] != u && S->ccnt[c->seq[j]] > 1) out = j;
+  }
+  if (replace && out < 0) return 0;
+  sqa_build(S, out, at, u);
   return 1;
 }
 
 static int sqa_propose(sqa *S) {
   int r = sqa_below(S, 100);
-  if (r < 40) return sqa_shift(S);
-  if (r < 65) return sqa_add(S);
+  if (r < 35) return sqa_shift(S);
+  if (r < 55) return sqa_add(S, 0);
+  if (r < 70) return sqa_add(S, 1);
   if (r < 85) return sqa_drop(S);
   return sqa_swap(S);
 }

@@ -8,6 +8,7 @@
  *           computation moves the node in the order, which the stage
  *           axis cannot do);
  *   drop    one of the copies of a node computed more than once goes;
+ *   replace an add and a drop (of another node) at once;
  *   add     a value live across an overloaded step and not read before
  *           it is computed later instead, just before its first reader
  *           (or somewhere between); one read before it is computed again

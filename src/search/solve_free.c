@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "baseline.h"
 #include "best.h"
@@ -41,12 +42,13 @@
  * order fits the budget), and the free CP's on graphs of at most
  * SFREE_CP_COPIES copies, where its complete searches can end. */
 #define SFREE_ORDER_SHARE 0.25
+#define SFREE_ORDER_STALL 1.0
 #define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
 /* The joint annealing's share of the time (after the order search), on
  * graphs of at most SFREE_SEQ_NODES nodes (it re-simulates the whole
  * sequence at every move). */
-#define SFREE_SEQ_SHARE 0.3
+#define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
 #define SFREE_MAX_THREADS 16
 /* Graphs above this many nodes are beyond the stage model (model.c): the
@@ -55,7 +57,11 @@
 
 typedef struct sfree {
   best B;
-  volatile int order_stop; /* the order search found an order that fits */
+  volatile int order_stop; /* the order search found an order that fits,
+                              or stalled (sfree_order_watch) */
+  _Atomic int order_done;   /* it returned */
+  _Atomic long long order_peak, order_lower; /* its best peak and bound ... */
+  _Atomic long long order_tbest_us; /* ... found at this elapsed time */
   int input_minimal;       /* the input order is a minimum-peak order */
   int stages_optimal;      /* the stage-axis search proved its optimum */
   int *perm;               /* node i of the renumbered graph is perm[i] */
@@ -78,6 +84,29 @@ static void sfree_order_event(void *ctx, const order_event *e) {
   sfree *F = ctx;
   if (e->peak <= F->B.p->budget) F->order_stop = 1;
   if (F->B.p->stop && *F->B.p->stop) F->order_stop = 1;
+  if (e->peak < F->order_peak || e->lower > F->order_lower) { /* progress */
+    F->order_peak = e->peak;
+    F->order_lower = e->lower;
+    F->order_tbest_us = (long long)(best_elapsed(&F->B) * 1e6);
+  }
+}
+
+/* Stop the order search once no better order or bound came for
+ * SFREE_ORDER_STALL seconds and for longer than it took to find the last (its later
+ * phases rarely improve on what the first second found, and the time is
+ * worth more to the recomputations), or when the caller stops. */
+static void *sfree_order_watch(void *arg) {
+  sfree *F = arg;
+  double t0 = best_elapsed(&F->B);
+  while (!F->order_done) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    double now = best_elapsed(&F->B), tb = (double)F->order_tbest_us / 1e6;
+    if (tb < t0) tb = t0;
+    if (now - tb > SFREE_ORDER_STALL && now - tb > tb - t0) F->order_stop = 1;
+    if (best_interrupted(&F->B)) F->order_stop = 1;
+  }
+  return NULL;
 }
 
 /* A minimum-peak order (or the best found in its share of the time),
@@ -95,7 +124,16 @@ static remat_graph *sfree_order(sfree *F) {
   op.progress = sfree_order_event;
   op.progress_ctx = F;
   order_result o;
-  if (order_solve(g, &op, &o)) {
+  F->order_peak = INT64_MAX;
+  F->order_lower = 0;
+  F->order_tbest_us = 0;
+  F->order_done = 0;
+  pthread_t watch;
+  int watching = pthread_create(&watch, NULL, sfree_order_watch, F) == 0;
+  int rc = order_solve(g, &op, &o);
+  F->order_done = 1;
+  if (watching) pthread_join(watch, NULL);
+  if (rc) {
     best_error(B, "%s", "an order failed re-simulation");
     order_result_free(&o);
     return NULL;

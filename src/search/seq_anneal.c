@@ -23,6 +23,12 @@ typedef struct sqa_ev {
   int over;      /* steps above the budget */
 } sqa_ev;
 
+/* A schedule kept aside and its numbers. */
+typedef struct sqa_rec {
+  int *seq, len, cap, fits;
+  int64_t dur, peak;
+} sqa_rec;
+
 typedef struct sqa {
   const remat_graph *g;
   const sqa_params *p;
@@ -34,11 +40,13 @@ typedef struct sqa {
   int *ccnt;         /* cur's copies per node */
   int mv_add, mv_del;/* the candidate's node added / removed (-1: none) */
   int64_t *delta;
-  int *best, blen, bcap, bfits;
-  int64_t bdur, bpeak;
+  sqa_rec best;      /* overall (reported) */
+  sqa_rec ebest;     /* of this epoch */
+  sqa_rec start;     /* where each epoch starts */
+  int stale;         /* cycles since the epoch's best improved */
   uint64_t rng;
   double lambda, lam0, T, T0, T1, fcur, mean_w;
-  long long cycles;
+  long long cycles, cycle0;
   long long cycle_len, in_cycle;
   int pending, stopped;
   double last_emit;
@@ -241,22 +249,34 @@ static int sqa_propose(sqa *S) {
 
 /* ------------------------------------------------------------ driver */
 
-static int sqa_better(const sqa *S, const sqa_ev *e) {
-  if (e->peak <= S->M) return !S->bfits || e->dur < S->bdur;
-  return !S->bfits && e->peak < S->bpeak;
+/* Is e (valid) better than the record R: within budget and shorter, or a
+ * lower peak while R does not fit?  (R->len 0: no record.) */
+static int sqa_better(const sqa *S, const sqa_rec *R, const sqa_ev *e) {
+  if (!R->len) return 1;
+  if (e->peak <= S->M) return !R->fits || e->dur < R->dur;
+  return !R->fits && e->peak < R->peak;
 }
 
-static void sqa_keep(sqa *S, const sqa_ev *e) {
-  if (e->len > S->bcap) {
-    S->bcap = e->cap;
-    S->best = util_realloc(S->best, (size_t)S->bcap * sizeof *S->best);
+static void sqa_rec_set(sqa *S, sqa_rec *R, const sqa_ev *e) {
+  if (e->len > R->cap) {
+    R->cap = e->cap;
+    R->seq = util_realloc(R->seq, (size_t)R->cap * sizeof *R->seq);
   }
-  memcpy(S->best, e->seq, (size_t)e->len * sizeof *S->best);
-  S->blen = e->len;
-  S->bfits = e->peak <= S->M;
-  S->bdur = e->dur;
-  S->bpeak = e->peak;
-  S->pending = 1;
+  memcpy(R->seq, e->seq, (size_t)e->len * sizeof *R->seq);
+  R->len = e->len;
+  R->fits = e->peak <= S->M;
+  R->dur = e->dur;
+  R->peak = e->peak;
+}
+
+/* cur (or a schedule from elsewhere, in e) may be a new best. */
+static void sqa_consider(sqa *S, const sqa_ev *e, int ours) {
+  if (!sqa_better(S, &S->ebest, e)) return;
+  sqa_rec_set(S, &S->ebest, e);
+  S->stale = 0;
+  if (!sqa_better(S, &S->best, e)) return;
+  sqa_rec_set(S, &S->best, e);
+  if (ours) S->pending = 1;
 }
 
 static void sqa_emit(sqa *S, int force) {
@@ -265,7 +285,7 @@ static void sqa_emit(sqa *S, int force) {
   if (!force && now - S->last_emit < 0.05) return;
   S->pending = 0;
   S->last_emit = now;
-  if (worker_report(&S->p->io, S->best, S->blen, "sequence")) S->stopped = 1;
+  if (worker_report(&S->p->io, S->best.seq, S->best.len, "sequence")) S->stopped = 1;
 }
 
 /* Set cur to seq and evaluate it. */
@@ -278,21 +298,31 @@ static int sqa_set(sqa *S, const int *seq, int len) {
   return ok;
 }
 
-/* A better schedule from elsewhere, or the best: back to it. */
-static void sqa_restart(sqa *S) {
+/* The end of a cycle: adopt a better schedule from elsewhere; go on from
+ * the epoch's best with a longer cycle, or, when the epoch has not
+ * improved for SQA_PATIENCE cycles, start a new epoch from the start
+ * (as anneal.c does: runs from one start end in different basins). */
+#define SQA_PATIENCE 2
+static void sqa_reheat(sqa *S) {
   int *seq, len;
   if (worker_poll(&S->p->io, &seq, &len)) {
     sqa_ev *t = S->try_;
     sqa_ev_reserve(S, t, len);
     memcpy(t->seq, seq, (size_t)len * sizeof *seq);
     t->len = len;
-    if (sqa_eval(S, t) && sqa_better(S, t)) {
-      sqa_keep(S, t);
-      S->pending = 0; /* not ours */
-    }
+    if (sqa_eval(S, t)) sqa_consider(S, t, 0);
     free(seq);
   }
-  sqa_set(S, S->best, S->blen);
+  if (++S->stale > SQA_PATIENCE) {
+    S->stale = 0;
+    S->ebest.len = 0;
+    S->cycle_len = S->cycle0;
+    sqa_set(S, S->start.seq, S->start.len);
+    sqa_consider(S, S->cur, 1);
+  } else {
+    S->cycle_len = S->cycle_len * 5 / 4;
+    sqa_set(S, S->ebest.seq, S->ebest.len);
+  }
   S->fcur = sqa_cost(S, S->cur);
 }
 
@@ -322,7 +352,7 @@ static void sqa_step(sqa *S) {
     S->fcur = f;
     if (S->mv_add >= 0) S->ccnt[S->mv_add]++;
     if (S->mv_del >= 0) S->ccnt[S->mv_del]--;
-    if (sqa_better(S, S->cur)) sqa_keep(S, S->cur);
+    sqa_consider(S, S->cur, 1);
   }
 }
 
@@ -351,8 +381,8 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
   sqa_ev_reserve(&S, &S.b, len + 1);
   long long moves = 0;
   if (sqa_set(&S, seq, len)) {
-    sqa_keep(&S, S.cur);
-    S.pending = 0; /* the caller's */
+    sqa_rec_set(&S, &S.start, S.cur);
+    sqa_consider(&S, S.cur, 0); /* the caller's */
     double mean_w = 0, mean_m = 0;
     for (int v = 0; v < g->n; v++) {
       mean_w += (double)g->w[v];
@@ -364,7 +394,7 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
     S.mean_w = mean_w;
     S.T0 = S.T = mean_w * SQA_T_COOL;
     S.T1 = mean_w * 0.002;
-    S.cycle_len = 40LL * (g->n + 16);
+    S.cycle0 = S.cycle_len = 40LL * (g->n + 16);
     S.fcur = sqa_cost(&S, S.cur);
     double start = util_now();
     while (!S.stopped && !(p->max_moves && moves >= p->max_moves)) {
@@ -377,9 +407,8 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
       if (++S.in_cycle > S.cycle_len) {
         sqa_emit(&S, 1);
         S.in_cycle = 0;
-        S.cycle_len = S.cycle_len * 5 / 4;
         S.T0 = S.mean_w * (++S.cycles % 2 ? SQA_T_HOT : SQA_T_COOL);
-        sqa_restart(&S);
+        sqa_reheat(&S);
       }
       moves++;
       sqa_step(&S);
@@ -391,7 +420,9 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
   free(S.cnt);
   free(S.ccnt);
   free(S.delta);
-  free(S.best);
+  free(S.best.seq);
+  free(S.ebest.seq);
+  free(S.start.seq);
   sqa_ev_free(&S.a);
   sqa_ev_free(&S.b);
   return moves;

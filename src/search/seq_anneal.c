@@ -141,40 +141,14 @@ static void sqa_build(sqa *S, int i, int at, int v) {
   S->mv_del = i >= 0 ? c->seq[i] : -1;
 }
 
+/* Steps either side of a step to relieve that sqa_pick_move picks from. */
+#define SQA_NEAR 32
+
 /* A random distance, small more often than large. */
 static int sqa_dist(sqa *S) {
   int d = 1;
   while (d < S->cur->len && util_xorshift(&S->rng) & 1) d *= 2;
   return 1 + sqa_below(S, d);
-}
-
-static int sqa_shift(sqa *S) {
-  const sqa_ev *c = S->cur;
-  int i = sqa_below(S, c->len), d = sqa_dist(S);
-  int j = util_xorshift(&S->rng) & 1 ? i + 1 + d : i - d; /* insert before j */
-  if (j < 0 || j > c->len || j == i || j == i + 1) return 0;
-  sqa_build(S, i, j, c->seq[i]);
-  return 1;
-}
-
-static int sqa_swap(sqa *S) {
-  const sqa_ev *c = S->cur;
-  if (c->len < 2) return 0;
-  int i = sqa_below(S, c->len - 1);
-  sqa_build(S, i, i + 2, c->seq[i]);
-  return 1;
-}
-
-static int sqa_drop(sqa *S) {
-  const sqa_ev *c = S->cur;
-  for (int t = 0; t < 16; t++) {
-    int i = sqa_below(S, c->len);
-    if (S->ccnt[c->seq[i]] > 1) {
-      sqa_build(S, i, -1, -1);
-      return 1;
-    }
-  }
-  return 0;
 }
 
 /* A step to relieve: a random overloaded one, or the fullest of a few. */
@@ -191,6 +165,45 @@ static int sqa_pick_step(sqa *S) {
     if (c->mem[j] > c->mem[best]) best = j;
   }
   return best;
+}
+
+/* A step to move: half the time near a step to relieve (the moves that
+ * matter are there; elsewhere they change nothing), else any. */
+static int sqa_pick_move(sqa *S) {
+  int len = S->cur->len;
+  if (util_xorshift(&S->rng) & 1) return sqa_below(S, len);
+  int i = sqa_pick_step(S) + sqa_below(S, 2 * SQA_NEAR + 1) - SQA_NEAR;
+  return i < 0 ? 0 : i >= len ? len - 1 : i;
+}
+
+static int sqa_shift(sqa *S) {
+  const sqa_ev *c = S->cur;
+  int i = sqa_pick_move(S), d = sqa_dist(S);
+  int j = util_xorshift(&S->rng) & 1 ? i + 1 + d : i - d; /* insert before j */
+  if (j < 0 || j > c->len || j == i || j == i + 1) return 0;
+  sqa_build(S, i, j, c->seq[i]);
+  return 1;
+}
+
+static int sqa_swap(sqa *S) {
+  const sqa_ev *c = S->cur;
+  if (c->len < 2) return 0;
+  int i = sqa_pick_move(S);
+  if (i >= c->len - 1) i = c->len - 2;
+  sqa_build(S, i, i + 2, c->seq[i]);
+  return 1;
+}
+
+static int sqa_drop(sqa *S) {
+  const sqa_ev *c = S->cur;
+  for (int t = 0; t < 16; t++) {
+    int i = sqa_below(S, c->len);
+    if (S->ccnt[c->seq[i]] > 1) {
+      sqa_build(S, i, -1, -1);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 static int sqa_is_pred(const remat_graph *g, int u, int v) {

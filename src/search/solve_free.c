@@ -5,7 +5,11 @@
  *
  *   bounds  max_v holds in any order (remat_result_precheck);
  *   order   a minimum-peak order without recomputation (order.h); when
- *           one fits M, its duration, the base one, is optimal;
+ *           one fits M, its duration, the base one, is optimal; the
+ *           search stops once it stalls (sfree_order_watch);
+ *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
+ *           model refuses: the best baseline and the segment search
+ *           (seg_search.h) on that order, in linear memory;
  *   stages  the stage-axis portfolio (remat_solve) on the graph renumbered
  *           in that order, whose schedules are schedules of g; when the
  *           input order is a minimum-peak order, on the input order;

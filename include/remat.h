@@ -51,6 +51,8 @@ typedef struct remat_graph {
   char **id;         /* id[i]: the node's id as written in the input */
   int ids_numeric;   /* all ids were JSON integers (write them back as such) */
   char **label;      /* label[i]: a display name, or NULL */
+  char **op;         /* op[i]: the operator kind an importer recorded
+                        ("aten.convolution", "Conv"), or NULL */
   int64_t *w;        /* w[i]: duration (>= 0) */
   int64_t *m;        /* m[i]: output size (>= 0) */
   int *copies;       /* copies[i]: C_v from the input file, 0 if not given */

@@ -6,27 +6,7 @@
 # errors; the ends of the ranges are accepted.
 # Usage: REMAT=build/remat bash tests/e2e_options.sh
 set -euo pipefail
-
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_options): $*" >&2
-  exit 1
-}
-
-# run CMD...; sets $rc, $out, $err
-run() {
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  out=$(cat out.txt)
-  err=$(cat err.txt)
-}
+. "$(dirname "$0")/lib.sh"
 
 # the diamond of e2e_solve.sh: topo peak 16, 0.9 is 14
 cat >g.json <<'EOF'
@@ -40,6 +20,7 @@ EOF
 echo '{"sequence": ["in", "a", "b", "c", "d", "out"]}' >s.json
 
 # ------------------------------------------------------------ bad values
+t_case "bad values: exit 2, one message each"
 # command | arguments (split at spaces) | the exact message after "remat COMMAND: "
 T="must be a number in (0, 1e9], not"
 FRACTION="a fraction must be in (0, 1] and a percentage in (0, 100]; absolute sizes are integers or carry a unit (12GiB)"
@@ -99,6 +80,7 @@ solve|g.json --budget 100.0000000000000000000000000000000000000001%|budget '100.
 EOF
 
 # ---------------------------------------------------- the ends are fine
+t_case "the ends of the ranges are accepted"
 run "$REMAT" solve g.json --budget 0.9 --time-limit 1e9 --threads 16 --seed 4294967295 -q
 [ "$rc" = 0 ] || fail "solve at the ends of the ranges: exit $rc ($err)"
 # every method (and the covering bound) with the longest time limit
@@ -114,11 +96,13 @@ run "$REMAT" eval g.json s.json --budget 8388607.9999999999999999999999999999999
   fail "eval at 2^63 - 1 bytes: exit $rc $out"
 
 # a fraction that floors to 0 bytes is a budget of 0: infeasible (exit 3)
+t_case "a fraction that floors to 0 bytes"
 run "$REMAT" solve g.json --budget 0.0000000000000000000000000000000000000001 -q
 [ "$rc" = 3 ] && [[ $err == "remat solve: infeasible: budget 0 is below 11,"* ]] ||
   fail "budget 0: exit $rc '$err'"
 
 # -------------------------------------------------- a batch job's options
+t_case "a batch job's options"
 printf 'g.json 0.9\ng.json 0.8 --copies 3 --time-limit nan\n' >m.txt
 run "$REMAT" batch m.txt -q
 [ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:2: --time-limit must be a number in (0, 1e9], not 'nan'" ] ||
@@ -133,6 +117,7 @@ run "$REMAT" batch m.txt -q
   fail "manifest -q: exit $rc '$err'"
 
 # ------------------------------------------------------------- --help
+t_case "--help shows the ranges"
 run "$REMAT" solve --help
 [ "$rc" = 0 ] || fail "solve --help: exit $rc"
 grep -q -- "--time-limit S .*; a number in (0, 1e9]$" out.txt || fail "solve --help: no range: $out"
@@ -143,6 +128,7 @@ run "$REMAT" plot --help
 grep -q "^  remat plot progress RESULT.json... -o FILE.svg$" out.txt || fail "plot --help: $out"
 
 # ------------------------------------------------------- --copies FILE
+t_case "--copies FILE"
 printf '{"a": 2,' >syn.json
 printf '{"a": 2, "a": 3}' >dup.json
 printf '{"a": 0}' >zero.json
@@ -166,4 +152,4 @@ rc=$?
 set -e
 [ "$rc" = 0 ] || fail "--copies - (standard input): exit $rc $(cat err.txt)"
 
-echo "e2e_options: ok"
+t_done

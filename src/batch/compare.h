@@ -20,7 +20,8 @@ enum {
   CMP_CHEN_GREEDY_AP = 1 << 5,
   CMP_CHEN_SQRTN_LIN = 1 << 6,
   CMP_CHEN_GREEDY_LIN = 1 << 7,
-  CMP_ALL = (1 << 8) - 1,
+  CMP_ECHO = 1 << 8,
+  CMP_ALL = (1 << 9) - 1,
 };
 
 /* Parse "cp,milp,lp-rounding,baselines,chen-greedy,..." into a mask;

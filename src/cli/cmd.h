@@ -5,6 +5,8 @@
 #ifndef REMAT_CMD_H
 #define REMAT_CMD_H
 
+#include <stdio.h>
+
 #include "options.h"
 
 /* Run a command: `name` for messages, o parsed and checked.  Returns the
@@ -24,6 +26,11 @@ typedef struct cmd_def {
 
 cmd_fn cmd_solve, cmd_emit, cmd_eval, cmd_info, cmd_gen, cmd_milp,
     cmd_baseline, cmd_compare, cmd_batch, cmd_tune, cmd_plot, cmd_order;
+
+/* remat plot tradeoff's drawing into mf (cmd_plot_tradeoff.c): 0, or an
+ * exit code with a message in err; *drawn when plot_tradeoff ran. */
+int cmd_plot_tradeoff(const char *cmd, const cli_opts *o, FILE *mf, char *err, size_t errlen,
+                      int *drawn);
 
 /* The command table (main.c). */
 extern const cmd_def cmd_table[];

@@ -1,9 +1,11 @@
-/* cmd_plot.c -- remat plot intervals|memory|progress: SVG pictures of
- * schedules and solves (the drawing is in plot.c).
+/* cmd_plot.c -- remat plot intervals|memory|progress|tradeoff: SVG
+ * pictures of schedules, solves and budget sweeps (the drawing is in
+ * src/plot/).
  *
  *   remat plot intervals GRAPH SCHEDULE -o FILE.svg [--budget B]
  *   remat plot memory GRAPH SCHEDULE... -o FILE.svg [--budget B]
  *   remat plot progress RESULT... -o FILE.svg
+ *   remat plot tradeoff RESULTS.jsonl|COMPARE.json... -o FILE.svg
  *
  * A SCHEDULE is a JSON file with a "sequence" (any result file), or the
  * word `topo` for the input order.  The budget is --budget, else the first
@@ -220,6 +222,20 @@ static int plotc_progress(const char *cmd, const cli_opts *o) {
   return rc;
 }
 
+/* tradeoff: RESULTS... (cmd_plot_tradeoff.c) */
+static int plotc_tradeoff(const char *cmd, const cli_opts *o) {
+  if (o->budget) {
+    fprintf(stderr, "remat %s: tradeoff takes no --budget (each result has its own)\n", cmd);
+    return 2;
+  }
+  char *buf, err[1024] = "";
+  size_t len;
+  int drawn;
+  FILE *mf = plotc_mem(&buf, &len);
+  int rc = cmd_plot_tradeoff(cmd, o, mf, err, sizeof err, &drawn);
+  return plotc_finish(cmd, o, mf, &buf, &len, rc, err);
+}
+
 /* ------------------------------------------------------------ command */
 
 static int plotc_usage(const char *cmd, const char *kind) {
@@ -229,15 +245,18 @@ static int plotc_usage(const char *cmd, const char *kind) {
   else if (!strcmp(kind, "memory"))
     fprintf(stderr, "usage: remat %s memory GRAPH SCHEDULE.json|topo... -o "
                     "FILE.svg [--budget B]\n", cmd);
-  else
+  else if (!strcmp(kind, "progress"))
     fprintf(stderr, "usage: remat %s progress RESULT.json... -o FILE.svg\n",
             cmd);
+  else
+    fprintf(stderr, "usage: remat %s tradeoff RESULTS.jsonl|COMPARE.json... -o "
+                    "FILE.svg\n", cmd);
   return 2;
 }
 
 int cmd_plot(const char *cmd, const cli_opts *o) {
   if (o->npos < 1) {
-    fprintf(stderr, "remat %s: which picture? intervals, memory or progress "
+    fprintf(stderr, "remat %s: which picture? intervals, memory, progress or tradeoff "
                     "(see remat %s --help)\n", cmd, cmd);
     return 2;
   }
@@ -254,7 +273,11 @@ int cmd_plot(const char *cmd, const cli_opts *o) {
     if (o->npos < 2) return plotc_usage(cmd, kind);
     return plotc_progress(cmd, o);
   }
-  fprintf(stderr, "remat %s: unknown picture '%s' (use intervals, memory or "
-                  "progress)\n", cmd, kind);
+  if (!strcmp(kind, "tradeoff")) {
+    if (o->npos < 2) return plotc_usage(cmd, kind);
+    return plotc_tradeoff(cmd, o);
+  }
+  fprintf(stderr, "remat %s: unknown picture '%s' (use intervals, memory, "
+                  "progress or tradeoff)\n", cmd, kind);
   return 2;
 }

@@ -38,7 +38,7 @@ const cmd_def cmd_table[] = {
      "layered|training|unet [--nodes N] [--seed S] -o FILE",
      "generate random graphs", NULL},
     {"plot", CMD_PLOT, cmd_plot, 0, -1, 1,
-     "intervals|memory|progress GRAPH|RESULT... -o FILE.svg",
+     "intervals|memory|progress|tradeoff GRAPH|RESULT... -o FILE.svg",
      "SVG pictures of schedules and solves",
      "\n  remat plot intervals GRAPH SCHEDULE [--budget B] -o FILE.svg\n"
      "  remat plot memory GRAPH SCHEDULE... [--budget B] -o FILE.svg\n"

@@ -13,6 +13,7 @@ void graph_raw_init(graph_raw *r, int n) {
   r->n = n;
   r->id = util_calloc((size_t)n, sizeof *r->id);
   r->label = util_calloc((size_t)n, sizeof *r->label);
+  r->op = util_calloc((size_t)n, sizeof *r->op);
   r->w = util_calloc((size_t)n, sizeof *r->w);
   r->m = util_calloc((size_t)n, sizeof *r->m);
   r->copies = util_calloc((size_t)n, sizeof *r->copies);
@@ -35,6 +36,9 @@ void graph_raw_free(graph_raw *r) {
     for (int i = 0; i < r->n; i++) free(r->id[i]);
   if (r->label)
     for (int i = 0; i < r->n; i++) free(r->label[i]);
+  if (r->op)
+    for (int i = 0; i < r->n; i++) free(r->op[i]);
+  free(r->op);
   free(r->id);
   free(r->label);
   free(r->w);
@@ -52,9 +56,11 @@ void remat_graph_free(remat_graph *g) {
   for (int i = 0; i < g->n; i++) {
     free(g->id[i]);
     free(g->label[i]);
+    if (g->op) free(g->op[i]);
   }
   free(g->id);
   free(g->label);
+  free(g->op);
   free(g->w);
   free(g->m);
   free(g->copies);
@@ -272,6 +278,7 @@ remat_graph *graph_build(graph_raw *r, const char *path, char *err,
   for (int i = 0; i < n; i++) pos[order[i]] = i;
   g->id = util_malloc((size_t)n * sizeof *g->id);
   g->label = util_malloc((size_t)n * sizeof *g->label);
+  g->op = util_malloc((size_t)n * sizeof *g->op);
   g->w = util_malloc((size_t)n * sizeof *g->w);
   g->m = util_malloc((size_t)n * sizeof *g->m);
   g->copies = util_malloc((size_t)n * sizeof *g->copies);
@@ -282,6 +289,8 @@ remat_graph *graph_build(graph_raw *r, const char *path, char *err,
     r->id[f] = NULL;
     g->label[i] = r->label[f];
     r->label[f] = NULL;
+    g->op[i] = r->op ? r->op[f] : NULL;
+    if (r->op) r->op[f] = NULL;
     g->w[i] = r->w[f];
     g->m[i] = r->m[f];
     g->copies[i] = r->copies[f];
@@ -410,6 +419,7 @@ remat_graph *graph_permute(const remat_graph *g, const int *order, char *err,
   for (int v = 0; v < n; v++) {
     r.id[v] = util_strdup(g->id[v]);
     r.label[v] = g->label[v] ? util_strdup(g->label[v]) : NULL;
+    r.op[v] = g->op && g->op[v] ? util_strdup(g->op[v]) : NULL;
     r.w[v] = g->w[v];
     r.m[v] = g->m[v];
     r.copies[v] = g->copies[v];

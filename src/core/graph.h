@@ -10,6 +10,7 @@ typedef struct graph_raw {
   int n;
   char **id;       /* owned */
   char **label;    /* owned, entries may be NULL */
+  char **op;       /* owned, entries may be NULL: operator kinds */
   int64_t *w, *m;
   int *copies;     /* 0 = not given */
   int ne, cap_e;

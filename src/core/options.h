@@ -102,10 +102,10 @@ enum {
   O(verbose, "verbose", 'v', FLAG, 0, NULL, CMD_ALL, NULL,                    \
     "more detail on stderr")                                                  \
   O(method, "method", 'm', ONEOF, NULL, "M", CMD_BASELINE,                    \
-    "checkpoint-all|chen-sqrtn|chen-greedy", "the baseline")                  \
+    "checkpoint-all|chen-sqrtn|chen-greedy|echo", "the baseline")                  \
   O(methods, "method", 'm', LISTOF, NULL, "LIST", CMD_COMPARE,                \
     "cp|milp|lp-rounding|checkpoint-all|chen-sqrtn|chen-greedy|"              \
-    "chen-sqrtn-linearized|chen-greedy-linearized|baselines|all",             \
+    "chen-sqrtn-linearized|chen-greedy-linearized|echo|baselines|all",             \
     "the methods to run (default all)")                                       \
   O(candidates, "candidates", 0, ONEOF, "ap", "ap|linearized",                \
     CMD_BASELINE | CMD_COMPARE, "ap|linearized",                              \

@@ -336,8 +336,8 @@ void fzn_write(const model *md, const fzn_params *p, util_buf *b,
 
 void fzn_write_dzn(const model *md, util_buf *b) {
   const remat_graph *g = md->g;
-  util_buf_printf(b, "%% remat data for models/moccasin.mzn: graph %s\n",
-                  g->name);
+  util_buf_printf(b, "%% remat data for models/%s: graph %s\n",
+                  md->free_order ? "moccasin_free.mzn" : "moccasin.mzn", g->name);
   util_buf_printf(b, "n = %d;\nphase = %d;\ncap = %d;\nub_peak = %d;\n", md->n,
                   md->phase, md->cap, md->ub_peak);
   util_buf_puts(b, "copies = [");

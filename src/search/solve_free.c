@@ -7,6 +7,8 @@
  *   order   a minimum-peak order without recomputation (order.h); when
  *           one fits M, its duration, the base one, is optimal; the
  *           search stops once it stalls (sfree_order_watch);
+ *   exact   on graphs of at most FREE_EXACT_MAXN nodes, the exact search
+ *           over every sequence (free_exact.h); a proof ends the solve;
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
  *           model refuses: the best baseline and the segment search
  *           (seg_search.h) on that order, in linear memory;
@@ -31,6 +33,7 @@
 
 #include "baseline.h"
 #include "best.h"
+#include "free_exact.h"
 #include "graph.h"
 #include "order.h"
 #include "remat.h"
@@ -58,6 +61,8 @@
 /* Graphs above this many nodes are beyond the stage model (model.c): the
  * segment search (seg_search.h) takes their time instead. */
 #define SFREE_STAGE_NODES 60000
+/* The exact search's share of the time left, on graphs small enough. */
+#define SFREE_EXACT_SHARE 0.5
 
 typedef struct sfree {
   best B;
@@ -284,6 +289,37 @@ static void sfree_joint(sfree *F) {
     if (W[k].started) pthread_join(W[k].tid, NULL);
 }
 
+/* On graphs of at most FREE_EXACT_MAXN nodes: the exact search over every
+ * sequence, for a share of the time; a proof either way ends the solve. */
+static void sfree_exact(sfree *F) {
+  best *B = &F->B;
+  if (B->g->n > FREE_EXACT_MAXN) return;
+  free_exact_params xp;
+  free_exact_params_init(&xp);
+  xp.budget = B->p->budget;
+  xp.copies = B->r->copies;
+  xp.time_limit = best_left(B) * SFREE_EXACT_SHARE;
+  xp.stop = B->p->stop;
+  int *seq, len;
+  size_t states;
+  free_exact_status st = free_exact_solve(B->g, &xp, &seq, &len, &states);
+  best_verbose(B, "exact search over every sequence: %s, %zu states",
+               st == FREE_EXACT_OPTIMAL      ? "optimal"
+               : st == FREE_EXACT_INFEASIBLE ? "nothing fits"
+                                             : "gave up",
+               states);
+  if (st == FREE_EXACT_OPTIMAL) {
+    if (best_offer(B, seq, len, 2, "exact") < 0)
+      best_error(B, "%s", "the exact search produced an invalid schedule");
+    remat_sim sim;
+    if (!remat_simulate(B->g, seq, len, &sim, NULL) && B->fits && B->r->duration <= sim.duration)
+      B->proven = 1;
+    free(seq);
+  } else if (st == FREE_EXACT_INFEASIBLE && !B->fits) {
+    B->proven = 1;
+  }
+}
+
 /* The free-order model in the CP worker, to the time limit or a proof. */
 static void sfree_cp(sfree *F) {
   best *B = &F->B;
@@ -345,9 +381,10 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     r->copies = sfree_copies(g, p);
     if (!seeds_input_order(B)) {
       remat_graph *h = sfree_order(&F);
-      if (!B->fits && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {
+      if (!B->fits && !best_stopped(B)) sfree_exact(&F);
+      if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {
         sfree_segments(&F, h);
-      } else if (!B->fits && !best_stopped(B)) {
+      } else if (!B->fits && !B->proven && !best_stopped(B)) {
         model probe;
         char err[256];
         int small = 0;
@@ -363,7 +400,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         int open = !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
         if (open && small) sfree_cp(&F);
         else if (open && joint) sfree_joint(&F);
-      } else if (B->fits) {
+      } else if (B->fits && !B->proven) {
         B->proven = 1; /* no recomputation: the base duration */
       }
       remat_graph_free(h);

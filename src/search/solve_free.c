@@ -12,6 +12,9 @@
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
  *           model refuses: the best baseline and the segment search
  *           (seg_search.h) on that order, in linear memory;
+ *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search
+ *           ended above M without a proof: restarts of the order descent
+ *           (order_descent.h), which often finds a lower peak;
  *   stages  the stage-axis portfolio (remat_solve) on the graph renumbered
  *           in that order, whose schedules are schedules of g; when the
  *           input order is a minimum-peak order, on the input order;
@@ -36,6 +39,7 @@
 #include "free_exact.h"
 #include "graph.h"
 #include "order.h"
+#include "order_descent.h"
 #include "remat.h"
 #include "seeds.h"
 #include "seg_search.h"
@@ -58,6 +62,10 @@
 #define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
 #define SFREE_MAX_THREADS 16
+/* On the same graphs, when no order fits and the order search did not
+ * prove its order minimal: the order descent's share of the stage-axis
+ * search's time, before it (a lower peak leaves less to recompute). */
+#define SFREE_DESCENT_SHARE 0.3
 /* Graphs above this many nodes are beyond the stage model (model.c): the
  * segment search (seg_search.h) takes their time instead. */
 #define SFREE_STAGE_NODES 60000
@@ -148,6 +156,8 @@ static remat_graph *sfree_order(sfree *F) {
     return NULL;
   }
   F->input_minimal = o.lower >= o.input_peak;
+  F->order_lower = o.lower;
+  F->order_peak = o.peak;
   if (F->input_minimal)
     prog_line(&B->pr, "[%7.2fs] order     the input order is a minimum-peak order "
                       "(no order without recomputation peaks below %lld)",
@@ -217,6 +227,103 @@ static void sfree_segments(sfree *F, const remat_graph *h) {
                so.evals, so.dropped, so.forward);
 }
 
+/* One thread of the order descent: runs from the input order, each with
+ * its own seed and step, until the time is up; the best order found goes
+ * to the shared one. */
+typedef struct sfree_odw {
+  sfree *F;
+  pthread_mutex_t *mu;
+  int *shared;          /* the best order (under mu) */
+  int64_t *shared_peak;
+  int64_t lower;
+  double end;           /* elapsed seconds */
+  unsigned seed;
+  int runs;
+  pthread_t tid;
+  int started;
+} sfree_odw;
+
+static void *sfree_odw_thread(void *arg) {
+  sfree_odw *W = arg;
+  best *B = &W->F->B;
+  int n = B->g->n;
+  int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
+  for (int r = 0; !best_stopped(B); r++) {
+    double left = W->end - best_elapsed(B);
+    if (left < 0.05) break;
+    for (int i = 0; i < n; i++) ord[i] = i;
+    odesc_params dp;
+    odesc_params_init(&dp);
+    dp.lower = W->lower;
+    dp.target = B->p->budget;
+    dp.step = r % 2 ? 0.5 : 1.0 / 16;
+    dp.time_limit = left;
+    dp.seed = W->seed + 7919u * (unsigned)r;
+    dp.stop = B->p->stop;
+    int64_t peak = odesc_run(B->g, ord, &dp);
+    W->runs++;
+    pthread_mutex_lock(W->mu);
+    if (peak < *W->shared_peak) {
+      *W->shared_peak = peak;
+      memcpy(W->shared, ord, (size_t)n * sizeof *ord);
+    }
+    pthread_mutex_unlock(W->mu);
+    if (peak <= B->p->budget || peak <= W->lower) break;
+  }
+  free(ord);
+  return NULL;
+}
+
+/* Lower the peak of h's order by restarts of the order descent
+ * (order_descent.h) until `end` (elapsed seconds), one per thread;
+ * returns the graph renumbered in the best order found when it peaks
+ * lower (h freed), else h. */
+static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, double end) {
+  best *B = &F->B;
+  const remat_graph *g = B->g;
+  int n = g->n;
+  int threads = B->p->threads > 0 ? B->p->threads : util_ncpus();
+  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads < 1) threads = 1;
+  int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
+  for (int i = 0; i < n; i++) ord[i] = F->perm && h ? F->perm[i] : i;
+  int64_t before = odesc_peak(g, ord), peak = before;
+  pthread_mutex_t mu;
+  pthread_mutex_init(&mu, NULL);
+  sfree_odw W[SFREE_MAX_THREADS];
+  for (int k = 0; k < threads; k++)
+    W[k] = (sfree_odw){F, &mu, ord, &peak, lower, end, B->p->seed + 104729u * (unsigned)k, 0, 0, 0};
+  for (int k = 1; k < threads; k++)
+    W[k].started = pthread_create(&W[k].tid, NULL, sfree_odw_thread, &W[k]) == 0;
+  sfree_odw_thread(&W[0]);
+  int runs = W[0].runs;
+  for (int k = 1; k < threads; k++)
+    if (W[k].started) {
+      pthread_join(W[k].tid, NULL);
+      runs += W[k].runs;
+    }
+  pthread_mutex_destroy(&mu);
+  best_verbose(B, "order descent: peak %lld -> %lld (%d runs)", (long long)before,
+               (long long)peak, runs);
+  if (peak < before) {
+    char err[256];
+    remat_graph *k = graph_permute(g, ord, err, sizeof err);
+    if (!k) {
+      best_error(B, "renumbering the graph: %s", err);
+    } else {
+      prog_line(&B->pr, "[%7.2fs] order     peak %lld by the order descent", best_elapsed(B),
+                (long long)peak);
+      best_offer(B, ord, n, 0, "order");
+      remat_graph_free(h);
+      h = k;
+      if (!F->perm) F->perm = util_malloc((size_t)n * sizeof *F->perm);
+      memcpy(F->perm, ord, (size_t)n * sizeof *F->perm);
+    }
+  }
+  free(ord);
+  return h;
+}
+
 /* The stage-axis portfolio on h (g renumbered; NULL: g itself) until
  * `end` (elapsed seconds). */
 static void sfree_stages(sfree *F, const remat_graph *h, double end) {
@@ -252,13 +359,14 @@ typedef struct sfree_sqa {
   sqa_params p;
   pthread_t tid;
   int started;
+  long long moves;
 } sfree_sqa;
 
 static void *sfree_sqa_thread(void *arg) {
   sfree_sqa *W = arg;
   int len;
   int *seq = best_copy(W->c.B, &len, NULL);
-  if (seq) sqa_run(W->c.B->g, seq, len, &W->p);
+  if (seq) W->moves = sqa_run(W->c.B->g, seq, len, &W->p);
   free(seq);
   return NULL;
 }
@@ -281,12 +389,16 @@ static void sfree_joint(sfree *F) {
     W[k].p.time_limit = left;
     W[k].p.io = best_io(&W[k].c, p->seed * 7919u + 31 + 104729u * (unsigned)k);
     W[k].started = 0;
+    W[k].moves = 0;
   }
   for (int k = 1; k < threads; k++)
     W[k].started = pthread_create(&W[k].tid, NULL, sfree_sqa_thread, &W[k]) == 0;
   sfree_sqa_thread(&W[0]);
+  long long moves = 0;
   for (int k = 1; k < threads; k++)
     if (W[k].started) pthread_join(W[k].tid, NULL);
+  for (int k = 0; k < threads; k++) moves += W[k].moves;
+  best_verbose(B, "joint annealing: %lld moves in %d threads over %.1f s", moves, threads, left);
 }
 
 /* On graphs of at most FREE_EXACT_MAXN nodes: the exact search over every
@@ -396,8 +508,13 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         double end = p->time_limit;
         if (small) end = best_elapsed(B) + best_left(B) * (1 - SFREE_CP_SHARE);
         else if (joint) end = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
-        sfree_stages(&F, h, end);
-        int open = !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
+        if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower) {
+          h = sfree_descend(&F, h, F.order_lower,
+                            best_elapsed(B) + (end - best_elapsed(B)) * SFREE_DESCENT_SHARE);
+          if (B->fits) B->proven = 1; /* no recomputation: the base duration */
+        }
+        if (!B->fits) sfree_stages(&F, h, end);
+        int open = !B->proven && !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
         if (open && small) sfree_cp(&F);
         else if (open && joint) sfree_joint(&F);
       } else if (B->fits && !B->proven) {

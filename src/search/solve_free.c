@@ -54,6 +54,7 @@
  * SFREE_CP_COPIES copies, where its complete searches can end. */
 #define SFREE_ORDER_SHARE 0.25
 #define SFREE_ORDER_STALL 1.0
+#define SFREE_STAGE_STALL 3.0
 #define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
 /* The joint annealing's share of the time (after the order search), on
@@ -79,6 +80,10 @@ typedef struct sfree {
   _Atomic int order_done;   /* it returned */
   _Atomic long long order_peak, order_lower; /* its best peak and bound ... */
   _Atomic long long order_tbest_us; /* ... found at this elapsed time */
+  volatile int stage_stop; /* the stage-axis search stalled or the caller
+                              stopped (sfree_stage_watch) */
+  _Atomic int stage_done;   /* it returned */
+  _Atomic long long stage_tbest_us; /* its last improvement, elapsed */
   int input_minimal;       /* the input order is a minimum-peak order */
   int stages_optimal;      /* the stage-axis search proved its optimum */
   int *perm;               /* node i of the renumbered graph is perm[i] */
@@ -192,7 +197,35 @@ static void sfree_back(sfree *F, const int *seq, int len, const char *what) {
 
 /* The stage-axis search's improvements. */
 static void sfree_stage_found(void *ctx, const int *seq, int len) {
-  sfree_back(ctx, seq, len, "stages");
+  sfree *F = ctx;
+  F->stage_tbest_us = (long long)(best_elapsed(&F->B) * 1e6);
+  sfree_back(F, seq, len, "stages");
+}
+
+/* The stage-axis search on an order the order search chose ends once no
+ * better schedule came for SFREE_STAGE_STALL seconds and for longer than
+ * it took to find the last: on such orders it finds its best early, and
+ * the joint annealing, which can change the order, gains the time.  The
+ * caller's stop passes through. */
+typedef struct sfree_sw {
+  sfree *F;
+  int stall; /* watch for stalls, not only the caller's stop */
+} sfree_sw;
+
+static void *sfree_stage_watch(void *arg) {
+  sfree_sw *W = arg;
+  sfree *F = W->F;
+  double t0 = best_elapsed(&F->B);
+  while (!F->stage_done) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    if (best_interrupted(&F->B)) F->stage_stop = 1;
+    double now = best_elapsed(&F->B), tb = (double)F->stage_tbest_us / 1e6;
+    if (tb < t0) tb = t0;
+    if (W->stall && F->B.fits && now - tb > SFREE_STAGE_STALL && now - tb > tb - t0)
+      F->stage_stop = 1;
+  }
+  return NULL;
 }
 
 static int sfree_seg_report(void *ctx, const int *seq, int len, const char *name) {
@@ -325,8 +358,9 @@ static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, doubl
 }
 
 /* The stage-axis portfolio on h (g renumbered; NULL: g itself) until
- * `end` (elapsed seconds). */
-static void sfree_stages(sfree *F, const remat_graph *h, double end) {
+ * `end` (elapsed seconds), or with `stall` until it stalls
+ * (sfree_stage_watch). */
+static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) {
   best *B = &F->B;
   const remat_graph *g = B->g;
   const remat_graph *on = h ? h : g;
@@ -342,9 +376,18 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end) {
   p.verbose = p.verbose > 1 ? 1 : 0;
   p.on_improvement = sfree_stage_found;
   p.improvement_ctx = F;
+  p.stop = &F->stage_stop;
+  F->stage_stop = 0;
+  F->stage_done = 0;
+  F->stage_tbest_us = 0;
+  sfree_sw W = {F, stall};
+  pthread_t watch;
+  int watching = pthread_create(&watch, NULL, sfree_stage_watch, &W) == 0;
   remat_result r;
   remat_result_init(&r, on, p.budget, "cp");
   int rc = remat_solve(on, &p, &r);
+  F->stage_done = 1;
+  if (watching) pthread_join(watch, NULL);
   if (rc == REMAT_EINTERNAL) best_error(B, "stage-axis search: %s", r.message);
   F->stages_optimal = r.status == REMAT_STATUS_OPTIMAL && !(r.message[0]);
   if (r.has_bound)
@@ -513,7 +556,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
                             best_elapsed(B) + (end - best_elapsed(B)) * SFREE_DESCENT_SHARE);
           if (B->fits) B->proven = 1; /* no recomputation: the base duration */
         }
-        if (!B->fits) sfree_stages(&F, h, end);
+        if (!B->fits) sfree_stages(&F, h, end, joint && !F.input_minimal);
         int open = !B->proven && !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
         if (open && small) sfree_cp(&F);
         else if (open && joint) sfree_joint(&F);

@@ -9,14 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # the diamond of e2e_solve.sh: topo peak 16, 0.9 is 14
-cat >g.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond g.json
 echo '{"sequence": ["in", "a", "b", "c", "d", "out"]}' >s.json
 
 # ------------------------------------------------------------ bad values
@@ -57,10 +50,10 @@ milp|g.json --budget 0.9 --eps 0.5|--eps goes with --relax
 solve|g.json --budget 0.9 --lns big|--lns must be auto, random or none, not 'big'
 batch|g.json --budget 0.9 --lns big|--lns must be auto, random or none, not 'big'
 tune-copies|g.json --budget 0.9 --lns=|--lns must be auto, random or none, not ''
-baseline|g.json --budget 0.9|--method is required (checkpoint-all, chen-sqrtn or chen-greedy)
-baseline|g.json --budget 0.9 --method cp|--method must be checkpoint-all, chen-sqrtn or chen-greedy, not 'cp'
+baseline|g.json --budget 0.9|--method is required (checkpoint-all, chen-sqrtn, chen-greedy or echo)
+baseline|g.json --budget 0.9 --method cp|--method must be checkpoint-all, chen-sqrtn, chen-greedy or echo, not 'cp'
 baseline|g.json --budget 0.9 --method chen-greedy --candidates all|--candidates must be ap or linearized, not 'all'
-compare|g.json --budget 0.9 --method cp,,milp|--method must be a comma list of cp, milp, lp-rounding, checkpoint-all, chen-sqrtn, chen-greedy, chen-sqrtn-linearized, chen-greedy-linearized, baselines or all, not 'cp,,milp'
+compare|g.json --budget 0.9 --method cp,,milp|--method must be a comma list of cp, milp, lp-rounding, checkpoint-all, chen-sqrtn, chen-greedy, chen-sqrtn-linearized, chen-greedy-linearized, echo, baselines or all, not 'cp,,milp'
 compare|g.json --budget 0.9 --format xml|--format must be md, csv or json, not 'xml'
 solve|g.json --budget 0.9 --copies 0|--copies must be an integer in [1, 1000000] or a file, not '0'
 info|g.json --budget 0.9 -c 1000001|--copies must be an integer in [1, 1000000] or a file, not '1000001'
@@ -85,7 +78,7 @@ run "$REMAT" solve g.json --budget 0.9 --time-limit 1e9 --threads 16 --seed 4294
 [ "$rc" = 0 ] || fail "solve at the ends of the ranges: exit $rc ($err)"
 # every method (and the covering bound) with the longest time limit
 run "$REMAT" compare g.json --budget 0.9 --time-limit 1e9 --threads 0 -q
-[ "$rc" = 0 ] && [ "$(grep -c '^| 14 | ' out.txt)" = 8 ] && grep -q '^| 14 | cp | 11.76 | 14 | yes | .* optimal |' out.txt ||
+[ "$rc" = 0 ] && [ "$(grep -c '^| 14 | ' out.txt)" = 9 ] && grep -q '^| 14 | cp | 11.76 | 14 | yes | .* optimal |' out.txt ||
   fail "compare -t 1e9: exit $rc $out $err"
 run "$REMAT" info g.json --budget 0.9 --time-limit 1e9
 [ "$rc" = 0 ] && grep -q "^lower_bound: duration 19 " out.txt || fail "info -t 1e9: exit $rc $out $err"
@@ -113,7 +106,7 @@ run "$REMAT" batch m.txt -q
   fail "manifest --threads 17: exit $rc '$err'"
 printf 'g.json 0.9 -q\n' >m.txt
 run "$REMAT" batch m.txt -q
-[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --lp-bound, --lns)" ] ||
+[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --free-order, --lp-bound, --lns)" ] ||
   fail "manifest -q: exit $rc '$err'"
 
 # ------------------------------------------------------------- --help

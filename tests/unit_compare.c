@@ -17,6 +17,7 @@
 static const char *const methods[] = {
     "cp",         "milp",        "lp-rounding",           "checkpoint-all",
     "chen-sqrtn", "chen-greedy", "chen-sqrtn-linearized", "chen-greedy-linearized",
+    "echo",
 };
 #define NMETHODS (int)(sizeof methods / sizeof *methods)
 

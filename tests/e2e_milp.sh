@@ -231,7 +231,7 @@ grep -q '^remat milp: out of time: no schedule within 24801 found' "$tmp/err" ||
 # the covering bound proves at once that nothing fits with C_v = 2
 run "$REMAT" solve "$d" --budget 0.5 --time-limit 1
 [ "$rc" -eq 3 ] || fail "solve on the dense graph exited with $rc, expected 3"
-grep -q '^remat solve: proven infeasible (by the covering bound): no schedule with at most C_v copies per node on the input order.s stages fits 182020; best peak' "$tmp/err" ||
+grep -q '^remat solve: proven infeasible (by the covering bound): no sequence whose first computations follow the input order fits 182020 with at most C_v computations of each node; best peak' "$tmp/err" ||
   fail "dense graph: solve says '$(cat "$tmp/err")'"
 # with C_v = 150 nothing is proven; the window search's sub-models hold at
 # most one copy of a node per stage, so they stay small and the limit holds

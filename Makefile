@@ -15,7 +15,8 @@ SANITIZE  ?= 0
 
 # Debian 12 packages the build, the tests and the demo need.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
-            libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils jq
+            libjansson-dev libcmocka-dev coinor-libcbc-dev coinor-cbc \
+            libxml2-utils jq
 
 ifeq ($(SANITIZE),1)
 BUILD     := build/san

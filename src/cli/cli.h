@@ -36,9 +36,10 @@ enum {
     CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE,                \
     "solver threads (0 = all cores; batch: per job, default 1)")             \
   O(seed, "seed", 0, I, 1, "N", CMD_SOLVERS | CMD_GEN, "random seed")         \
-  O(copies, "copies", 'c', S, NULL, "N|FILE", CMD_SOLVE | CMD_EMIT | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_INFO, \
+  O(copies, "copies", 'c', S, NULL, "N|FILE", CMD_SOLVE | CMD_EMIT | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_INFO, \
     "copies C_v per node: one number, or a JSON file {id: C_v} (tune-copies: " \
-    "a list 1,2,3 sweeps uniform values)")                                    \
+    "a list 1,2,3 sweeps uniform values; milp: at most C_v computations, "   \
+    "nodes not in the file any number)")                                      \
   O(phase, "phase", 0, I, 1, "1|2", CMD_EMIT,                                 \
     "emit: which phase's model (1: min max(peak, M), 2: min duration)")      \
   O(dzn, "dzn", 0, B, 0, NULL, CMD_EMIT,                                      \
@@ -57,6 +58,16 @@ enum {
     "solve the LP relaxation and round it (Checkmate's two-phase rounding)") \
   O(eps, "eps", 0, D, 0.1, "E", CMD_MILP,                                     \
     "milp --relax: round the LP solved at (1 - E) x budget")                  \
+  O(write_mps, "write-mps", 0, S, NULL, "FILE", CMD_MILP,                     \
+    "milp: write the MILP remat solves (free MPS, names R_t_i, S_t_i...) and " \
+    "stop")                                                                   \
+  O(write_lp, "write-lp", 0, S, NULL, "FILE", CMD_MILP,                       \
+    "milp: write the MILP in CPLEX LP format and stop")                       \
+  O(read_solution, "read-solution", 0, S, NULL, "FILE", CMD_MILP,             \
+    "milp: the schedule of a solver's solution of that MILP (CBC, HiGHS, "    \
+    "SCIP .sol or 'name value' lines), re-simulated")                        \
+  O(write_solution, "write-solution", 0, S, NULL, "FILE", CMD_MILP,           \
+    "milp: also write the best schedule as 'name value' lines of R and S")  \
   O(format, "format", 'f', S, "md", "md|csv|json", CMD_COMPARE,               \
     "table format")                                                           \
   O(jobs, "jobs", 'j', I, 1, "N", CMD_BATCH, "batch: solves run at once")     \

@@ -88,7 +88,7 @@ $(LIBA): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB_OBJ)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(LIB_OBJ) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h tests/exhaustive.h $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o
 	$(CXX) $(LDFLAGS) $@.tmp.o $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 	rm -f $@.tmp.o
@@ -119,8 +119,11 @@ REPLAY_BIN:= $(FUZZ_NAMES:%=$(BUILD)/tests/replay_%)
 
 # tests/prop_claims.c: every claim (optimal, infeasible, lower bound) of
 # every command on random tiny graphs at every scale against an exhaustive
-# search; PROP_CASES cases in make check (more: `make prop PROP_CASES=10000`).
+# search; PROP_CASES cases in make check (more: `make prop PROP_CASES=10000`),
+# then PROP_LARGE layered graphs of 15 to 40 nodes against every schedule
+# the commands found (`--large`).
 PROP_CASES ?= 40
+PROP_LARGE ?= 3
 PROP_SEED  ?= 1
 
 $(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h $(LIB_OBJ) | $(BUILD)/tests
@@ -130,6 +133,7 @@ $(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h $(LIB_OBJ) | 
 
 prop: $(BIN) $(BUILD)/tests/prop_claims
 	REMAT=$(BIN) $(BUILD)/tests/prop_claims --cases $(PROP_CASES) --seed $(PROP_SEED)
+	REMAT=$(BIN) $(BUILD)/tests/prop_claims --large --cases $(PROP_LARGE) --seed $(PROP_SEED) --time-limit 2
 
 build/fuzz/obj/%.o: src/%.c
 	@mkdir -p $(@D)

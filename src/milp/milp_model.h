@@ -62,8 +62,10 @@
 #include "stage.h"
 
 #define MILP_MAX_NONZEROS 15000000LL
-/* The largest budget in memory units the model keeps exact (Scaling). */
-#define MILP_MEM_UNITS (1LL << 24)
+/* The largest budget in memory units the model keeps exact (Scaling): a
+ * margin below 2^31 units, past which CBC was seen to cut off schedules
+ * on random graphs (from 2^35 on). */
+#define MILP_MEM_UNITS (1LL << 26)
 
 /* Model kinds. */
 enum {

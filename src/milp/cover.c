@@ -211,8 +211,16 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_setParameter(m, "log", "0");
   Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units: 0.5 proves */
   Cbc_setParameter(m, "ratioGap", "0");
+  double t0 = util_now(), limit = atof(sec);
   Cbc_solve(m);
   const double *x = Cbc_bestSolution(m);
+  /* CBC 2.10 stopped by its time limit inside an LP can end "finished,
+   * linear relaxation infeasible" (bound and all): trust an end before
+   * the limit only */
+  if (util_now() - t0 >= 0.98 * limit - 0.002 && Cbc_status(m) == 0) {
+    Cbc_deleteModel(m);
+    return; /* no bound */
+  }
   if (Cbc_isProvenInfeasible(m)) {
     o->status = COVER_INFEASIBLE;
     Cbc_deleteModel(m);

@@ -43,6 +43,7 @@ typedef struct milp_run {
   double t_inc;     /* when CBC logged its incumbent */
   int stopped;      /* a callback saw the stop flag */
   Cbc_Model *cbc;   /* while CBC runs */
+  double cbc_limit; /* CBC's time limit (seconds) */
   int internal;
   char errmsg[480];
 } milp_run;
@@ -169,9 +170,10 @@ static Cbc_Model *milp_cbc_model(milp_run *M) {
   for (int j = 0; j < md->nint; j++) Cbc_setInteger(m, j);
   int threads = M->p->threads > 0 ? M->p->threads : util_ncpus();
   double left = M->p->time_limit - milp_elapsed(M);
+  M->cbc_limit = left > 0.01 ? left : 0.01;
   milp_setp(m, "log", "%.0f", 1);
   Cbc_setParameter(m, "timeMode", "elapsed");
-  milp_setp(m, "sec", "%.3f", left > 0.01 ? left : 0.01);
+  milp_setp(m, "sec", "%.3f", M->cbc_limit);
   if (threads > 1) milp_setp(m, "threads", "%.0f", threads);
   milp_setp(m, "ratioGap", "%.12g", M->p->rel_gap);
   milp_setp(m, "allowableGap", "%.12g", 1e-9);
@@ -404,12 +406,17 @@ static void milp_cbc_child(void *arg) {
   if (M->phase == 1) Cbc_setParameter(m, "maxSolutions", "1");
   M->incumbent = INFINITY;
   M->bound = -INFINITY;
+  double t0 = util_now();
   milp_run_cbc(M, m);
+  /* CBC 2.10 stopped by its time limit inside an LP can end "finished,
+   * linear relaxation infeasible": a proof only when the limit was not
+   * reached */
+  int in_time = util_now() - t0 < 0.98 * M->cbc_limit - 0.002;
   prog_done(&M->pr);
   const double *x = Cbc_bestSolution(m);
-  o->e.optimal = Cbc_isProvenOptimal(m) &&
+  o->e.optimal = in_time && Cbc_isProvenOptimal(m) &&
                  !(M->phase == 1 && Cbc_secondaryStatus(m) == 6); /* solutions */
-  o->e.infeasible = Cbc_isProvenInfeasible(m);
+  o->e.infeasible = in_time && Cbc_isProvenInfeasible(m);
   o->e.have_sol = x != NULL;
   /* the objective of the rounded solution, exactly (CBC's own carries its
    * integrality tolerance times the durations) */

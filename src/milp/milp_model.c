@@ -430,9 +430,13 @@ static void milp_lp_child(void *arg) {
   Clp_setLogLevel(lp, 0);
   Clp_loadProblem(lp, md->ncols, md->nrows, md->start, md->index, md->value,
                   md->collb, md->colub, md->obj, md->rowlb, md->rowub);
-  Clp_setMaximumSeconds(lp, J->time_limit > 0 ? J->time_limit : 1e-3);
+  double limit = J->time_limit > 0 ? J->time_limit : 1e-3, t0 = util_now();
+  Clp_setMaximumSeconds(lp, limit);
   Clp_initialSolve(lp);
   int st = Clp_status(lp);
+  /* an answer at the time limit may be an interrupted one (CBC 2.10 then
+   * calls an LP infeasible): out of time */
+  if (st != 0 && util_now() - t0 >= 0.98 * limit - 0.002) st = 3;
   if (st == 0) {
     memcpy(J->out->x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof(double));
     J->out->objective = Clp_getObjValue(lp);

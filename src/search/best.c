@@ -45,8 +45,8 @@ static void best_at_bound(best *B) {
   B->proven = 1;
   B->bound_proof = 1;
   B->done = 1;
-  prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the lower bound", best_elapsed(B),
-            r->tdi);
+  prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the %s bound", best_elapsed(B), r->tdi,
+            B->cover_lb >= 0 && r->bound <= B->cover_lb ? "covering" : "lower");
 }
 
 void best_cp_rounded(best *B, double lb, int64_t q) {

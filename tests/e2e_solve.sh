@@ -177,9 +177,12 @@ jq -e '(.sequence | length) >= 10000 and .trace[-1][0] < 6' huge-r.json >/dev/nu
   fail "large graph: huge-r.json"
 # Ctrl-C while it seeds: stops at once, says so, keeps the best schedule
 set +e
-"$REMAT" solve huge.json --budget 0.8 --time-limit 60 -q -o huge-int.json >/dev/null 2>huge-int.err &
+# (its first progress line says the handler is in place: a background
+# job ignores SIGINT until then, and reading the graph can take a second)
+"$REMAT" solve huge.json --budget 0.8 --time-limit 60 -o huge-int.json >/dev/null 2>huge-int.err &
 pid=$!
-sleep 1
+for ((i = 0; i < 200; i++)); do grep -q 'input order' huge-int.err && break; sleep 0.05; done
+sleep 0.2
 kill -INT $pid
 t0=$(date +%s.%N)
 wait $pid

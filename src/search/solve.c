@@ -200,14 +200,6 @@ static void solve_status(best *B) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
       r->proof_covers = solve_optimal_covers(B);
-    } else if (B->rounded_q) {
-      /* the CP's proof holds for rounded durations only; the bound is
-       * bounds_rounded's, or a higher one */
-      snprintf(r->message, sizeof r->message,
-               "optimal for durations rounded to multiples of %lld; with the exact "
-               "durations at most %.0f above the optimum (lower bound %.0f)",
-               (long long)B->rounded_q, (double)r->duration - floor(r->bound),
-               floor(r->bound));
     }
   } else if (B->proven) {
     r->status = REMAT_STATUS_INFEASIBLE;
@@ -238,6 +230,14 @@ static int solve_conclude(solve *S) {
   solve_status(B);
   bounds_lp(B);
   if (r->has_bound) r->bound_covers = REMAT_COVERS_STAGES_COPIES;
+  if (r->status == REMAT_STATUS_FEASIBLE && B->rounded_q)
+    /* the CP's proof holds for rounded durations only; the bound is
+     * bounds_rounded's, or a higher one */
+    snprintf(r->message, sizeof r->message,
+             "optimal for durations rounded to multiples of %lld; with the exact "
+             "durations at most %.0f above the optimum (lower bound %.0f)",
+             (long long)B->rounded_q, (double)r->duration - floor(r->bound),
+             floor(r->bound));
   return B->fits ? REMAT_OK : REMAT_ENOFIT;
 }
 

@@ -51,6 +51,8 @@ typedef struct remat_graph {
   char **id;         /* id[i]: the node's id as written in the input */
   int ids_numeric;   /* all ids were JSON integers (write them back as such) */
   char **label;      /* label[i]: a display name, or NULL */
+  char **op;         /* op[i]: the operator kind an importer recorded
+                        ("aten.convolution", "Conv"), or NULL */
   int64_t *w;        /* w[i]: duration (>= 0) */
   int64_t *m;        /* m[i]: output size (>= 0) */
   int *copies;       /* copies[i]: C_v from the input file, 0 if not given */
@@ -145,14 +147,17 @@ enum {
   REMAT_STATUS_FEASIBLE,      /* within budget, not proven optimal */
   REMAT_STATUS_OVER_BUDGET,   /* best schedule found is over budget */
   REMAT_STATUS_INFEASIBLE,    /* proven: nothing within budget (in the model) */
+  REMAT_STATUS_ERROR,         /* an internal error ended the search (its
+                                 best schedule, if any, is kept) */
 };
 
-/* "optimal", "feasible", "over-budget", "infeasible". */
+/* "optimal", "feasible", "over-budget", "infeasible", "error". */
 const char *remat_status_name(int status);
 
 /* The schedules a proof (status optimal or infeasible) or a lower bound
- * speaks of, from the narrowest to the widest.  A claim about a wider set
- * holds for every narrower one. */
+ * speaks of.  A claim about a set holds for every subset of it: the stage
+ * model's schedules are sequences whose first computations follow the
+ * input order, which are sequences in some order. */
 enum {
   REMAT_COVERS_NONE = 0,
   REMAT_COVERS_STAGES_COPIES, /* the stage model: the input order's stages
@@ -166,12 +171,14 @@ enum {
                                  follow the input order, recomputations
                                  anywhere, at most C_v computations of v */
   REMAT_COVERS_FIRSTS,        /* the same, any number of recomputations */
-  REMAT_COVERS_ANY_ORDER      /* every sequence, in any order */
+  REMAT_COVERS_ANY_ORDER,     /* every sequence, in any order */
+  REMAT_COVERS_ANY_ORDER_COPIES /* every sequence in any order with at
+                                   most C_v computations of v (free order) */
 };
 
 /* The JSON name of a REMAT_COVERS_* value: "stages-copies", "stages",
- * "input-order-firsts-copies", "input-order-firsts", "any-order" (NULL for
- * none). */
+ * "input-order-firsts-copies", "input-order-firsts", "any-order",
+ * "any-order-copies" (NULL for none). */
 const char *remat_covers_name(int covers);
 
 /* One improvement of the best schedule during a solve. */
@@ -210,6 +217,8 @@ typedef struct remat_result {
   int64_t mem_quantum, dur_quantum; /* CP scaling (1 = exact) */
   long long nodes, fails, restarts, solutions, propagations;
   int interrupted;       /* stopped by a signal */
+  int free_order;        /* the search covered every order (not only the
+                            input order's stages) */
 } remat_result;
 
 void remat_result_init(remat_result *r, const remat_graph *g, int64_t budget,
@@ -260,6 +269,11 @@ typedef struct remat_solve_params {
                               relaxation (milp.h) for at most this many
                               seconds; its value is the lower bound when the
                               search proved none (0) */
+  int free_order;          /* search every order, not only the input
+                              order's stages (0) */
+  /* called with every new best schedule (node indices), or NULL */
+  void (*on_improvement)(void *ctx, const int *seq, int len);
+  void *improvement_ctx;
 } remat_solve_params;
 
 void remat_solve_params_init(remat_solve_params *p);

@@ -6,24 +6,9 @@
 # them to remat's optimum) with their solutions read back.
 # Usage: REMAT=build/remat bash tests/e2e_claims.sh
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-: "${REMAT:?set REMAT to the remat binary}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FAIL (e2e_claims): $*" >&2
-  exit 1
-}
-
-run() {
-  set +e
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  set -e
-}
-
-# ------------------------------------------ bounds as JSON integers
+t_case "bounds as JSON integers"
 # durations near 10^9 with GCD 1: the optimum's bound has eleven digits,
 # which a real with ten significant digits rounds up past the schedule
 g=$tmp/big-w.json
@@ -36,20 +21,20 @@ cat >"$g" <<'EOF'
  "edges": [["a", "b"], ["b", "c"], ["a", "c"], ["c", "d"], ["a", "d"], ["d", "e"], ["b", "e"]]}
 EOF
 run "$REMAT" milp "$g" --budget 13 -q -o "$tmp/m.json"
-[ "$rc" = 0 ] || fail "milp big-w: exit $rc: $(cat "$tmp/err")"
+[ "$rc" = 0 ] || fail "milp big-w: exit $rc: $(cat "$tmp/err.txt")"
 jq -e '.status == "optimal" and .duration == 20000000028 and .lower_bound == .duration and
   .proof_covers == "stages" and .lower_bound_covers == "stages"' "$tmp/m.json" >/dev/null ||
   fail "milp big-w: $(jq -c '[.status, .duration, .lower_bound, .proof_covers]' "$tmp/m.json")"
 grep -q '"lower_bound": 20000000028,' "$tmp/m.json" ||
   fail "lower_bound not written as the integer 20000000028: $(grep lower_bound "$tmp/m.json")"
 run "$REMAT" solve "$g" --budget 13 --time-limit 5 -q -o "$tmp/s.json"
-[ "$rc" = 0 ] || fail "solve big-w: exit $rc: $(cat "$tmp/err")"
+[ "$rc" = 0 ] || fail "solve big-w: exit $rc: $(cat "$tmp/err.txt")"
 jq -e '(.lower_bound | type) == "number" and .lower_bound <= .duration and
   (.status != "optimal" or .lower_bound == .duration)' "$tmp/s.json" >/dev/null ||
   fail "solve big-w: $(jq -c '[.status, .duration, .lower_bound, .message]' "$tmp/s.json")"
 grep -Eq '"lower_bound": [0-9]+,' "$tmp/s.json" || fail "solve big-w: $(grep lower_bound "$tmp/s.json")"
 
-# ---------------------------------------- sizes near 2.5 x 10^12
+t_case "sizes near 2.5 x 10^12"
 # CBC's tolerances against such sizes called this budget infeasible while a
 # schedule fits (an internal error, exit 4)
 h=$tmp/huge.json
@@ -72,7 +57,7 @@ for args in "milp --threads 1" "milp --threads 1 --no-heuristic" "milp --threads
   run "$REMAT" $args "$h" --budget $M --time-limit 5 -q -o "$tmp/h.json"
   # the LP rounding may miss a schedule, but claims nothing it cannot
   [ "$rc" = 0 ] || { [ "$rc" = 3 ] && [ "$args" = "milp --relax" ]; } ||
-    fail "$args on huge sizes: exit $rc: $(cat "$tmp/err")"
+    fail "$args on huge sizes: exit $rc: $(cat "$tmp/err.txt")"
   jq -e --argjson M $M '(.peak <= $M or .status == "over-budget") and
     (.lower_bound == null or .lower_bound <= 4022946652) and
     (.status != "optimal" or .duration == 4022946652)' "$tmp/h.json" >/dev/null ||
@@ -82,7 +67,7 @@ done
 grep -q '^\* memory: sizes in units of [0-9]* bytes rounded DOWN (a relaxation' "$tmp/h.mps" ||
   fail "huge sizes: the MPS header does not say how sizes are rounded"
 
-# --------------------------------------- what a proof of infeasibility covers
+t_case "what a proof of infeasibility covers"
 # no schedule on the input order's stages fits 21 (any number of
 # recomputations), but a sequence recomputing 4 then 2 in the last stage does
 s=$tmp/stages.json
@@ -102,8 +87,8 @@ for cmd in "solve --copies 2" "milp"; do
   [ "$rc" = 3 ] || fail "$cmd at 21: exit $rc"
   jq -e '.status == "infeasible" and .proof_covers == "stages"' "$tmp/p.json" >/dev/null ||
     fail "$cmd at 21: $(jq -c '[.status, .proof_covers]' "$tmp/p.json")"
-  grep -q "no schedule on the input order's stages fits 21, with any number of recomputations (the stage model; other sequences may fit)" "$tmp/err" ||
-    fail "$cmd at 21: '$(grep infeasible "$tmp/err")'"
+  grep -q "no schedule on the input order's stages fits 21, with any number of recomputations (the stage model; other sequences may fit)" "$tmp/err.txt" ||
+    fail "$cmd at 21: '$(grep infeasible "$tmp/err.txt")'"
 done
 # below max_v (m_v + inputs): no sequence in any order; the input order
 # fitting is optimal in any order
@@ -114,7 +99,22 @@ run "$REMAT" milp "$s" --budget 1.0 -q -o "$tmp/p.json"
 [ "$rc" = 0 ] && jq -e '.status == "optimal" and .proof_covers == "any-order"' "$tmp/p.json" >/dev/null ||
   fail "input order fits: exit $rc, $(jq -c '[.status, .proof_covers]' "$tmp/p.json")"
 
-# ------------------------------------------- the MILP as MPS and LP files
+t_case "free order: proofs over every sequence with at most C_v copies"
+# a 4-layer training graph: at 13300 (between max_v, 13160, and the input
+# order's 14880) no order without recomputation fits; one recomputation
+# does (optimal over every sequence with C_v = 2), none with C_v = 1
+"$REMAT" gen training --nodes 4 --seed 1 -q -o "$tmp/t4.json"
+run "$REMAT" solve "$tmp/t4.json" --budget 13300 --free-order --copies 2 --time-limit 10 -q -o "$tmp/f.json"
+[ "$rc" = 0 ] && jq -e '.status == "optimal" and .order == "free" and .recomputations == 1 and
+  .proof_covers == "any-order-copies" and .lower_bound_covers == "any-order-copies"' "$tmp/f.json" >/dev/null ||
+  fail "--copies 2: exit $rc, $(jq -c '[.status, .proof_covers, .lower_bound_covers]' "$tmp/f.json")"
+run "$REMAT" solve "$tmp/t4.json" --budget 13300 --free-order --copies 1 --time-limit 10 -q -o "$tmp/f.json"
+[ "$rc" = 3 ] && jq -e '.status == "infeasible" and .proof_covers == "any-order-copies"' "$tmp/f.json" >/dev/null ||
+  fail "--copies 1: exit $rc, $(jq -c '[.status, .proof_covers]' "$tmp/f.json")"
+[ "$err" = "remat solve: proven infeasible: no sequence in free order with at most C_v copies per node fits 13300; best peak 14880" ] ||
+  fail "--copies 1: '$err'"
+
+t_case "cbc solves the MPS and LP files to remat milp's optimum"
 # cbc (Debian's coinor-cbc) solves remat's files to remat milp's optimum;
 # its solution, read back, is a schedule of that duration
 command -v cbc >/dev/null || fail "cbc not found (Debian package coinor-cbc)"
@@ -138,14 +138,14 @@ for spec in "$g:13:" "$s:24:" "$s:24:--copies 2" "$tmp/l12.json:0.85:" "$tmp/l12
       fail "cbc on $spec ($fmt): optimum '$got', remat milp's $want"
     # shellcheck disable=SC2086
     run "$REMAT" milp "$file" --budget "$budget" $extra --read-solution "$tmp/m.sol" -q -o "$tmp/rs.json"
-    [ "$rc" = 0 ] || fail "read cbc's solution of $spec: exit $rc: $(cat "$tmp/err")"
+    [ "$rc" = 0 ] || fail "read cbc's solution of $spec: exit $rc: $(cat "$tmp/err.txt")"
     jq -e --slurpfile r "$tmp/r.json" '.duration == $r[0].duration and .solution.objective == '"$want"' and
       .solution.solver_status == "Optimal" and .method == "milp-solution"' "$tmp/rs.json" >/dev/null ||
       fail "cbc's solution of $spec: $(jq -c '[.duration, .solution]' "$tmp/rs.json")"
   done
 done
 
-# the header, the names
+t_case "the files' header and names"
 "$REMAT" milp "$s" --budget 24 --copies 2 --write-mps "$tmp/c.mps" --write-lp "$tmp/c.lp" -q
 for want in '^\* graph stages from .*stages.json: 7 nodes, 9 edges; budget 24 bytes$' \
             '^\* memory: sizes in units of 1 bytes \(their GCD: exact\); U <= 24' \
@@ -158,7 +158,7 @@ done
 grep -q '^\\ graph stages' "$tmp/c.lp" && grep -q '^Subject To$' "$tmp/c.lp" && grep -q '^Binaries$' "$tmp/c.lp" ||
   fail "the LP file's header or sections"
 
-# remat's own schedule as a solution file, read back: the same schedule
+t_case "solution files read back: the same schedule"
 "$REMAT" milp "$s" --budget 24 --threads 1 --no-heuristic -q -o "$tmp/o.json" --write-solution "$tmp/own.sol" >/dev/null
 grep -q '^# remat: R and S of a schedule of stages at budget 24' "$tmp/own.sol" || fail "own.sol header"
 "$REMAT" milp "$s" --budget 24 --read-solution "$tmp/own.sol" -q -o "$tmp/back.json" >/dev/null
@@ -179,12 +179,12 @@ done
 jq -e '.solution.solver_status == "optimal solution found"' "$tmp/back.json" >/dev/null ||
   fail "scip status: $(jq -c .solution "$tmp/back.json")"
 
-# malformed solution files: exit 2, file:line
+t_case "malformed solution files: exit 2, file:line"
 bad() { # name, contents, expected message
   printf '%b' "$2" >"$tmp/$1"
   run "$REMAT" milp "$s" --budget 24 --read-solution "$tmp/$1" -q
   [ "$rc" = 2 ] || fail "$1: exit $rc"
-  grep -qF "remat milp: $tmp/$1:$3" "$tmp/err" || fail "$1: '$(cat "$tmp/err")', expected ':$3'"
+  grep -qF "remat milp: $tmp/$1:$3" "$tmp/err.txt" || fail "$1: '$(cat "$tmp/err.txt")', expected ':$3'"
 }
 bad unknown.sol 'R_6_4 1\nX_1_0 1\n' "2: X_1_0 is not a column of this model"
 bad upper.sol 'R_2_3 1\n' "1: R_2_3 is not a column of this model"
@@ -199,8 +199,27 @@ bad highs.sol 'Model status\nOptimal\n\n# Primal solution values\nFeasible\nObje
 bad highsnone.sol 'Model status\nInfeasible\n\n# Primal solution values\nNone\n' "5: HiGHS wrote no primal solution (status Infeasible)"
 bad empty.sol '\n\n' "2: empty solution file"
 run "$REMAT" milp "$s" --budget 24 --read-solution "$tmp/none.sol" -q
-[ "$rc" = 2 ] && grep -q "cannot read $tmp/none.sol" "$tmp/err" || fail "missing file: exit $rc"
+[ "$rc" = 2 ] && grep -q "cannot read $tmp/none.sol" "$tmp/err.txt" || fail "missing file: exit $rc"
+
+t_case "the file options: usage errors"
 run "$REMAT" milp "$s" --budget 24 --relax --write-mps "$tmp/x.mps"
 [ "$rc" = 2 ] || fail "--relax --write-mps: exit $rc"
+[ "$err" = "remat milp: --relax goes without --copies, --write-mps, --write-lp, --read-solution and --write-solution" ] ||
+  fail "--relax --write-mps: '$err'"
+[ ! -e "$tmp/x.mps" ] || fail "--relax --write-mps wrote the file"
+run "$REMAT" milp "$s" --budget 24 --copies 0 --write-mps "$tmp/x.mps"
+[ "$rc" = 2 ] && [ "$err" = "remat milp: --copies must be an integer in [1, 1000000] or a file, not '0'" ] ||
+  fail "--copies 0: exit $rc, '$err'"
+run "$REMAT" milp "$s" --budget 24 --write-mps
+[ "$rc" = 2 ] && [ "$err" = "remat milp: --write-mps needs a value (FILE)" ] || fail "--write-mps without a file: exit $rc, '$err'"
+run "$REMAT" milp "$s" --budget 24 --write-mps "$tmp/no/such/dir.mps" -q
+[ "$rc" = 2 ] && [ "$err" = "remat milp: cannot write $tmp/no/such/dir.mps: No such file or directory" ] ||
+  fail "unwritable --write-mps: exit $rc, '$err'"
+run "$REMAT" milp --help
+for o in --copies --write-mps --write-lp --read-solution --write-solution; do
+  grep -q -- "$o" <<<"$out$err" || fail "remat milp --help does not list $o"
+done
+run "$REMAT" solve "$s" --budget 24 --write-mps "$tmp/x.mps"
+[ "$rc" = 2 ] || fail "solve --write-mps: exit $rc"
 
-echo "e2e_claims: ok"
+t_done

@@ -1,7 +1,7 @@
 /* unit_batch.c -- batch jobs: manifest parsing, options, job ids and file
  * names, inputs, the JSONL results file and the resume rule, re-checked
  * result files, how a job ended, exit codes, the CSV and Markdown
- * summaries; and the C_v tuning helpers. */
+ * summaries. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,6 @@
 #include "batch.h"
 #include "remat.h"
 #include "sim.h"
-#include "tune.h"
 #include "util.h"
 
 /* A scratch directory per test run. */
@@ -107,9 +106,9 @@ static void test_options(void **state) {
     const char *msg;
   } bad[] = {
       {{"--jobs", "2"}, 2, "unknown or batch-level option '--jobs'"},
-      {{"--time-limit", "soon"}, 2, "--time-limit needs a positive number, not 'soon'"},
+      {{"--time-limit", "soon"}, 2, "--time-limit must be a number in (0, 1e9], not 'soon'"},
       {{"--lns", "big"}, 2, "--lns must be auto, random or none, not 'big'"},
-      {{"--copies", "0"}, 2, "--copies must be at least 1, not '0'"},
+      {{"--copies", "0"}, 2, "--copies must be an integer in [1, 1000000] or a file, not '0'"},
       {{"--seed"}, 1, "--seed needs a value"},
       {{"--no-heuristic=1"}, 1, "--no-heuristic takes no value"},
       {{"stray"}, 1, "unexpected word 'stray'"},
@@ -225,6 +224,29 @@ static void test_manifest(void **state) {
                    REMAT_EUSAGE);
   assert_string_equal(err, "m.txt:1: unclosed quote");
   batch_list_free(&L);
+  /* a list ending in an empty item (blanks inside it): an error, and
+   * nothing of the line kept (no leak under ASan) */
+  assert_int_equal(batch_parse_manifest("a.json 0.9\nb.json 0.9, 7,\n", "m.txt",
+                                        &d, &L, err, sizeof err),
+                   REMAT_EUSAGE);
+  assert_string_equal(err, "m.txt:2: budget list '0.9,' has an empty item "
+                           "(write items without blanks between them, e.g. "
+                           "0.9,0.8)");
+  batch_list_free(&L);
+  assert_int_equal(batch_parse_manifest("a.json 0.9,0.8,zero\n", "m.txt", &d, &L,
+                                        err, sizeof err),
+                   REMAT_EUSAGE);
+  assert_non_null(strstr(err, "m.txt:1: cannot parse budget 'zero'"));
+  batch_list_free(&L);
+  /* ranges: items in their shortest decimal form, mixed with plain ones */
+  assert_int_equal(batch_parse_manifest("a.json 0.95,0.9:0.8:0.05 --seed 2\n",
+                                        "m.txt", &d, &L, err, sizeof err),
+                   0);
+  assert_int_equal(L.n, 4);
+  assert_string_equal(L.job[1].id, "a.json --budget 0.9 --seed 2");
+  assert_string_equal(L.job[2].budget, "0.85");
+  assert_memory_equal(L.job[3].name, "a_0.8_", 6);
+  batch_list_free(&L);
   batch_defaults_free(&d);
   /* no budget anywhere */
   batch_defaults_init(&d);
@@ -295,7 +317,7 @@ static void test_jsonl_resume(void **state) {
   unlink(path);
   batch_recs R = {0};
   int bad = -1;
-  assert_int_equal(batch_jsonl_load(path, &R, &bad, err, sizeof err), 0);
+  assert_int_equal(batch_jsonl_load(path, &R, &bad, NULL, 0, err, sizeof err), 0);
   assert_int_equal(R.n, 0); /* a missing file has no records */
   batch_rec r;
   make_rec(&r, "g/a.json --budget 0.9", "interrupted");
@@ -324,7 +346,7 @@ static void test_jsonl_resume(void **state) {
   fputs("{\"id\": \"g/c.json --budget 0.9\", \"sta", f);
   fclose(f);
 
-  assert_int_equal(batch_jsonl_load(path, &R, &bad, err, sizeof err), 0);
+  assert_int_equal(batch_jsonl_load(path, &R, &bad, NULL, 0, err, sizeof err), 0);
   assert_int_equal(R.n, 3);
   assert_int_equal(bad, 1);
   assert_int_equal(R.rec[0].peak, 14);
@@ -347,6 +369,54 @@ static void test_jsonl_resume(void **state) {
   assert_false(batch_status_final("bogus"));
   assert_true(batch_status_failure("crashed"));
   assert_false(batch_status_failure("infeasible"));
+  batch_recs_free(&R);
+  free(path);
+}
+
+/* A NUL byte inside a line spoils that line only: the records after it
+ * are kept, and the bad line is named file:line. */
+static void test_jsonl_nul(void **state) {
+  (void)state;
+  char *path = tpath("nul.jsonl"), err[256], first[512], want[600];
+  unlink(path);
+  batch_rec r;
+  const char *ids[3] = {"g/a.json --budget 0.9", "g/b.json --budget 0.9",
+                        "g/c.json --budget 0.9"};
+  for (int i = 0; i < 3; i++) {
+    make_rec(&r, ids[i], "optimal");
+    assert_int_equal(batch_jsonl_append(path, &r, err, sizeof err), 0);
+    batch_rec_free(&r);
+  }
+  /* overwrite one byte of line 2 with NUL */
+  size_t len;
+  char *text = util_read_file(path, &len);
+  char *line2 = strchr(text, '\n') + 1;
+  line2[5] = 0;
+  FILE *f = fopen(path, "wb");
+  fwrite(text, 1, len, f);
+  fputs("{\"id\": \"x\"}\n{\"id\": \"g/d.json\", \"status\": \"feasible\"}\n", f);
+  fclose(f);
+  free(text);
+  batch_recs R = {0};
+  int bad = 0;
+  assert_int_equal(batch_jsonl_load(path, &R, &bad, first, sizeof first, err, sizeof err), 0);
+  assert_int_equal(bad, 2); /* the NUL line, and a line with no status */
+  snprintf(want, sizeof want, "%s:2: a NUL byte in the line", path);
+  assert_string_equal(first, want);
+  assert_int_equal(R.n, 3);
+  assert_string_equal(R.rec[0].id, ids[0]);
+  assert_string_equal(R.rec[1].id, ids[2]);
+  assert_string_equal(R.rec[2].id, "g/d.json");
+  batch_recs_free(&R);
+  /* a line cut short: file:line:col */
+  f = fopen(path, "wb");
+  fputs("\n{\"id\": \"g/c.json\", \"sta", f);
+  fclose(f);
+  assert_int_equal(batch_jsonl_load(path, &R, &bad, first, sizeof first, err, sizeof err), 0);
+  assert_int_equal(bad, 1);
+  assert_int_equal(R.n, 0);
+  snprintf(want, sizeof want, "%s:2:23: JSON syntax error: ", path);
+  assert_memory_equal(first, want, strlen(want));
   batch_recs_free(&R);
   free(path);
 }
@@ -397,7 +467,7 @@ static void test_rec_from_result(void **state) {
       {"optimal", 15, 16, topo, "error", "status optimal but the schedule is not within budget"},
       {"infeasible", 16, 16, topo, "error", "status infeasible but the schedule is within budget"},
       {"optimal", 16, 16, "[\"in\", \"c\"]", "error", "does not re-simulate: step 1: node c needs a"},
-      {"optimal", 16, 16, "[\"in\", \"zz\"]", "error", "names a node not in diamond"},
+      {"optimal", 16, 16, "[\"in\", \"zz\"]", "error", "sequence entry 1 is not a node of diamond"},
       {"great", 16, 16, topo, "error", "no valid \"status\""},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -431,6 +501,29 @@ static void test_rec_from_result(void **state) {
   assert_string_equal(r.status, "failed");
   assert_non_null(strstr(r.reason, "cannot read /nonexistent.json"));
   batch_rec_free(&r);
+  /* a truncated result file: its path, line and column */
+  char *cut = tpath("cut.json");
+  write_text(cut, "{\"graph_file\": \"g.json\",\n \"budget\": 16,\n \"status\": \"opt");
+  batch_rec_init(&r);
+  assert_int_equal(batch_rec_from_result(&r, cut, NULL, NULL), -1);
+  assert_string_equal(r.status, "error");
+  char want[600];
+  snprintf(want, sizeof want, "%s:3:15: JSON syntax error: ", cut);
+  assert_memory_equal(r.reason, want, strlen(want));
+  batch_rec_free(&r);
+  /* a result of a solve that ended in an internal error */
+  char *boom = tpath("boom.json");
+  write_text(boom, "{\"status\": \"error\", \"budget\": 16, \"message\": "
+                   "\"internal error: solver error: x failed (exit code 1)\"}");
+  batch_rec_init(&r);
+  batch_rec_set(&r.graph, g);
+  assert_int_equal(batch_rec_from_result(&r, boom, NULL, NULL), -1);
+  assert_string_equal(r.status, "error");
+  snprintf(want, sizeof want, "%s: internal error: solver error: x failed (exit code 1)", boom);
+  assert_string_equal(r.reason, want);
+  batch_rec_free(&r);
+  free(cut);
+  free(boom);
   free(ok);
   free(none);
   free(lost);
@@ -553,87 +646,6 @@ static void test_summaries(void **state) {
   batch_rec_free(&b);
   batch_rec_free(&c);
 }
-
-/* ------------------------------------------------------------- tune */
-
-static void test_tune_helpers(void **state) {
-  (void)state;
-  char err[256];
-  remat_graph *g = remat_graph_read_buffer(diamond, strlen(diamond), "d.json",
-                                           err, sizeof err);
-  assert_non_null(g);
-  int topo[] = {0, 1, 2, 3, 4, 5}, c1[6] = {1, 1, 1, 1, 1, 1};
-  int again[] = {0, 1, 2, 3, 0, 4, 5};
-  assert_true(sim_within_copies(g, topo, 6, c1));
-  assert_false(sim_within_copies(g, again, 7, c1));
-  /* budget 13 < peak 16: the values live across the high steps (3 and 4:
-   * 14 and 16 >= 0.95 x 13; not counting the step that computes them) are
-   * in (4 x 2 steps), a (5 x 2), b (2 x 1, read at step 3), c (3 x 1):
-   * scores a 10, in 8, c 3, b 2 */
-  int out[6];
-  int k = tune_candidates(g, topo, 6, 13, c1, out);
-  assert_int_equal(k, 4);
-  assert_int_equal(out[0], 1); /* a */
-  assert_int_equal(out[1], 0); /* in */
-  assert_int_equal(out[2], 3); /* c */
-  assert_int_equal(out[3], 2); /* b */
-  /* not saturated (C_v = 2, used once): their saturated inputs instead;
-   * b's input in is not saturated, c's inputs a (no) and b (yes) */
-  int c2[6] = {2, 2, 2, 2, 1, 1};
-  k = tune_candidates(g, topo, 6, 13, c2, out);
-  assert_int_equal(k, 0);
-  int c3[6] = {2, 2, 1, 2, 1, 1};
-  k = tune_candidates(g, topo, 6, 13, c3, out);
-  assert_int_equal(k, 1);
-  assert_int_equal(out[0], 2); /* b: live across step 3 and saturated */
-  char *map = tpath("map.json");
-  assert_int_equal(tune_write_map(g, c2, map, err, sizeof err), 0);
-  size_t len;
-  char *text = util_read_file(map, &len);
-  assert_non_null(strstr(text, "\"a\": 2"));
-  assert_non_null(strstr(text, "\"d\": 1"));
-  free(text);
-  free(map);
-  remat_graph_free(g);
-}
-
-static void test_tune_sweep(void **state) {
-  (void)state;
-  char err[256];
-  remat_graph *g = remat_graph_read_buffer(diamond, strlen(diamond), "d.json",
-                                           err, sizeof err);
-  tune_params p;
-  tune_params_init(&p);
-  p.solve.budget = 13;
-  p.solve.verbose = 0;
-  p.solve.threads = 1;
-  p.time_limit = 4;
-  int vals[] = {1, 6};
-  p.sweep = vals;
-  p.nsweep = 2;
-  tune_result res;
-  assert_int_equal(tune_run(g, &p, &res), REMAT_OK);
-  assert_int_equal(res.nrounds, 2);
-  assert_false(res.rounds[0].fits); /* C = 1: no recomputation */
-  assert_true(res.rounds[1].fits);
-  assert_int_equal(res.best_round, 1);
-  assert_int_equal(res.best.peak, 13);
-  assert_int_equal(res.best.duration, 22); /* the optimum (e2e_solve.sh) */
-  assert_int_equal(res.copies[0], 6);
-  tune_result_free(&res);
-  /* adaptive from C = 1 reaches the same optimum */
-  tune_params_init(&p);
-  p.solve.budget = 13;
-  p.solve.verbose = 0;
-  p.solve.threads = 1;
-  p.time_limit = 6;
-  assert_int_equal(tune_run(g, &p, &res), REMAT_OK);
-  assert_int_equal(res.best.duration, 22);
-  assert_true(sim_within_copies(g, res.best.seq, res.best.len, res.copies));
-  tune_result_free(&res);
-  remat_graph_free(g);
-}
-
 static int setup(void **state) {
   (void)state;
   snprintf(tmpdir, sizeof tmpdir, "/tmp/unit_batch.XXXXXX");
@@ -657,12 +669,12 @@ int main(void) {
       cmocka_unit_test(test_is_manifest),
       cmocka_unit_test(test_inputs),
       cmocka_unit_test(test_jsonl_resume),
+      cmocka_unit_test(test_jsonl_nul),
       cmocka_unit_test(test_rec_from_result),
       cmocka_unit_test(test_classify),
       cmocka_unit_test(test_exit_code),
       cmocka_unit_test(test_summaries),
-      cmocka_unit_test(test_tune_helpers),
-      cmocka_unit_test(test_tune_sweep),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
+

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "echo.h"
 #include "util.h"
 
 static const char *const base_methods[BASE_NMETHODS] = {
-    "checkpoint-all", "chen-sqrtn", "chen-greedy"};
+    "checkpoint-all", "chen-sqrtn", "chen-greedy", "echo"};
 static const char *const base_cands[BASE_NCAND] = {"ap", "linearized"};
 
 const char *base_method_name(int method) {
@@ -559,6 +560,18 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
   x.bc.stop = p->stop;
   if (p->time_limit > 0) x.bc.deadline = x.t0 + p->time_limit;
   x.ck = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *x.ck);
+  if (p->method == BASE_ECHO) { /* no checkpoint sets: echo.c */
+    free(x.ck);
+    base_ctx_free(&x.bc);
+    echo_params ep;
+    echo_params_init(&ep);
+    ep.budget = p->budget;
+    ep.t0 = x.t0;
+    ep.time_limit = p->time_limit;
+    ep.stop = p->stop;
+    ep.phase = p->phase;
+    return echo_run(g, &ep, r);
+  }
   int *cand = NULL, nc = 0;
   if (p->method != BASE_CHECKPOINT_ALL) {
     nc = base_candidates(g, p->candidates, &cand);

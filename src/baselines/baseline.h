@@ -42,6 +42,7 @@ enum {
   BASE_CHECKPOINT_ALL = 0,
   BASE_CHEN_SQRTN,
   BASE_CHEN_GREEDY,
+  BASE_ECHO, /* echo.h: cheap operators only */
   BASE_NMETHODS
 };
 enum { BASE_CAND_AP = 0, BASE_CAND_LINEARIZED, BASE_NCAND };

@@ -25,6 +25,7 @@ static const cmp_method cmp_methods[] = {
     {CMP_CHEN_GREEDY_AP, "chen-greedy"},
     {CMP_CHEN_SQRTN_LIN, "chen-sqrtn-linearized"},
     {CMP_CHEN_GREEDY_LIN, "chen-greedy-linearized"},
+    {CMP_ECHO, "echo"},
 };
 #define CMP_NMETHODS (sizeof cmp_methods / sizeof *cmp_methods)
 
@@ -37,14 +38,14 @@ int cmp_methods_parse(const char *list, char *err, size_t errlen) {
       bit = CMP_ALL;
     else if (!strcmp(tok, "baselines"))
       bit = CMP_CHECKPOINT_ALL | CMP_CHEN_SQRTN_AP | CMP_CHEN_GREEDY_AP |
-            CMP_CHEN_SQRTN_LIN | CMP_CHEN_GREEDY_LIN;
+            CMP_CHEN_SQRTN_LIN | CMP_CHEN_GREEDY_LIN | CMP_ECHO;
     for (size_t i = 0; i < CMP_NMETHODS && !bit; i++)
       if (!strcmp(tok, cmp_methods[i].name)) bit = cmp_methods[i].bit;
     if (!bit) {
       util_err(err, errlen, 0,
                "unknown method '%s' (cp, milp, lp-rounding, checkpoint-all, "
                "chen-sqrtn, chen-greedy, chen-sqrtn-linearized, "
-               "chen-greedy-linearized, baselines, all)",
+               "chen-greedy-linearized, echo, baselines, all)",
                tok);
       free(copy);
       return -1;
@@ -78,6 +79,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
     sp.copies = p->copies;
     sp.default_copies = p->default_copies;
     sp.heuristics = p->heuristics;
+    sp.free_order = p->free_order;
     sp.verbose = 0;
     sp.stop = p->stop;
     return remat_solve(g, &sp, r);
@@ -108,6 +110,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
   bp.stop = p->stop;
   bp.time_limit = p->time_limit;
   bp.method = bit == CMP_CHECKPOINT_ALL ? BASE_CHECKPOINT_ALL
+              : bit == CMP_ECHO                                       ? BASE_ECHO
               : bit == CMP_CHEN_SQRTN_AP || bit == CMP_CHEN_SQRTN_LIN
                   ? BASE_CHEN_SQRTN
                   : BASE_CHEN_GREEDY;
@@ -250,11 +253,13 @@ static void cmp_write_csv(FILE *f, const remat_graph *g, const cmp_row *rows, in
 
 static void cmp_write_json(FILE *f, const remat_graph *g, const cmp_row *rows, int n) {
   json_t *arr = json_array();
+  int64_t topo = remat_topo_peak(g);
   for (int i = 0; i < n; i++) {
     const cmp_row *r = &rows[i];
     json_t *o = json_object();
     json_object_set_new(o, "graph", json_string(g->name));
     json_object_set_new(o, "budget", json_integer(r->budget));
+    json_object_set_new(o, "topo_peak", json_integer(topo));
     json_object_set_new(o, "method", json_string(r->method));
     json_object_set_new(o, "status", json_string(cmp_status(r)));
     json_object_set_new(o, "tdi_percent", r->has_schedule ? json_real(r->tdi) : json_null());

@@ -20,7 +20,8 @@ enum {
   CMP_CHEN_GREEDY_AP = 1 << 5,
   CMP_CHEN_SQRTN_LIN = 1 << 6,
   CMP_CHEN_GREEDY_LIN = 1 << 7,
-  CMP_ALL = (1 << 8) - 1,
+  CMP_ECHO = 1 << 8,
+  CMP_ALL = (1 << 9) - 1,
 };
 
 /* Parse "cp,milp,lp-rounding,baselines,chen-greedy,..." into a mask;
@@ -37,6 +38,7 @@ typedef struct cmp_params {
   int verbose;         /* progress on stderr (1) */
   int heuristics;      /* CP: the C heuristics and the annealing; MILP: its
                           MIP start from them (1) */
+  int free_order;      /* CP: in free order (remat_solve_params) (0) */
   volatile int *stop;
 } cmp_params;
 

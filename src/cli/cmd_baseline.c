@@ -3,7 +3,6 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "baseline.h"
 #include "cmd.h"
@@ -32,51 +31,26 @@ static json_t *cmd_baseline_extra(const remat_graph *g, const base_params *p,
   return json_pack("{s:o}", "baseline", b);
 }
 
-static int cmd_baseline_parse(const char *name, const cli_opts *o,
-                              base_params *p) {
-  base_params_init(p);
-  p->method = o->method ? base_method_parse(o->method) : -1;
-  p->candidates = base_candidates_parse(o->candidates);
-  if (p->method < 0) {
-    fprintf(stderr,
-            "remat %s: --method must be checkpoint-all, chen-sqrtn or "
-            "chen-greedy\n",
-            name);
+int cmd_baseline(const char *name, const cli_opts *o) {
+  if (!o->method) {
+    char what[256];
+    cli_describe(cli_option(CMD_BASELINE, "method"), what, sizeof what);
+    fprintf(stderr, "remat %s: --method is required (%s)\n", name, what);
     return 2;
-  }
-  if (p->candidates < 0) {
-    fprintf(stderr, "remat %s: --candidates must be ap or linearized\n", name);
-    return 2;
-  }
-  return 0;
-}
-
-int cmd_baseline(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_BASELINE, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
   }
   base_params p;
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage)) ||
-      (rc = cmd_baseline_parse(name, &o, &p)))
-    goto out;
-  remat_graph *g = cmdu_solver_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
-  if (cmdu_budget(name, o.budget, g, &p.budget)) {
-    rc = 2;
-    goto graph;
-  }
+  base_params_init(&p);
+  p.method = base_method_parse(o->method); /* the option table checked both */
+  p.candidates = base_candidates_parse(o->candidates);
+  remat_graph *g = cmdu_solver_graph(name, o->pos[0]);
+  if (!g) return 2;
+  int rc = 2;
+  if (cmdu_budget(name, o->budget, g, &p.budget)) goto graph;
   remat_result r;
   remat_result_init(&r, g, p.budget, base_method_name(p.method));
   base_info info;
   p.t0 = util_now();
-  p.time_limit = o.time_limit;
+  p.time_limit = o->time_limit;
   rc = base_run(g, &p, &r, &info);
   r.t_total = util_now() - p.t0;
   r.t_phase[0] = r.t_total;
@@ -87,20 +61,12 @@ int cmd_baseline(const char *name, int argc, char **argv) {
     base_conclude(&r, p.method);
     rc = r.seq && r.peak <= r.budget ? 0 : 3;
   }
-  result_summary(cmdu_summary_stream(&o), &r);
-  if (r.message[0] && rc) fprintf(stderr, "remat %s: %s\n", name, r.message);
-  char err[512];
   json_t *extra = cmd_baseline_extra(g, &p, &info);
-  if (o.output && result_write_json(&r, g, extra, o.output, err, sizeof err)) {
-    fprintf(stderr, "remat %s: %s\n", name, err);
-    if (!rc) rc = 2;
-  }
+  rc = cmdu_finish(name, o, g, &r, extra, rc);
   json_decref(extra);
   base_info_free(&info);
   remat_result_free(&r);
 graph:
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

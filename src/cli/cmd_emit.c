@@ -10,54 +10,39 @@
 #include "model.h"
 #include "util.h"
 
-int cmd_emit(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_EMIT, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
-  }
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
-  if (o.phase != 1 && o.phase != 2) {
-    fprintf(stderr, "remat %s: --phase must be 1 or 2\n", name);
-    rc = 2;
-    goto out;
-  }
-  remat_graph *g = cmdu_solver_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
+int cmd_emit(const char *name, const cli_opts *o) {
+  remat_graph *g = cmdu_solver_graph(name, o->pos[0]);
+  if (!g) return 2;
   int64_t budget;
-  int *copies = NULL, uniform = 2;
-  if (cmdu_budget(name, o.budget, g, &budget) ||
-      cmdu_copies(name, o.copies, g, &copies, &uniform)) {
+  int *copies = NULL, uniform = 2, rc = 0;
+  if (cmdu_budget(name, o->budget, g, &budget) ||
+      cmdu_copies(name, o->copies, g, &copies, &uniform)) {
     rc = 2;
     goto graph;
   }
   model md;
   char err[512];
-  if (model_build(&md, g, (int)o.phase, budget, copies ? copies : g->copies,
-                  uniform, err, sizeof err)) {
+  if ((o->free_order ? model_build_free : model_build)(
+          &md, g, (int)o->phase, budget, copies ? copies : g->copies, uniform, err,
+          sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", name, err);
     rc = 2;
     goto copies;
   }
-  if (md.too_wide && !o.dzn)
+  if (md.too_wide && !o->dzn)
     fprintf(stderr,
             "remat %s: warning: %d copies: the memory cumulative is past Gecode's limits "
             "(capacity x start-domain widths x tasks over 64 bits); fzn-gecode will "
             "reject this model (remat solve uses window sub-models at this size)\n",
             name, md.ncopy);
   util_buf text = {0};
-  if (o.dzn) {
+  if (o->dzn) {
     fzn_write_dzn(&md, &text);
   } else {
     /* phase 1 starts from the input order, as remat solve does */
     fzn_params fp;
     fzn_params_init(&fp);
-    fp.external = o.fzn_solver != NULL; /* what an external solver gets */
+    fp.external = o->fzn_solver != NULL; /* what an external solver gets */
     model_sol x;
     model_sol_alloc(&md, &x);
     int *seq = util_malloc((size_t)g->n * sizeof *seq);
@@ -67,10 +52,10 @@ int cmd_emit(const char *name, int argc, char **argv) {
     free(seq);
     model_sol_free(&x);
   }
-  FILE *f = util_out_open(o.output);
+  FILE *f = util_out_open(o->output);
   if (!f || (fwrite(text.s, 1, text.len, f), util_out_close(f))) {
     fprintf(stderr, "remat %s: cannot write %s\n", name,
-            util_is_stdout(o.output) ? "standard output" : o.output);
+            util_is_stdout(o->output) ? "standard output" : o->output);
     rc = 2;
   }
   util_buf_free(&text);
@@ -79,7 +64,5 @@ copies:
   free(copies);
 graph:
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

@@ -6,29 +6,20 @@
 #include "cmdutil.h"
 #include "result.h"
 #include "sim.h"
+#include "util.h"
 
-int cmd_eval(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_EVAL, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
-  }
-  if ((rc = cmdu_positional(name, &o, 2, cmd_find(name)->usage))) goto out;
-  remat_graph *g = cmdu_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
+int cmd_eval(const char *name, const cli_opts *o) {
+  remat_graph *g = cmdu_graph(name, o->pos[0]);
+  if (!g) return 2;
   int64_t budget = -1;
-  if (o.budget && cmdu_budget(name, o.budget, g, &budget)) {
+  int rc = 0;
+  if (o->budget && cmdu_budget(name, o->budget, g, &budget)) {
     rc = 2;
     goto graph;
   }
   int *seq = NULL, len = 0;
   char err[1024];
-  if (result_read_sequence(o.pos[1], g, &seq, &len, err, sizeof err)) {
+  if (result_read_sequence(o->pos[1], g, &seq, &len, err, sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", name, err);
     rc = 2;
     goto graph;
@@ -36,6 +27,8 @@ int cmd_eval(const char *name, int argc, char **argv) {
   remat_sim s;
   if (remat_simulate(g, seq, len, &s, NULL)) {
     printf("valid: no\nerror: %s\n", s.error);
+    fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", name,
+            util_shown_path(o->pos[1]), g->name, s.error);
     rc = 2;
   } else {
     int64_t base = remat_graph_base_duration(g);
@@ -54,7 +47,5 @@ int cmd_eval(const char *name, int argc, char **argv) {
   free(seq);
 graph:
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

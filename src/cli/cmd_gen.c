@@ -10,36 +10,33 @@
 #include "writer.h"
 #include "util.h"
 
-#define GEN_CMD_MAX_NODES 1000000
-#define GEN_CMD_UNET_DEPTH 4 /* unet's depth when --nodes is not given */
+#define GEN_CMD_UNET_DEPTH 4     /* unet's depth when --nodes is not given */
+#define GEN_CMD_LAYERED_MIN 3    /* layered: input, hidden and output */
 
-/* Generate the graph of `kind` (NULL with a message on bad arguments). */
+/* Generate the graph of `kind` (NULL with a message on bad arguments).
+ * The option table bounds --nodes; what a kind needs beyond that is
+ * checked here, in the table's message format. */
 static remat_graph *gen_cmd_make(const char *name, const char *kind,
                                  const cli_opts *o) {
   long n = o->nodes;
   uint64_t seed = (uint64_t)o->seed;
-  if (!strcmp(kind, "unet")) {
-    if (!o->nodes_set) n = GEN_CMD_UNET_DEPTH;
-    if (n < 1 || n > GEN_UNET_MAX_DEPTH) {
-      fprintf(stderr, "remat %s: unet: --nodes is the depth, 1..%d\n", name,
-              GEN_UNET_MAX_DEPTH);
-      return NULL;
-    }
-    return gen_unet((int)n, seed);
-  }
-  int layered = !strcmp(kind, "layered");
-  if (!layered && strcmp(kind, "training")) {
+  int unet = !strcmp(kind, "unet"), layered = !strcmp(kind, "layered");
+  if (!unet && !layered && strcmp(kind, "training")) {
     fprintf(stderr,
             "remat %s: unknown graph kind '%s' (layered, training or unet)\n",
             name, kind);
     return NULL;
   }
-  long lo = layered ? 3 : 1;
-  if (n < lo || n > GEN_CMD_MAX_NODES) {
-    fprintf(stderr, "remat %s: %s: --nodes must be between %ld and %d\n",
-            name, kind, lo, GEN_CMD_MAX_NODES);
+  if (unet && !o->nodes_set) n = GEN_CMD_UNET_DEPTH;
+  long lo = layered ? GEN_CMD_LAYERED_MIN : 1;
+  if (n < lo || (unet && n > GEN_UNET_MAX_DEPTH)) {
+    fprintf(stderr, "remat %s: %s: --nodes%s must be an integer in [%ld, %ld], "
+                    "not '%ld'\n",
+            name, kind, unet ? " (the depth)" : "", lo,
+            unet ? (long)GEN_UNET_MAX_DEPTH : (long)CLI_MAX_NODES, n);
     return NULL;
   }
+  if (unet) return gen_unet((int)n, seed);
   return layered ? gen_layered((int)n, seed) : gen_training((int)n, seed);
 }
 
@@ -60,28 +57,15 @@ static int gen_cmd_write(const char *name, const remat_graph *g,
   return rc ? 2 : 0;
 }
 
-int cmd_gen(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_GEN, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
-  }
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
-  remat_graph *g = gen_cmd_make(name, o.pos[0], &o);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
-  rc = gen_cmd_write(name, g, o.output);
-  if (!rc && !o.quiet)
+int cmd_gen(const char *name, const cli_opts *o) {
+  remat_graph *g = gen_cmd_make(name, o->pos[0], o);
+  if (!g) return 2;
+  int rc = gen_cmd_write(name, g, o->output);
+  if (!rc && !o->quiet)
     fprintf(stderr, "remat %s: %s: %d nodes, %d edges, topo peak %lld%s%s\n",
             name, g->name, g->n, g->n_edges, (long long)remat_topo_peak(g),
-            o.output ? " -> " : "",
-            !o.output ? "" : strcmp(o.output, "-") ? o.output : "standard output");
+            o->output ? " -> " : "",
+            !o->output ? "" : strcmp(o->output, "-") ? o->output : "standard output");
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

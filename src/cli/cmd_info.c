@@ -1,5 +1,6 @@
-/* cmd_info.c -- remat info: graph statistics and the standard budgets;
- * with --budget, the covering bound (cover.h) at that budget. */
+/* cmd_info.c -- remat info: graph statistics, the standard budgets and
+ * the lower bound on the peak of every order (order_bound.h); with
+ * --budget, the covering bound (cover.h) at that budget. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "cmd.h"
 #include "cmdutil.h"
 #include "cover.h"
+#include "order_bound.h"
 #include "util.h"
 
 /* The covering bound at o->budget with the copies remat solve would use. */
@@ -44,20 +46,9 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   return 0;
 }
 
-int cmd_info(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_INFO, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
-  }
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
-  remat_graph *g = cmdu_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
+int cmd_info(const char *name, const cli_opts *o) {
+  remat_graph *g = cmdu_graph(name, o->pos[0]);
+  if (!g) return 2;
   int64_t topo = remat_topo_peak(g), b9, b8;
   char e[64];
   remat_budget_parse("0.9", topo, &b9, e, sizeof e);
@@ -70,9 +61,15 @@ int cmd_info(const char *name, int argc, char **argv) {
          g->name, g->format, g->n, g->n_edges, (long long)topo, hs,
          (long long)remat_graph_min_peak(g), (long long)b9, (long long)b8,
          (long long)remat_graph_base_duration(g));
-  if (o.budget) rc = info_bound(name, &o, g);
+  /* the peak every order without recomputation reaches (order_bound.h) */
+  order_bound_params obp;
+  order_bound_params_init(&obp);
+  obp.time_limit = o->time_limit_set ? o->time_limit : 2;
+  order_bound_out obo;
+  order_bound_run(g, &obp, &obo);
+  printf("order_lower_bound: %lld%s\n", (long long)obo.bound,
+         obo.complete ? "" : " (cut short by the time limit)");
+  int rc = o->budget ? info_bound(name, o, g) : 0;
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

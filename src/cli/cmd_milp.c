@@ -201,74 +201,42 @@ static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
   return rc;
 }
 
-int cmd_milp(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_MILP, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
+int cmd_milp(const char *name, const cli_opts *o) {
+  if (o->eps_set && !o->relax) {
+    fprintf(stderr, "remat %s: --eps goes with --relax\n", name);
+    return 2;
   }
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
-  if (o.eps < 0 || o.eps >= 1 || (o.eps_set && !o.relax)) {
-    fprintf(stderr, "remat %s: --eps must be in [0, 1) and goes with --relax\n",
-            name);
-    rc = 2;
-    goto out;
-  }
-  int files = o.write_mps || o.write_lp || o.read_solution;
-  if (o.relax && (files || o.write_solution || o.copies)) {
+  int files = o->write_mps || o->write_lp || o->read_solution;
+  if (o->relax && (files || o->write_solution || o->copies)) {
     fprintf(stderr, "remat %s: --relax goes without --copies, --write-mps, --write-lp, "
                     "--read-solution and --write-solution\n", name);
-    rc = 2;
-    goto out;
+    return 2;
   }
-  remat_graph *g = cmdu_solver_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
+  remat_graph *g = cmdu_solver_graph(name, o->pos[0]);
+  if (!g) return 2;
   int64_t budget;
-  int *copies = NULL;
+  int *copies = NULL, rc = 2;
   milp_model md;
   memset(&md, 0, sizeof md);
-  if (cmdu_budget(name, o.budget, g, &budget) || cmd_milp_copies(name, &o, g, &copies)) {
-    rc = 2;
+  if (cmdu_budget(name, o->budget, g, &budget) || cmd_milp_copies(name, o, g, &copies))
     goto graph;
-  }
-  if ((files || o.write_solution) && (rc = cmd_milp_model(name, g, budget, copies, &md)))
+  if ((files || o->write_solution) && (rc = cmd_milp_model(name, g, budget, copies, &md)))
     goto graph;
-  if ((rc = cmd_milp_write(name, &o, &md)) || (files && !o.read_solution)) goto graph;
+  if ((rc = cmd_milp_write(name, o, &md)) || (files && !o->read_solution)) goto graph;
   remat_result r;
   json_t *extra = NULL;
-  if (o.read_solution)
-    rc = cmd_milp_read(&o, &md, &r, &extra);
+  if (o->read_solution)
+    rc = cmd_milp_read(o, &md, &r, &extra);
   else
-    rc = cmd_milp_run(&o, g, budget, copies, &r, &extra);
-  if (rc == 2) {
-    fprintf(stderr, "remat %s: %s\n", name, r.message);
-  } else {
-    FILE *sum = cmdu_summary_stream(&o);
-    result_summary(sum, &r);
-    result_bound_line(sum, &r);
-    if (r.message[0] && rc != 0)
-      fprintf(stderr, "remat %s: %s\n", name, r.message);
-    char err[512];
-    if (o.output &&
-        result_write_json(&r, g, extra, o.output, err, sizeof err)) {
-      fprintf(stderr, "remat %s: %s\n", name, err);
-      if (!rc) rc = 2;
-    }
-    if (o.trace_csv) result_append_trace_csv(&r, g, o.trace_csv);
-    if (o.write_solution && rc != 4 && cmd_milp_write_solution(name, &o, &md, &r)) rc = 2;
-  }
+    rc = cmd_milp_run(o, g, budget, copies, &r, &extra);
+  int solved = rc != 2 && rc != 4;
+  rc = cmdu_finish(name, o, g, &r, extra, rc);
+  if (o->write_solution && solved && cmd_milp_write_solution(name, o, &md, &r)) rc = 2;
   json_decref(extra);
   remat_result_free(&r);
 graph:
   milp_free(&md);
   free(copies);
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

@@ -1,9 +1,11 @@
-/* cmd_plot.c -- remat plot intervals|memory|progress: SVG pictures of
- * schedules and solves (the drawing is in plot.c).
+/* cmd_plot.c -- remat plot intervals|memory|progress|tradeoff: SVG
+ * pictures of schedules, solves and budget sweeps (the drawing is in
+ * src/plot/).
  *
  *   remat plot intervals GRAPH SCHEDULE -o FILE.svg [--budget B]
  *   remat plot memory GRAPH SCHEDULE... -o FILE.svg [--budget B]
  *   remat plot progress RESULT... -o FILE.svg
+ *   remat plot tradeoff RESULTS.jsonl|COMPARE.json... -o FILE.svg
  *
  * A SCHEDULE is a JSON file with a "sequence" (any result file), or the
  * word `topo` for the input order.  The budget is --budget, else the first
@@ -78,19 +80,6 @@ static int plotc_finish(const char *cmd, const cli_opts *o, FILE *mf,
 
 /* --------------------------------------------------------- schedules */
 
-/* The "budget" and "method" fields of a schedule file, when present. */
-static void plotc_meta(const json_t *root, int64_t *budget, char *method,
-                       size_t mlen) {
-  *budget = -1;
-  method[0] = 0;
-  if (!json_is_object(root)) return;
-  json_t *b = json_object_get(root, "budget");
-  json_t *m = json_object_get(root, "method");
-  if (json_is_integer(b) && json_integer_value(b) >= 0)
-    *budget = json_integer_value(b);
-  if (json_is_string(m)) snprintf(method, mlen, "%s", json_string_value(m));
-}
-
 /* Load one schedule (a file, - for standard input, or `topo`) and check
  * it against g. */
 static int plotc_sched_load(const char *cmd, const remat_graph *g,
@@ -103,16 +92,17 @@ static int plotc_sched_load(const char *cmd, const remat_graph *g,
     s->label = util_strdup("input order");
     return 0;
   }
-  char err[1024];
-  json_t *root = result_json_load(arg, err, sizeof err);
-  if (!root || result_sequence_from_json(root, arg, g, &s->seq, &s->len, err, sizeof err)) {
+  char err[1024], method[64], label[1024];
+  result_file f;
+  if (result_file_load(arg, &f, err, sizeof err) ||
+      result_file_sequence(&f, g, &s->seq, &s->len, err, sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", cmd, err);
-    json_decref(root);
+    result_file_free(&f);
     return 2;
   }
-  char method[64], label[1024];
-  plotc_meta(root, &s->budget, method, sizeof method);
-  json_decref(root);
+  s->budget = f.budget;
+  snprintf(method, sizeof method, "%s", f.method ? f.method : "");
+  result_file_free(&f);
   remat_sim sim;
   if (remat_simulate(g, s->seq, s->len, &sim, NULL)) {
     fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", cmd,
@@ -180,69 +170,20 @@ static int plotc_schedules(const char *cmd, const cli_opts *o, int kind_mem) {
 
 /* ----------------------------------------------------------- results */
 
-static int plotc_trace_point(const json_t *p, remat_trace *t) {
-  if (!json_is_array(p) || json_array_size(p) < 4) return -1;
-  const json_t *sec = json_array_get(p, 0), *ph = json_array_get(p, 1),
-               *pk = json_array_get(p, 2), *du = json_array_get(p, 3);
-  if (!json_is_number(sec) || !json_is_integer(pk) || !json_is_integer(du))
-    return -1;
-  t->seconds = json_number_value(sec);
-  t->phase = json_is_integer(ph) ? (int)json_integer_value(ph) : 0;
-  t->peak = json_integer_value(pk);
-  t->duration = json_integer_value(du);
-  return 0;
-}
-
-static int plotc_result_fields(const char *path, const json_t *root,
-                               remat_result *r, char *err, size_t errlen) {
-  const json_t *tr = json_object_get(root, "trace"),
-               *base = json_object_get(root, "base_duration"),
-               *budget = json_object_get(root, "budget"),
-               *method = json_object_get(root, "method"),
-               *time = json_object_get(root, "time_s");
-  if (!json_is_array(tr) || !json_is_integer(base) || !json_is_integer(budget))
-    return util_err(err, errlen, 2,
-                    "%s: not a result file: needs \"trace\", "
-                    "\"base_duration\" and \"budget\" (write one with remat "
-                    "solve -o)",
-                    path);
-  char *stem = util_stem(path);
-  snprintf(r->method, sizeof r->method, "%s",
-           json_is_string(method) ? json_string_value(method) : stem);
-  free(stem);
-  r->budget = json_integer_value(budget);
-  r->base_duration = json_integer_value(base);
-  r->t_total = json_is_number(time) ? json_number_value(time) : 0;
-  size_t n = json_array_size(tr), i;
-  r->trace = util_malloc((n ? n : 1) * sizeof *r->trace);
-  r->cap_trace = (int)(n ? n : 1);
-  const json_t *p;
-  json_array_foreach(tr, i, p) {
-    if (plotc_trace_point(p, &r->trace[r->ntrace]))
-      return util_err(err, errlen, 2,
-                      "%s: trace entry %zu is not [seconds, phase, peak, "
-                      "duration]",
-                      path, i);
-    r->ntrace++;
-  }
-  return 0;
-}
-
-/* Read a result file's method, budget, base_duration, trace and time. */
+/* Read a result file's method, budget, base_duration, trace and time,
+ * and its graph's name (NULL if none). */
 static int plotc_result_read(const char *path, remat_result *r, char **graph,
                              char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   *graph = NULL;
-  json_t *root = result_json_load(path, err, errlen);
-  if (!root) return 2;
-  path = util_shown_path(path);
-  int rc = json_is_object(root)
-               ? plotc_result_fields(path, root, r, err, errlen)
-               : util_err(err, errlen, 2, "%s: not a JSON object", path);
-  const json_t *gn = json_object_get(root, "graph");
-  if (!rc && json_is_string(gn)) *graph = util_strdup(json_string_value(gn));
-  json_decref(root);
-  return rc;
+  result_file f;
+  int rc = result_file_load(path, &f, err, errlen);
+  if (!rc && !json_is_object(f.root))
+    rc = util_err(err, errlen, 2, "%s: not a JSON object", f.path);
+  if (!rc) rc = result_file_trace(&f, r, err, errlen) ? 2 : 0;
+  if (!rc && f.graph) *graph = util_strdup(f.graph);
+  result_file_free(&f);
+  return rc ? 2 : 0;
 }
 
 static int plotc_progress(const char *cmd, const cli_opts *o) {
@@ -281,6 +222,20 @@ static int plotc_progress(const char *cmd, const cli_opts *o) {
   return rc;
 }
 
+/* tradeoff: RESULTS... (cmd_plot_tradeoff.c) */
+static int plotc_tradeoff(const char *cmd, const cli_opts *o) {
+  if (o->budget) {
+    fprintf(stderr, "remat %s: tradeoff takes no --budget (each result has its own)\n", cmd);
+    return 2;
+  }
+  char *buf, err[1024] = "";
+  size_t len;
+  int drawn;
+  FILE *mf = plotc_mem(&buf, &len);
+  int rc = cmd_plot_tradeoff(cmd, o, mf, err, sizeof err, &drawn);
+  return plotc_finish(cmd, o, mf, &buf, &len, rc, err);
+}
+
 /* ------------------------------------------------------------ command */
 
 static int plotc_usage(const char *cmd, const char *kind) {
@@ -290,20 +245,22 @@ static int plotc_usage(const char *cmd, const char *kind) {
   else if (!strcmp(kind, "memory"))
     fprintf(stderr, "usage: remat %s memory GRAPH SCHEDULE.json|topo... -o "
                     "FILE.svg [--budget B]\n", cmd);
-  else
+  else if (!strcmp(kind, "progress"))
     fprintf(stderr, "usage: remat %s progress RESULT.json... -o FILE.svg\n",
             cmd);
+  else
+    fprintf(stderr, "usage: remat %s tradeoff RESULTS.jsonl|COMPARE.json... -o "
+                    "FILE.svg\n", cmd);
   return 2;
 }
 
-static int plotc_dispatch(const char *cmd, const cli_opts *o) {
+int cmd_plot(const char *cmd, const cli_opts *o) {
   if (o->npos < 1) {
-    fprintf(stderr, "remat %s: which picture? intervals, memory or progress "
+    fprintf(stderr, "remat %s: which picture? intervals, memory, progress or tradeoff "
                     "(see remat %s --help)\n", cmd, cmd);
     return 2;
   }
   const char *kind = o->pos[0];
-  if (cmdu_one_stdin(cmd, o)) return 2;
   if (!strcmp(kind, "intervals")) {
     if (o->npos != 3) return plotc_usage(cmd, kind);
     return plotc_schedules(cmd, o, 0);
@@ -316,32 +273,11 @@ static int plotc_dispatch(const char *cmd, const cli_opts *o) {
     if (o->npos < 2) return plotc_usage(cmd, kind);
     return plotc_progress(cmd, o);
   }
-  fprintf(stderr, "remat %s: unknown picture '%s' (use intervals, memory or "
-                  "progress)\n", cmd, kind);
-  return 2;
-}
-
-int cmd_plot(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_PLOT, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) {
-      cmd_help(cmd_find(name));
-      printf("\n  remat %s intervals GRAPH SCHEDULE [--budget B] -o FILE.svg\n"
-             "  remat %s memory GRAPH SCHEDULE... [--budget B] -o FILE.svg\n"
-             "  remat %s progress RESULT.json... -o FILE.svg\n",
-             name, name, name);
-      printf("\nSCHEDULE: a JSON file with a \"sequence\" of node ids, or "
-             "`topo` for the input order.\n"
-             "memory: the x axis is the step, or each schedule's progress "
-             "(0-100%%) when their lengths differ.\n"
-             "The budget is --budget, else the first schedule file's "
-             "\"budget\".  Without -o the SVG goes to stdout.\n");
-    }
-    cli_free(&o);
-    return rc;
+  if (!strcmp(kind, "tradeoff")) {
+    if (o->npos < 2) return plotc_usage(cmd, kind);
+    return plotc_tradeoff(cmd, o);
   }
-  rc = plotc_dispatch(name, &o);
-  cli_free(&o);
-  return rc;
+  fprintf(stderr, "remat %s: unknown picture '%s' (use intervals, memory, "
+                  "progress or tradeoff)\n", cmd, kind);
+  return 2;
 }

@@ -22,24 +22,19 @@ static void ct_on_round(void *ctx, const tune_round *row) {
   tune_print_row(stdout, row);
 }
 
-/* "1,2,3" into a list (at least two values, or one with a comma). */
-static int ct_sweep(const char *arg, int **vals, int *n) {
+/* "1,2,3" into a list (the option table checked it), or nothing for a
+ * single value or a file. */
+static void ct_sweep(const char *arg, int **vals, int *n) {
   *vals = NULL;
   *n = 0;
-  if (!strchr(arg, ',')) return 0;
-  const char *p = arg;
-  for (;;) {
+  if (!arg || !strchr(arg, ',')) return;
+  for (const char *p = arg;; p++) {
     char *end;
     long v = strtol(p, &end, 10);
-    if (end == p || v < 1 || v > 1000000 || (*end && *end != ',')) {
-      free(*vals);
-      *vals = NULL;
-      return -1;
-    }
     *vals = util_realloc(*vals, (size_t)(*n + 1) * sizeof **vals);
     (*vals)[(*n)++] = (int)v;
-    if (!*end) return 0;
-    p = end + 1;
+    if (!*end) return;
+    p = end;
   }
 }
 
@@ -47,7 +42,7 @@ static int ct_sweep(const char *arg, int **vals, int *n) {
 static int ct_start(const char *cmd, const cli_opts *o, const remat_graph *g,
                     int **start) {
   int *map = NULL, uniform = 0;
-  if (cmdu_copies(cmd, o->copies, g, &map, &uniform)) return 2;
+  if (cmdu_copies(cmd, o->tune_copies, g, &map, &uniform)) return 2;
   int *c = util_malloc((size_t)g->n * sizeof *c);
   for (int v = 0; v < g->n; v++) {
     c[v] = uniform ? uniform : map && map[v] > 0 ? map[v]
@@ -65,12 +60,8 @@ static int ct_run(const char *name, const cli_opts *o, remat_graph *g) {
   tp.solve.verbose = o->verbose ? 1 : 0;
   tp.time_limit = o->time_limit;
   if (cmdu_budget(name, o->budget, g, &tp.solve.budget)) return 2;
-  int *sweep = NULL, nsweep = 0, *start = NULL;
-  if (o->copies && ct_sweep(o->copies, &sweep, &nsweep)) {
-    fprintf(stderr, "remat %s: --copies: a list of integers >= 1 (1,2,3), "
-                    "not '%s'\n", name, o->copies);
-    return 2;
-  }
+  int *sweep, nsweep, *start = NULL;
+  ct_sweep(o->tune_copies, &sweep, &nsweep);
   if (!sweep && ct_start(name, o, g, &start)) return 2;
   tp.sweep = sweep;
   tp.nsweep = nsweep;
@@ -110,28 +101,10 @@ static int ct_run(const char *name, const cli_opts *o, remat_graph *g) {
   return rc;
 }
 
-int cmd_tune(const char *name, int argc, char **argv) {
-  cli_opts o;
-  int rc = cli_parse(CMD_TUNE, name, argc, argv, &o);
-  if (rc || o.help) {
-    if (!rc) cmd_help(cmd_find(name));
-    cli_free(&o);
-    return rc;
-  }
-  if ((rc = cmdu_positional(name, &o, 1, cmd_find(name)->usage))) goto out;
-  if (strcmp(o.lns, "auto") && strcmp(o.lns, "random") && strcmp(o.lns, "none")) {
-    fprintf(stderr, "remat %s: --lns must be auto, random or none\n", name);
-    rc = 2;
-    goto out;
-  }
-  remat_graph *g = cmdu_solver_graph(name, o.pos[0]);
-  if (!g) {
-    rc = 2;
-    goto out;
-  }
-  rc = ct_run(name, &o, g);
+int cmd_tune(const char *name, const cli_opts *o) {
+  remat_graph *g = cmdu_solver_graph(name, o->pos[0]);
+  if (!g) return 2;
+  int rc = ct_run(name, o, g);
   remat_graph_free(g);
-out:
-  cli_free(&o);
   return rc;
 }

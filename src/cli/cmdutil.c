@@ -1,6 +1,7 @@
 /* cmdutil.c -- shared subcommand helpers. */
 #include "cmdutil.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "graph.h"
 #include "reader.h"
+#include "result.h"
 #include "util.h"
 
 remat_graph *cmdu_graph(const char *cmd, const char *path) {
@@ -40,20 +42,50 @@ int cmdu_budget(const char *cmd, const char *text, const remat_graph *g,
   return 0;
 }
 
+/* Load a JSON document as the graph reader does: "-" is standard input,
+ * duplicate keys are refused, syntax errors are FILE:LINE:COL. */
+static json_t *cmdu_json_load(const char *cmd, const char *path) {
+  const char *shown = util_shown_path(path);
+  size_t len;
+  char *buf = util_read_file(path, &len);
+  if (!buf) {
+    fprintf(stderr, "remat %s: cannot read %s: %s\n", cmd, shown,
+            strerror(errno));
+    return NULL;
+  }
+  json_error_t je;
+  json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+  free(buf);
+  if (!root) {
+    char err[1024];
+    reader_json_error(&je, shown, err, sizeof err);
+    fprintf(stderr, "remat %s: %s\n", cmd, err);
+  }
+  return root;
+}
+
+/* One node's C_v from a copies map: 0, else a message and 2. */
+static int cmdu_copies_value(const char *cmd, const char *path,
+                             const char *key, const json_t *val, int *c) {
+  json_int_t v = json_is_integer(val) ? json_integer_value(val) : 0;
+  if (v >= 1 && v <= CLI_MAX_COPIES) {
+    *c = (int)v;
+    return 0;
+  }
+  char *text = json_dumps(val, JSON_ENCODE_ANY);
+  fprintf(stderr,
+          "remat %s: %s: copies of node %s must be an integer in [1, %d], "
+          "not %s\n",
+          cmd, path, key, CLI_MAX_COPIES, text ? text : "?");
+  free(text);
+  return 2;
+}
+
 static int cmdu_copies_file(const char *cmd, const char *path,
                             const remat_graph *g, int *c) {
-  json_error_t je;
-  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-  if (!root) {
-    char err[512];
-    if (je.line < 0)
-      fprintf(stderr, "remat %s: cannot read %s: %s\n", cmd, path, je.text);
-    else {
-      reader_json_error(&je, path, err, sizeof err);
-      fprintf(stderr, "remat %s: %s\n", cmd, err);
-    }
-    return 2;
-  }
+  json_t *root = cmdu_json_load(cmd, path);
+  if (!root) return 2;
+  path = util_shown_path(path);
   json_t *map = json_object_get(root, "copies");
   if (!map) map = root;
   int rc = 0;
@@ -72,14 +104,7 @@ static int cmdu_copies_file(const char *cmd, const char *path,
         rc = 2;
         break;
       }
-      if (!json_is_integer(val) || json_integer_value(val) < 1 ||
-          json_integer_value(val) > 1000000) {
-        fprintf(stderr, "remat %s: %s: copies of node %s must be an integer >= 1\n",
-                cmd, path, key);
-        rc = 2;
-        break;
-      }
-      c[v] = (int)json_integer_value(val);
+      if ((rc = cmdu_copies_value(cmd, path, key, val, &c[v]))) break;
     }
   json_decref(root);
   return rc;
@@ -91,11 +116,7 @@ int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
   if (!arg) return 0;
   char *end;
   long n = strtol(arg, &end, 10);
-  if (end != arg && !*end) {
-    if (n < 1 || n > 1000000) {
-      fprintf(stderr, "remat %s: --copies must be at least 1\n", cmd);
-      return 2;
-    }
+  if (end != arg && !*end) { /* in range: the option table checked it */
     *uniform = (int)n;
     return 0;
   }
@@ -109,22 +130,23 @@ int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
   return 0;
 }
 
-int cmdu_positional(const char *cmd, const cli_opts *o, int want,
-                    const char *usage) {
-  if (o->npos != want) {
-    fprintf(stderr, "remat %s: %s arguments\nusage: remat %s %s\n", cmd,
-            o->npos < want ? "missing" : "too many", cmd, usage);
-    return 2;
+int cmdu_finish(const char *cmd, const cli_opts *o, const remat_graph *g,
+                const remat_result *r, json_t *extra, int rc) {
+  if (rc == 2) {
+    fprintf(stderr, "remat %s: %s\n", cmd, r->message);
+    return rc;
   }
-  return cmdu_one_stdin(cmd, o);
-}
-
-int cmdu_one_stdin(const char *cmd, const cli_opts *o) {
-  int std = 0;
-  for (int i = 0; i < o->npos; i++) std += strcmp(o->pos[i], "-") == 0;
-  if (std <= 1) return 0;
-  fprintf(stderr, "remat %s: only one argument can be - (standard input)\n", cmd);
-  return 2;
+  FILE *sum = cmdu_summary_stream(o);
+  result_summary(sum, r);
+  result_bound_line(sum, r);
+  if (r->message[0] && rc != 0) fprintf(stderr, "remat %s: %s\n", cmd, r->message);
+  char err[512];
+  if (o->output && result_write_json(r, g, extra, o->output, err, sizeof err)) {
+    fprintf(stderr, "remat %s: %s\n", cmd, err);
+    if (!rc) rc = 2;
+  }
+  if (o->trace_csv) result_append_trace_csv(r, g, o->trace_csv);
+  return rc;
 }
 
 void cmdu_solve_params(const cli_opts *o, remat_solve_params *p) {
@@ -134,6 +156,7 @@ void cmdu_solve_params(const cli_opts *o, remat_solve_params *p) {
   p->seed = (unsigned)o->seed;
   p->fzn_solver = o->fzn_solver;
   p->heuristics = !o->no_heuristic;
+  p->free_order = o->free_order;
   p->lp_time = o->lp_bound ? o->time_limit : 0;
   p->lns = !strcmp(o->lns, "random") ? REMAT_LNS_RANDOM
            : !strcmp(o->lns, "none") ? REMAT_LNS_NONE

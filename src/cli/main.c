@@ -2,37 +2,54 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cmd.h"
 #include "gecode.h"
 #include "remat.h"
 
+/* name, bit, run, positional min and max, one may be "-", usage, summary,
+ * more help */
 const cmd_def cmd_table[] = {
-    {"solve", CMD_SOLVE, cmd_solve, "GRAPH --budget B [options]",
-     "two-phase CP schedule (Moccasin on Gecode) within the budget"},
-    {"milp", CMD_MILP, cmd_milp, "GRAPH --budget B [--relax] [options]",
-     "Checkmate MILP on CBC (or its LP relaxation and rounding)"},
-    {"baseline", CMD_BASELINE, cmd_baseline,
+    {"solve", CMD_SOLVE, cmd_solve, 1, 1, 1, "GRAPH --budget B [options]",
+     "two-phase CP schedule (Moccasin on Gecode) within the budget", NULL},
+    {"milp", CMD_MILP, cmd_milp, 1, 1, 1, "GRAPH --budget B [--relax] [options]",
+     "Checkmate MILP on CBC (or its LP relaxation and rounding)", NULL},
+    {"baseline", CMD_BASELINE, cmd_baseline, 1, 1, 1,
      "GRAPH --budget B --method M [--candidates ap|linearized]",
-     "checkpoint-all, Chen sqrt(n), Chen greedy"},
-    {"compare", CMD_COMPARE, cmd_compare, "GRAPH --budget 0.9,0.8 [options]",
-     "all methods side by side (a Table 3 like table)"},
-    {"batch", CMD_BATCH, cmd_batch,
+     "checkpoint-all, Chen sqrt(n), Chen greedy", NULL},
+    {"compare", CMD_COMPARE, cmd_compare, 1, 1, 1,
+     "GRAPH --budget 0.9,0.8 [options]",
+     "all methods side by side (a Table 3 like table)", NULL},
+    {"batch", CMD_BATCH, cmd_batch, 0, -1, 0,
      "GRAPHS|DIRS|MANIFEST... --budget 0.9,0.8 [-j N] [options]",
-     "solve many graphs, resumable"},
-    {"tune-copies", CMD_TUNE, cmd_tune, "GRAPH --budget B [--copies 1,2,3|FILE]",
-     "choose C_v per node"},
-    {"emit", CMD_EMIT, cmd_emit, "GRAPH --budget B [--phase 1|2] [--dzn] [-o FILE]",
-     "write the FlatZinc (or MiniZinc data) the solver gets"},
-    {"eval", CMD_EVAL, cmd_eval, "GRAPH SCHEDULE.json [--budget B]",
-     "re-simulate a schedule: validity, peak, duration, TDI"},
-    {"info", CMD_INFO, cmd_info, "GRAPH [--budget B [--copies N|FILE]]", "graph statistics and budgets; with a budget, a lower bound on the TDI"},
-    {"gen", CMD_GEN, cmd_gen, "layered|training|unet [--nodes N] [--seed S] -o FILE",
-     "generate random graphs"},
-    {"plot", CMD_PLOT, cmd_plot,
-     "intervals|memory|progress GRAPH|RESULT... -o FILE.svg",
-     "SVG pictures of schedules and solves"},
-    {NULL, 0, NULL, NULL, NULL},
+     "solve many graphs, resumable", NULL},
+    {"tune-copies", CMD_TUNE, cmd_tune, 1, 1, 1,
+     "GRAPH --budget B [--copies 1,2,3|FILE]", "choose C_v per node", NULL},
+    {"emit", CMD_EMIT, cmd_emit, 1, 1, 1,
+     "GRAPH --budget B [--phase 1|2] [--dzn] [-o FILE]",
+     "write the FlatZinc (or MiniZinc data) the solver gets", NULL},
+    {"order", CMD_ORDER, cmd_order, 1, 1, 1, "GRAPH [--time-limit S] [-o FILE]",
+     "a minimum-peak order without recomputation, and a lower bound", NULL},
+    {"eval", CMD_EVAL, cmd_eval, 2, 2, 1, "GRAPH SCHEDULE.json [--budget B]",
+     "re-simulate a schedule: validity, peak, duration, TDI", NULL},
+    {"info", CMD_INFO, cmd_info, 1, 1, 1, "GRAPH [--budget B [--copies N|FILE]]",
+     "graph statistics and budgets; with a budget, a lower bound on the TDI",
+     NULL},
+    {"gen", CMD_GEN, cmd_gen, 1, 1, 1,
+     "layered|training|unet [--nodes N] [--seed S] -o FILE",
+     "generate random graphs", NULL},
+    {"plot", CMD_PLOT, cmd_plot, 0, -1, 1,
+     "intervals|memory|progress|tradeoff GRAPH|RESULT... -o FILE.svg",
+     "SVG pictures of schedules and solves",
+     "\n  remat plot intervals GRAPH SCHEDULE [--budget B] -o FILE.svg\n"
+     "  remat plot memory GRAPH SCHEDULE... [--budget B] -o FILE.svg\n"
+     "  remat plot progress RESULT.json... -o FILE.svg\n"
+     "\nSCHEDULE: a JSON file with a \"sequence\" of node ids, or `topo` for "
+     "the input order.\n"
+     "memory: the x axis is the step, or each schedule's progress (0-100%) "
+     "when their lengths differ.\n"
+     "The budget is --budget, else the first schedule file's \"budget\".  "
+     "Without -o the SVG goes to stdout.\n"},
+    {NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL},
 };
 
 const cmd_def *cmd_find(const char *name) {
@@ -44,6 +61,38 @@ const cmd_def *cmd_find(const char *name) {
 void cmd_help(const cmd_def *c) {
   printf("usage: remat %s %s\n%s\n\noptions:\n", c->name, c->usage, c->summary);
   cli_print_options(stdout, c->bit);
+  if (c->more) fputs(c->more, stdout);
+}
+
+/* The positional arguments' count, and at most one "-" where that is
+ * standard input: 0, else a message and 2. */
+static int main_positional(const cmd_def *c, const cli_opts *o) {
+  if (o->npos < c->pos_min || (c->pos_max >= 0 && o->npos > c->pos_max)) {
+    fprintf(stderr, "remat %s: %s arguments\nusage: remat %s %s\n", c->name,
+            o->npos < c->pos_min ? "missing" : "too many", c->name, c->usage);
+    return 2;
+  }
+  int std = 0;
+  for (int i = 0; i < o->npos; i++) std += strcmp(o->pos[i], "-") == 0;
+  if (!c->one_stdin || std <= 1) return 0;
+  fprintf(stderr, "remat %s: only one argument can be - (standard input)\n",
+          c->name);
+  return 2;
+}
+
+/* Parse, --help, the positional arguments, then the command. */
+static int main_run(const cmd_def *c, int argc, char **argv) {
+  cli_opts o;
+  char err[1024];
+  int rc = cli_parse(c->bit, c->name, argc, argv, &o, err, sizeof err);
+  if (rc)
+    fprintf(stderr, "remat %s: %s\n", c->name, err);
+  else if (o.help)
+    cmd_help(c);
+  else if (!(rc = main_positional(c, &o)))
+    rc = c->run(c->name, &o);
+  cli_free(&o);
+  return rc;
 }
 
 static void main_usage(FILE *f) {
@@ -83,5 +132,5 @@ int main(int argc, char **argv) {
     main_usage(stderr);
     return 2;
   }
-  return c->run(c->name, argc - 2, argv + 2);
+  return main_run(c, argc - 2, argv + 2);
 }

@@ -13,6 +13,7 @@ void graph_raw_init(graph_raw *r, int n) {
   r->n = n;
   r->id = util_calloc((size_t)n, sizeof *r->id);
   r->label = util_calloc((size_t)n, sizeof *r->label);
+  r->op = util_calloc((size_t)n, sizeof *r->op);
   r->w = util_calloc((size_t)n, sizeof *r->w);
   r->m = util_calloc((size_t)n, sizeof *r->m);
   r->copies = util_calloc((size_t)n, sizeof *r->copies);
@@ -35,6 +36,9 @@ void graph_raw_free(graph_raw *r) {
     for (int i = 0; i < r->n; i++) free(r->id[i]);
   if (r->label)
     for (int i = 0; i < r->n; i++) free(r->label[i]);
+  if (r->op)
+    for (int i = 0; i < r->n; i++) free(r->op[i]);
+  free(r->op);
   free(r->id);
   free(r->label);
   free(r->w);
@@ -52,9 +56,11 @@ void remat_graph_free(remat_graph *g) {
   for (int i = 0; i < g->n; i++) {
     free(g->id[i]);
     free(g->label[i]);
+    if (g->op) free(g->op[i]);
   }
   free(g->id);
   free(g->label);
+  free(g->op);
   free(g->w);
   free(g->m);
   free(g->copies);
@@ -272,6 +278,7 @@ remat_graph *graph_build(graph_raw *r, const char *path, char *err,
   for (int i = 0; i < n; i++) pos[order[i]] = i;
   g->id = util_malloc((size_t)n * sizeof *g->id);
   g->label = util_malloc((size_t)n * sizeof *g->label);
+  g->op = util_malloc((size_t)n * sizeof *g->op);
   g->w = util_malloc((size_t)n * sizeof *g->w);
   g->m = util_malloc((size_t)n * sizeof *g->m);
   g->copies = util_malloc((size_t)n * sizeof *g->copies);
@@ -282,6 +289,8 @@ remat_graph *graph_build(graph_raw *r, const char *path, char *err,
     r->id[f] = NULL;
     g->label[i] = r->label[f];
     r->label[f] = NULL;
+    g->op[i] = r->op ? r->op[f] : NULL;
+    if (r->op) r->op[f] = NULL;
     g->w[i] = r->w[f];
     g->m[i] = r->m[f];
     g->copies[i] = r->copies[f];
@@ -400,4 +409,38 @@ int64_t remat_graph_min_peak(const remat_graph *g) {
 int graph_last_succ(const remat_graph *g, int v) {
   int a = g->succ_off[v], b = g->succ_off[v + 1];
   return a == b ? -1 : g->succ[b - 1];
+}
+
+remat_graph *graph_permute(const remat_graph *g, const int *order, char *err,
+                           size_t errlen) {
+  int n = g->n;
+  graph_raw r;
+  graph_raw_init(&r, n);
+  for (int v = 0; v < n; v++) {
+    r.id[v] = util_strdup(g->id[v]);
+    r.label[v] = g->label[v] ? util_strdup(g->label[v]) : NULL;
+    r.op[v] = g->op && g->op[v] ? util_strdup(g->op[v]) : NULL;
+    r.w[v] = g->w[v];
+    r.m[v] = g->m[v];
+    r.copies[v] = g->copies[v];
+  }
+  for (int v = 0; v < n; v++)
+    for (int j = g->succ_off[v]; j < g->succ_off[v + 1]; j++)
+      graph_raw_add_edge(&r, v, g->succ[j]);
+  r.order = util_malloc((size_t)n * sizeof *r.order);
+  memcpy(r.order, order, (size_t)n * sizeof *order);
+  r.norder = n;
+  r.ids_numeric = g->ids_numeric;
+  r.name = util_strdup(g->name ? g->name : "graph");
+  r.format = g->format;
+  remat_graph *h = graph_build(&r, g->name ? g->name : "graph", err, errlen);
+  graph_raw_free(&r);
+  if (!h) return NULL;
+  for (int i = 0; i < n; i++) h->file_index[i] = g->file_index[order[i]];
+  if (g->path) h->path = util_strdup(g->path);
+  if (g->backward) {
+    h->backward = util_malloc((size_t)n);
+    for (int i = 0; i < n; i++) h->backward[i] = g->backward[order[i]];
+  }
+  return h;
 }

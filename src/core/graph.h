@@ -10,6 +10,7 @@ typedef struct graph_raw {
   int n;
   char **id;       /* owned */
   char **label;    /* owned, entries may be NULL */
+  char **op;       /* owned, entries may be NULL: operator kinds */
   int64_t *w, *m;
   int *copies;     /* 0 = not given */
   int ne, cap_e;
@@ -50,6 +51,13 @@ int graph_min_peak_node(const remat_graph *g);
 
 /* Last successor of v in the order, or -1 for a sink. */
 int graph_last_succ(const remat_graph *g, int v);
+
+/* The graph g with `order` (a topological order of g's node indices) as
+ * its input order: node i of the result is node order[i] of g, with its
+ * id, attributes, file position and flags.  NULL with a message when
+ * order is not a topological order of g. */
+remat_graph *graph_permute(const remat_graph *g, const int *order, char *err,
+                           size_t errlen);
 
 /* Build a graph directly from arrays (nodes already in a topological
  * order, edges as index pairs with src < dst); ids are "0".."n-1" unless

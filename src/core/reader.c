@@ -145,6 +145,8 @@ static int reader_nodes(graph_raw *r, const json_t *nodes, const dialect *d,
     const char *lkey = d == &reader_dialect_a ? "name" : "label";
     const json_t *lab = json_object_get(node, lkey);
     if (json_is_string(lab)) r->label[i] = util_strdup(json_string_value(lab));
+    const json_t *op = json_object_get(node, "op");
+    if (json_is_string(op)) r->op[i] = util_strdup(json_string_value(op));
   }
   return 0;
 }

@@ -16,6 +16,7 @@ const char *remat_status_name(int status) {
   case REMAT_STATUS_OPTIMAL: return "optimal";
   case REMAT_STATUS_FEASIBLE: return "feasible";
   case REMAT_STATUS_OVER_BUDGET: return "over-budget";
+  case REMAT_STATUS_ERROR: return "error";
   default: return "infeasible";
   }
 }
@@ -27,6 +28,7 @@ const char *remat_covers_name(int covers) {
   case REMAT_COVERS_FIRSTS_COPIES: return "input-order-firsts-copies";
   case REMAT_COVERS_FIRSTS: return "input-order-firsts";
   case REMAT_COVERS_ANY_ORDER: return "any-order";
+  case REMAT_COVERS_ANY_ORDER_COPIES: return "any-order-copies";
   default: return NULL;
   }
 }
@@ -134,6 +136,7 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
   json_object_set_new(o, "n", json_integer(g->n));
   json_object_set_new(o, "edges", json_integer(g->n_edges));
   json_object_set_new(o, "method", json_string(r->method));
+  json_object_set_new(o, "order", json_string(r->free_order ? "free" : "input"));
   json_object_set_new(o, "budget", json_integer(r->budget));
   json_object_set_new(o, "topo_peak", json_integer(r->topo_peak));
   json_object_set_new(o, "min_peak", json_integer(r->min_peak));
@@ -230,53 +233,154 @@ int result_write_json(const remat_result *r, const remat_graph *g,
   return 0;
 }
 
-json_t *result_json_load(const char *path, char *err, size_t errlen) {
-  json_error_t je;
-  int std = strcmp(path, "-") == 0;
-  json_t *root = std ? json_loadf(stdin, 0, &je) : json_load_file(path, 0, &je);
-  if (root) return root;
-  path = util_shown_path(path);
-  if (je.line < 0)
-    util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", path, je.text);
-  else
-    reader_json_error(&je, path, err, errlen);
-  return NULL;
+/* ---------------------------------------------------- reading back */
+
+static const char *result_str(const json_t *o, const char *key) {
+  const json_t *v = json_object_get(o, key);
+  return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-int result_sequence_from_json(const json_t *root, const char *path,
-                              const remat_graph *g, int **seq, int *len,
-                              char *err, size_t errlen) {
-  path = util_shown_path(path);
-  const json_t *arr = json_is_object(root) ? json_object_get(root, "sequence") : root;
-  if (!json_is_array(arr))
+static int64_t result_int(const json_t *o, const char *key) {
+  const json_t *v = json_object_get(o, key);
+  return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+static double result_real(const json_t *o, const char *key, double none) {
+  const json_t *v = json_object_get(o, key);
+  return json_is_number(v) ? json_number_value(v) : none;
+}
+
+int result_file_load(const char *path, result_file *f, char *err,
+                     size_t errlen) {
+  memset(f, 0, sizeof *f);
+  f->budget = f->base_duration = f->peak = f->duration = -1;
+  f->time_to_best_s = -1;
+  f->path = util_strdup(util_shown_path(path));
+  size_t len;
+  char *text = util_read_file(path, &len);
+  if (!text)
+    return util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", f->path,
+                    strerror(errno));
+  json_error_t je;
+  f->root = json_loadb(text, len, JSON_DECODE_ANY, &je);
+  free(text);
+  if (!f->root) {
+    reader_json_error(&je, f->path, err, errlen);
+    return REMAT_EUSAGE;
+  }
+  const json_t *o = f->root;
+  if (json_is_array(o)) {
+    f->sequence = o;
+    return 0;
+  }
+  if (!json_is_object(o))
     return util_err(err, errlen, REMAT_EUSAGE,
-                    "%s: expected a \"sequence\" array of node ids", path);
+                    "%s: expected a result (a JSON object) or a schedule (an "
+                    "array of node ids)",
+                    f->path);
+  f->graph = result_str(o, "graph");
+  f->graph_file = result_str(o, "graph_file");
+  f->method = result_str(o, "method");
+  f->status = result_str(o, "status");
+  f->message = result_str(o, "message");
+  f->budget = result_int(o, "budget");
+  f->base_duration = result_int(o, "base_duration");
+  f->peak = result_int(o, "peak");
+  f->duration = result_int(o, "duration");
+  f->time_s = result_real(o, "time_s", 0);
+  f->time_to_best_s = result_real(o, "time_to_best_s", -1);
+  f->has_bound = json_is_number(json_object_get(o, "lower_bound_tdi_percent"));
+  f->bound_tdi = result_real(o, "lower_bound_tdi_percent", 0);
+  f->interrupted = json_is_true(json_object_get(o, "interrupted"));
+  const json_t *seq = json_object_get(o, "sequence");
+  f->sequence = json_is_array(seq) ? seq : NULL;
+  return 0;
+}
+
+void result_file_free(result_file *f) {
+  json_decref(f->root);
+  free(f->path);
+  memset(f, 0, sizeof *f);
+}
+
+int result_file_sequence(const result_file *f, const remat_graph *g,
+                         int **seq, int *len, char *err, size_t errlen) {
+  *seq = NULL;
+  *len = 0;
+  const json_t *arr = f->sequence;
+  if (!arr)
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "%s: expected a \"sequence\" array of node ids", f->path);
   size_t n = json_array_size(arr), i;
-  *seq = util_malloc((n ? n : 1) * sizeof **seq);
-  *len = (int)n;
+  int *s = util_malloc((n ? n : 1) * sizeof *s);
   const json_t *v;
   json_array_foreach(arr, i, v) {
     char id[4096];
     int k = -1;
     if (!reader_id_string(v, id, sizeof id)) k = remat_graph_find(g, id);
     if (k < 0) {
-      free(*seq);
-      *seq = NULL;
+      free(s);
       return util_err(err, errlen, REMAT_EUSAGE,
-                      "%s: sequence entry %zu is not a node of %s", path, i,
+                      "%s: sequence entry %zu is not a node of %s", f->path, i,
                       g->name);
     }
-    (*seq)[i] = k;
+    s[i] = k;
+  }
+  *seq = s;
+  *len = (int)n;
+  return 0;
+}
+
+static int result_trace_point(const json_t *p, remat_trace *t) {
+  if (!json_is_array(p) || json_array_size(p) < 4) return -1;
+  const json_t *sec = json_array_get(p, 0), *ph = json_array_get(p, 1),
+               *pk = json_array_get(p, 2), *du = json_array_get(p, 3);
+  if (!json_is_number(sec) || !json_is_integer(pk) || !json_is_integer(du))
+    return -1;
+  t->seconds = json_number_value(sec);
+  t->phase = json_is_integer(ph) ? (int)json_integer_value(ph) : 0;
+  t->peak = json_integer_value(pk);
+  t->duration = json_integer_value(du);
+  return 0;
+}
+
+int result_file_trace(const result_file *f, remat_result *r, char *err,
+                      size_t errlen) {
+  memset(r, 0, sizeof *r);
+  const json_t *tr = json_object_get(f->root, "trace");
+  if (!json_is_array(tr) || f->base_duration < 0 || f->budget < 0)
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "%s: not a result file: needs \"trace\", "
+                    "\"base_duration\" and \"budget\" (write one with remat "
+                    "solve -o)",
+                    f->path);
+  char *stem = util_stem(f->path);
+  snprintf(r->method, sizeof r->method, "%s", f->method ? f->method : stem);
+  free(stem);
+  r->budget = f->budget;
+  r->base_duration = f->base_duration;
+  r->t_total = f->time_s;
+  size_t n = json_array_size(tr), i;
+  r->trace = util_malloc((n ? n : 1) * sizeof *r->trace);
+  r->cap_trace = (int)(n ? n : 1);
+  const json_t *p;
+  json_array_foreach(tr, i, p) {
+    if (result_trace_point(p, &r->trace[r->ntrace]))
+      return util_err(err, errlen, REMAT_EUSAGE,
+                      "%s: trace entry %zu is not [seconds, phase, peak, "
+                      "duration]",
+                      f->path, i);
+    r->ntrace++;
   }
   return 0;
 }
 
 int result_read_sequence(const char *path, const remat_graph *g, int **seq,
                          int *len, char *err, size_t errlen) {
-  json_t *root = result_json_load(path, err, errlen);
-  if (!root) return REMAT_EUSAGE;
-  int rc = result_sequence_from_json(root, path, g, seq, len, err, errlen);
-  json_decref(root);
+  result_file f;
+  int rc = result_file_load(path, &f, err, errlen);
+  if (!rc) rc = result_file_sequence(&f, g, seq, len, err, errlen);
+  result_file_free(&f);
   return rc;
 }
 

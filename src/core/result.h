@@ -1,6 +1,6 @@
 /* result.h -- results: the best-schedule bookkeeping shared by all methods
- * (remat_result_* in remat.h), JSON output, reading schedules back, and the
- * one-line summary. */
+ * (remat_result_* in remat.h), JSON output, reading result files and
+ * schedules back, and the one-line summary. */
 #ifndef REMAT_RESULT_H
 #define REMAT_RESULT_H
 
@@ -18,18 +18,54 @@ int result_write_json(const remat_result *r, const remat_graph *g,
                       json_t *extra, const char *path, char *err,
                       size_t errlen);
 
-/* Load a JSON file ("-": standard input, named <stdin> in messages);
- * NULL with a message (file:line:col for syntax errors) on failure. */
-json_t *result_json_load(const char *path, char *err, size_t errlen);
+/* A result file read back: what "remat solve|milp|baseline -o" writes,
+ * or any schedule (an object with a "sequence", or a bare array of node
+ * ids).  The one reader of result JSON (eval, plot, batch): a field the
+ * file lacks or holds with another type is NULL, -1 (numbers) or 0
+ * (flags).  The strings point into root. */
+typedef struct result_file {
+  json_t *root;             /* the document (an object or an array) */
+  char *path;               /* as named in messages ("<stdin>" for -) */
+  const char *graph;        /* "graph": the graph's name */
+  const char *graph_file;   /* "graph_file" */
+  const char *method;
+  const char *status;       /* remat_status_name's words, as written */
+  const char *message;
+  int64_t budget;           /* bytes */
+  int64_t base_duration;
+  int64_t peak, duration;   /* claimed by the file (re-simulate them) */
+  double time_s;            /* 0 when absent */
+  double time_to_best_s;    /* < 0: none */
+  int has_bound;            /* "lower_bound_tdi_percent" is a number */
+  double bound_tdi;         /* that bound, percent */
+  int interrupted;          /* "interrupted": true */
+  const json_t *sequence;   /* the schedule's array of ids, NULL: none */
+} result_file;
 
-/* The schedule in root (loaded from path): an object with "sequence"
- * (node ids) or a bare array of ids.  *seq is allocated.  Returns 0 or
- * REMAT_EUSAGE. */
-int result_sequence_from_json(const json_t *root, const char *path,
-                              const remat_graph *g, int **seq, int *len,
-                              char *err, size_t errlen);
+/* Read path ("-": standard input).  Returns 0, or REMAT_EUSAGE with a
+ * message: "PATH:LINE:COL: JSON syntax error: ..." (a truncated file
+ * included), "cannot read PATH: ...", or PATH and why the document is
+ * neither an object nor an array.  Free with result_file_free (also after
+ * a failure). */
+int result_file_load(const char *path, result_file *f, char *err,
+                     size_t errlen);
+void result_file_free(result_file *f);
 
-/* result_json_load, then result_sequence_from_json. */
+/* The schedule as node indices of g (*seq allocated).  Returns 0, or
+ * REMAT_EUSAGE when there is no "sequence" array or an entry is not a
+ * node of g. */
+int result_file_sequence(const result_file *f, const remat_graph *g,
+                         int **seq, int *len, char *err, size_t errlen);
+
+/* What a progress plot needs, into r (zeroed first; free with
+ * remat_result_free): method (else the file's stem), budget,
+ * base_duration, time and the "trace".  Returns 0, or REMAT_EUSAGE when
+ * the file is not a result (no trace, base_duration or budget) or a trace
+ * entry is not [seconds, phase, peak, duration]. */
+int result_file_trace(const result_file *f, remat_result *r, char *err,
+                      size_t errlen);
+
+/* result_file_load, then result_file_sequence. */
 int result_read_sequence(const char *path, const remat_graph *g, int **seq,
                          int *len, char *err, size_t errlen);
 

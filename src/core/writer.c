@@ -43,6 +43,7 @@ static json_t *writer_node(const remat_graph *g, int v) {
     json_object_set_new(o, "backward", json_boolean(g->backward[v]));
   if (g->label && g->label[v])
     json_object_set_new(o, "label", json_string(g->label[v]));
+  if (g->op && g->op[v]) json_object_set_new(o, "op", json_string(g->op[v]));
   return o;
 }
 

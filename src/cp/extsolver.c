@@ -2,16 +2,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "extsolver.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
+#include "child.h"
 #include "util.h"
 
 #define EXT_MAX_ARGS 64
@@ -31,10 +28,12 @@ typedef struct ext_run {
   util_buf line;      /* partial line */
   char errtail[2048]; /* last stderr bytes */
   size_t errlen;
+  char first[64];     /* the first line of output, for messages */
   int solutions, complete, unsat, unknown, stop_asked;
 } ext_run;
 
 static void ext_line(ext_run *r, const char *line) {
+  if (!r->first[0] && line[0]) snprintf(r->first, sizeof r->first, "%s", line);
   if (!strcmp(line, "----------")) {
     r->solutions++;
     if (r->p->on_solution &&
@@ -83,41 +82,57 @@ static void ext_err_feed(ext_run *r, const char *buf, size_t n) {
   r->errtail[r->errlen] = 0;
 }
 
-static pid_t ext_spawn(char **argv, int *out_fd, int *err_fd) {
-  int po[2], pe[2];
-  if (pipe(po)) return -1;
-  if (pipe(pe)) {
-    close(po[0]);
-    close(po[1]);
-    return -1;
+static void ext_sink(void *ctx, int stream, const char *buf, size_t n) {
+  if (stream == 1)
+    ext_feed(ctx, buf, n);
+  else
+    ext_err_feed(ctx, buf, n);
+}
+
+/* The last non-blank line of the solver's stderr ("" if none). */
+static const char *ext_err_line(ext_run *r) {
+  char *s = r->errtail;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+    s[--n] = 0;
+  char *nl = strrchr(s, '\n');
+  return nl ? nl + 1 : s;
+}
+
+/* The status of a solver that ended by itself (not stopped by remat). */
+static gz_status ext_ended(ext_run *r, const char *name, int status, char *err,
+                           size_t errlen) {
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    const char *why = ext_err_line(r);
+    util_err(err, errlen, 0, "%s failed (%s %d)%s%s", name,
+             WIFEXITED(status) ? "exit code" : "signal",
+             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+             *why ? ": " : "", why);
+    return GZ_ERROR;
   }
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0); /* our Ctrl-C handling stops it, not the terminal's */
-    dup2(po[1], 1);
-    dup2(pe[1], 2);
-    close(po[0]);
-    close(po[1]);
-    close(pe[0]);
-    close(pe[1]);
-    execvp(argv[0], argv);
-    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+  if (r->unsat) return GZ_UNSAT;
+  if (r->complete && r->solutions) return GZ_OPTIMAL;
+  if (r->solutions || r->unknown) {
+    util_err(err, errlen, 0,
+             "the external solver %s ended without a proof after %d "
+             "solution%s",
+             name, r->solutions, r->solutions == 1 ? "" : "s");
+    return r->solutions ? GZ_SATISFIED : GZ_UNKNOWN;
   }
-  close(po[1]);
-  close(pe[1]);
-  if (pid < 0) {
-    close(po[0]);
-    close(pe[0]);
-    return -1;
-  }
-  *out_fd = po[0];
-  *err_fd = pe[0];
-  return pid;
+  if (r->first[0])
+    util_err(err, errlen, 0,
+             "the external solver %s printed no solution and no status line "
+             "(its output starts with '%s')",
+             name, r->first);
+  else
+    util_err(err, errlen, 0, "the external solver %s ended without any output",
+             name);
+  return GZ_ERROR;
 }
 
 gz_status ext_solve(const char *fzn_path, const ext_params *p, gz_stats *stats,
                     char *err, size_t errlen) {
+  if (errlen) err[0] = 0;
   char *cmd = util_strdup(p->cmd);
   char *argv[EXT_MAX_ARGS];
   int argc = ext_split(cmd, argv);
@@ -129,56 +144,29 @@ gz_status ext_solve(const char *fzn_path, const ext_params *p, gz_stats *stats,
   argv[argc++] = "-a";
   argv[argc++] = (char *)fzn_path;
   argv[argc] = NULL;
-  int ofd, efd;
-  double t0 = util_now();
-  pid_t pid = ext_spawn(argv, &ofd, &efd);
-  if (pid < 0) {
+  child_cmd o;
+  child_cmd_init(&o);
+  o.capture = 1;
+  o.null_stdin = 1;
+  o.death_signal = SIGKILL;
+  child c;
+  double t0 = util_now(), last_tick = t0;
+  if (child_spawn(&c, argv, &o, err, errlen)) {
     free(cmd);
-    util_err(err, errlen, 0, "cannot start %s: %s", argv[0], strerror(errno));
     return GZ_ERROR;
   }
   ext_run r;
   memset(&r, 0, sizeof r);
   r.p = p;
-  int open_fds = 2, killed = 0;
-  double kill_at = 0, last_tick = t0;
-  struct pollfd fds[2] = {{ofd, POLLIN, 0}, {efd, POLLIN, 0}};
-  while (open_fds) {
-    int rc = poll(fds, 2, 100);
-    if (rc < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2; i++) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-        continue;
-      char buf[65536];
-      ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n <= 0) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        open_fds--;
-      } else if (i == 0) {
-        ext_feed(&r, buf, (size_t)n);
-      } else {
-        ext_err_feed(&r, buf, (size_t)n);
-      }
-    }
+  while (!child_poll(&c, EXT_GRACE, 100, ext_sink, &r)) {
     double now = util_now();
     if (p->on_tick && now - last_tick >= 0.2) {
       p->on_tick(p->ctx);
       last_tick = now;
     }
-    int want_stop = r.stop_asked || (p->stop && *p->stop) ||
-                    (p->time_limit > 0 && now - t0 >= p->time_limit);
-    if (want_stop && !killed) {
-      kill(pid, SIGTERM);
-      killed = 1;
-      kill_at = now + 1.0;
-    } else if (killed == 1 && now >= kill_at) {
-      kill(pid, SIGKILL);
-      killed = 2;
-    }
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    if (r.stop_asked || (p->stop && *p->stop) ||
+        (p->time_limit > 0 && now - t0 >= p->time_limit))
+      child_stop(&c);
   }
   if (r.line.len) ext_line(&r, r.line.s); /* unterminated last line */
   if (stats) {
@@ -187,22 +175,14 @@ gz_status ext_solve(const char *fzn_path, const ext_params *p, gz_stats *stats,
     stats->seconds = util_now() - t0;
   }
   gz_status st;
-  if (r.unsat)
+  if (c.asked < 0)
+    st = ext_ended(&r, argv[0], c.status, err, errlen);
+  else if (r.unsat)
     st = GZ_UNSAT;
   else if (r.complete && r.solutions)
     st = GZ_OPTIMAL;
-  else if (r.solutions)
-    st = GZ_SATISFIED;
-  else if (!killed && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-    char *tail = r.errtail;
-    while (*tail == '\n') tail++;
-    util_err(err, errlen, 0, "%s failed (%s %d)%s%s", argv[0],
-             WIFEXITED(status) ? "exit code" : "signal",
-             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-             *tail ? ": " : "", tail);
-    st = GZ_ERROR;
-  } else
-    st = GZ_UNKNOWN;
+  else
+    st = r.solutions ? GZ_SATISFIED : GZ_UNKNOWN;
   util_buf_free(&r.sol);
   util_buf_free(&r.line);
   free(cmd);

@@ -32,9 +32,10 @@ static int fzn_is_first(const model *md, int c) {
   return c == md->first[md->node[c]];
 }
 
-/* Print the start of copy c: a variable name or a constant. */
+/* Print the start of copy c: a variable name or a constant (a first copy
+ * on the stage axis). */
 static void fzn_start(util_buf *b, const model *md, int c) {
-  if (fzn_is_first(md, c))
+  if (fzn_is_first(md, c) && !md->free_order)
     util_buf_printf(b, "%d", model_first_start(md->node[c]));
   else
     util_buf_printf(b, "s%d", c);
@@ -204,6 +205,8 @@ void fzn_layout_build(const model *md, fzn_layout *l) {
     if (!fzn_is_first(md, c)) {
       l->copy[k] = c, l->kind[k++] = 'a';
       l->copy[k] = c, l->kind[k++] = 's';
+    } else if (md->free_order) {
+      l->copy[k] = c, l->kind[k++] = 's';
     }
     l->copy[k] = c, l->kind[k++] = 'e';
   }
@@ -250,7 +253,8 @@ static void fzn_solve(const model *md, const fzn_params *p, util_buf *b,
   util_buf_puts(b, "],input_order,indomain_min,complete),int_search([");
   any = 0;
   for (int c = 0; c < md->ncopy; c++)
-    if (!fzn_is_first(md, c)) util_buf_printf(b, any++ ? ",s%d" : "s%d", c);
+    if (!fzn_is_first(md, c) || md->free_order)
+      util_buf_printf(b, any++ ? ",s%d" : "s%d", c);
   util_buf_puts(b, "],input_order,indomain_min,complete),int_search(");
   fzn_list(b, md, 'e');
   util_buf_puts(b, ",input_order,indomain_min,complete)])");
@@ -276,8 +280,36 @@ static void fzn_solve(const model *md, const fzn_params *p, util_buf *b,
   util_buf_printf(b, " minimize %s;\n", md->phase == 1 ? "PEAK" : "OBJ");
 }
 
+void fzn_body(const model *md, const fzn_params *p, util_buf *b, util_buf *cons,
+              fzn_layout *layout) {
+  fzn_objective(md, b, cons);
+  util_buf_printf(b, "array [1..%d] of var int: S :: output_array([1..%d]) = ",
+                  md->ncopy, md->ncopy);
+  fzn_list(b, md, 's');
+  util_buf_printf(b, ";\narray [1..%d] of var int: E :: output_array([1..%d]) = ",
+                  md->ncopy, md->ncopy);
+  fzn_list(b, md, 'e');
+  util_buf_printf(b, ";\narray [1..%d] of var int: A :: output_array([1..%d]) = ",
+                  md->ncopy, md->ncopy);
+  fzn_list(b, md, 'x');
+  util_buf_puts(b, ";\n");
+  if (cons->s) util_buf_puts(b, cons->s);
+  fzn_memory(md, b);
+  fzn_layout l = {0};
+  fzn_layout_build(md, &l);
+  fzn_solve(md, p, b, &l);
+  if (layout)
+    *layout = l;
+  else
+    fzn_layout_free(&l);
+}
+
 void fzn_write(const model *md, const fzn_params *p, util_buf *b,
                fzn_layout *layout) {
+  if (md->free_order) {
+    fzn_write_free(md, p, b, layout);
+    return;
+  }
   const remat_graph *g = md->g;
   util_buf_printf(b,
                   "%% remat stage model (Moccasin), phase %d\n"
@@ -298,33 +330,14 @@ void fzn_write(const model *md, const fzn_params *p, util_buf *b,
   util_buf cons = {0};
   fzn_intervals(md, &cons);
   fzn_precedence(md, b, &cons);
-  fzn_objective(md, b, &cons);
-  util_buf_printf(b, "array [1..%d] of var int: S :: output_array([1..%d]) = ",
-                  md->ncopy, md->ncopy);
-  fzn_list(b, md, 's');
-  util_buf_printf(b, ";\narray [1..%d] of var int: E :: output_array([1..%d]) = ",
-                  md->ncopy, md->ncopy);
-  fzn_list(b, md, 'e');
-  util_buf_printf(b, ";\narray [1..%d] of var int: A :: output_array([1..%d]) = ",
-                  md->ncopy, md->ncopy);
-  fzn_list(b, md, 'x');
-  util_buf_puts(b, ";\n");
-  if (cons.s) util_buf_puts(b, cons.s);
-  fzn_memory(md, b);
-  fzn_layout l = {0};
-  fzn_layout_build(md, &l);
-  fzn_solve(md, p, b, &l);
-  if (layout)
-    *layout = l;
-  else
-    fzn_layout_free(&l);
+  fzn_body(md, p, b, &cons, layout);
   util_buf_free(&cons);
 }
 
 void fzn_write_dzn(const model *md, util_buf *b) {
   const remat_graph *g = md->g;
-  util_buf_printf(b, "%% remat data for models/moccasin.mzn: graph %s\n",
-                  g->name);
+  util_buf_printf(b, "%% remat data for models/%s: graph %s\n",
+                  md->free_order ? "moccasin_free.mzn" : "moccasin.mzn", g->name);
   util_buf_printf(b, "n = %d;\nphase = %d;\ncap = %d;\nub_peak = %d;\n", md->n,
                   md->phase, md->cap, md->ub_peak);
   util_buf_puts(b, "copies = [");

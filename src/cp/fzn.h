@@ -33,10 +33,19 @@ typedef struct fzn_params {
 
 void fzn_params_init(fzn_params *p);
 
-/* Write the model of md->phase.  `layout` (may be NULL) receives the LNS
- * variable layout; free it with fzn_layout_free. */
+/* Write the model of md->phase (the stage model, or the free-order model
+ * of fzn_free.c).  `layout` (may be NULL) receives the LNS variable
+ * layout; free it with fzn_layout_free. */
 void fzn_write(const model *md, const fzn_params *p, util_buf *out,
                fzn_layout *layout);
+
+/* For the two writers: after the declarations (in out) and the model's
+ * own constraints (in cons), the objective, the output arrays, the
+ * constraints, memory and the solve item. */
+void fzn_body(const model *md, const fzn_params *p, util_buf *out, util_buf *cons,
+              fzn_layout *layout);
+void fzn_write_free(const model *md, const fzn_params *p, util_buf *out,
+                    fzn_layout *layout);
 void fzn_layout_free(fzn_layout *l);
 
 /* The layout of the model's LNS variables (as fzn_write gives it). */

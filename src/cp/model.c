@@ -49,7 +49,10 @@ static int64_t model_mem_limit(model *md) {
   __int128 width = 0;
   for (int c = 0; c < md->ncopy; c++) {
     int v = md->node[c];
-    width += c == md->first[v] ? 1 : model_park(md, c) - model_later_min(v) + 1;
+    if (md->free_order)
+      width += model_park(md, c);
+    else
+      width += c == md->first[v] ? 1 : model_park(md, c) - model_later_min(v) + 1;
   }
   __int128 most = ((__int128)1 << 62) / (width * md->ncopy);
   if (most >= MODEL_LIMIT) return MODEL_LIMIT;
@@ -62,30 +65,17 @@ static int model_scaled(int64_t x, int64_t q, int round_up) {
   return (int)(round_up ? (x + q - 1) / q : (x + q / 2) / q);
 }
 
-int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
-                const int *copies, int default_copies, char *err,
-                size_t errlen) {
-  memset(md, 0, sizeof *md);
-  int n = g->n;
-  if (n > 60000)
-    return util_err(err, errlen, REMAT_EUSAGE,
-                    "%d nodes: the stage model supports at most 60000 (its "
-                    "events must fit in 32 bits)",
-                    n);
-  md->g = g;
-  md->n = n;
-  md->phase = phase;
-  md->budget = budget;
-  md->horizon = model_event(n, n);
+void model_copies(model *md, const int *copies, int default_copies, int most_copies) {
+  const remat_graph *g = md->g;
+  int n = md->n;
   md->first = util_malloc(((size_t)n + 1) * sizeof *md->first);
-  int *c = util_malloc((size_t)n * sizeof *c);
   md->ncopy = 0;
   for (int v = 0; v < n; v++) {
     int cv = copies && copies[v] > 0 ? copies[v] : default_copies;
     if (cv < 1) cv = 1;
-    if (cv > n - v) cv = n - v;          /* stages v+1 .. n */
+    if (cv > most_copies - (md->free_order ? 0 : v)) /* stage: v+1 .. n */
+      cv = most_copies - (md->free_order ? 0 : v);
     if (graph_nsucc(g, v) == 0) cv = 1; /* a recomputed sink is never read */
-    c[v] = cv;
     md->first[v] = md->ncopy;
     md->ncopy += cv;
   }
@@ -93,10 +83,19 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
   md->node = util_malloc((size_t)md->ncopy * sizeof *md->node);
   for (int v = 0; v < n; v++)
     for (int i = md->first[v]; i < md->first[v + 1]; i++) md->node[i] = v;
+}
+
+void model_scale(model *md) {
+  const remat_graph *g = md->g;
+  int n = md->n;
   /* heights: every copy may be live at once; durations: only later copies
    * enter the objective */
+  int *c = util_malloc((size_t)n * sizeof *c);
   int *extra = util_malloc((size_t)n * sizeof *extra);
-  for (int v = 0; v < n; v++) extra[v] = c[v] - 1;
+  for (int v = 0; v < n; v++) {
+    c[v] = md->first[v + 1] - md->first[v];
+    extra[v] = c[v] - 1;
+  }
   int64_t mem_limit = model_mem_limit(md);
   md->mem_q = model_quantum(g->m, c, n, 1, mem_limit, &md->mem_exact);
   md->dur_q = model_quantum(g->w, extra, n, 0, MODEL_LIMIT, &md->dur_exact);
@@ -106,7 +105,7 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
     md->mem[v] = model_scaled(g->m[v], md->mem_q, 1);
     md->dur[v] = model_scaled(g->w[v], md->dur_q, 0);
   }
-  int64_t cap = budget / md->mem_q;
+  int64_t cap = md->budget / md->mem_q;
   md->cap = cap > mem_limit ? (int)mem_limit : (int)cap;
   int64_t lb = 0;
   for (int v = 0; v < n; v++) {
@@ -129,10 +128,31 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
   model_sol_free(&x);
   free(extra);
   free(c);
+}
+
+int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
+                const int *copies, int default_copies, char *err,
+                size_t errlen) {
+  memset(md, 0, sizeof *md);
+  int n = g->n;
+  if (n > 60000)
+    return util_err(err, errlen, REMAT_EUSAGE,
+                    "%d nodes: the stage model supports at most 60000 (its "
+                    "events must fit in 32 bits)",
+                    n);
+  md->g = g;
+  md->n = n;
+  md->phase = phase;
+  md->budget = budget;
+  md->horizon = model_event(n, n);
+  model_copies(md, copies, default_copies, n);
+  model_scale(md);
   return 0;
 }
 
 void model_free(model *md) {
+  free(md->lo);
+  free(md->hi);
   free(md->first);
   free(md->node);
   free(md->mem);
@@ -154,6 +174,7 @@ void model_sol_free(model_sol *x) {
 }
 
 int model_encode(const model *md, const int *seq, int len, model_sol *x) {
+  if (md->free_order) return model_free_encode(md, seq, len, x);
   const remat_graph *g = md->g;
   int n = md->n;
   /* inactive defaults */
@@ -265,6 +286,7 @@ int64_t model_peak(const model *md, const model_sol *x) {
 
 int model_check(const model *md, const model_sol *x, int cap, char *err,
                 size_t errlen) {
+  if (md->free_order) return model_free_check(md, x, cap, err, errlen);
   const remat_graph *g = md->g;
   for (int v = 0; v < md->n; v++)
     for (int c = md->first[v]; c < md->first[v + 1]; c++) {

@@ -20,6 +20,8 @@
  * that leaves at least MODEL_MEM_MIN units of memory (every model of up
  * to 1,000 copies); larger models are marked too_wide (windows only). */
 #define MODEL_MEM_MIN (1 << 20)
+/* The free-order model's events and parking slots stay within 32 bits. */
+#define MODEL_FREE_MAX (1 << 28)
 
 typedef struct model {
   const remat_graph *g;
@@ -40,6 +42,9 @@ typedef struct model {
   int ub_peak;    /* scaled upper bound for phase 1's capacity variable */
   int horizon;    /* last event: n(n+1)/2 (parking slots follow) */
   int too_wide;   /* past Gecode's cumulative limits (MODEL_MEM_MIN) */
+  int free_order; /* the free-order model (model_free.c): events 1..ncopy,
+                     no stages, no input order */
+  int *lo, *hi;   /* free order: the events a node's first copy can take */
 } model;
 
 /* Build the model.  copies[v] (or default_copies where copies is NULL or
@@ -49,6 +54,23 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
                 const int *copies, int default_copies, char *err,
                 size_t errlen);
 void model_free(model *md);
+
+/* The free-order model of the paper's Sections 2.1-2.2 (model_free.c):
+ * events 1..K, K the number of copies, one computation per event at most,
+ * any copy of any node at any event that its inputs allow; the first copy
+ * of each node active, the others optional and ordered.  C_v, scaling and
+ * phases as model_build.  Returns 0 or REMAT_EUSAGE with a message. */
+int model_build_free(model *md, const remat_graph *g, int phase, int64_t budget,
+                     const int *copies, int default_copies, char *err,
+                     size_t errlen);
+
+/* Shared by both models (model.c): the copies per node (C_v from copies,
+ * default_copies, at most most_copies, 1 for a sink) into md->first and
+ * md->node; then the memory and duration quanta, the scaled heights,
+ * durations and capacity, and the peak bounds from an initial solution
+ * (the input order). */
+void model_copies(model *md, const int *copies, int default_copies, int most_copies);
+void model_scale(model *md);
 
 /* Event of stage k (1-based) at position p (1-based). */
 static inline int model_event(int k, int p) {
@@ -79,7 +101,8 @@ void model_sol_free(model_sol *x);
 
 /* Encode a schedule into model values (intervals from each copy's compute
  * to its last reader).  Fails (returns -1) when the sequence is not
- * stage-structured for the input order or needs more copies than C_v. */
+ * stage-structured for the input order (free order: longer than the
+ * events) or needs more copies than C_v. */
 int model_encode(const model *md, const int *seq, int len, model_sol *x);
 
 /* Decode: the active copies sorted by start.  *seq is allocated. */
@@ -89,6 +112,12 @@ int model_decode(const model *md, const model_sol *x, int **seq, int *len);
  * fine, else -1 with a message (used by tests and as an internal check). */
 int model_check(const model *md, const model_sol *x, int cap, char *err,
                 size_t errlen);
+
+/* The free-order model's encoding and check (model_encode and model_check
+ * call them for a free-order model). */
+int model_free_encode(const model *md, const int *seq, int len, model_sol *x);
+int model_free_check(const model *md, const model_sol *x, int cap, char *err,
+                     size_t errlen);
 
 /* Scaled peak of a model solution (max over events of active heights). */
 int64_t model_peak(const model *md, const model_sol *x);

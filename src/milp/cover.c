@@ -2,6 +2,7 @@
 #include "cover.h"
 
 #include <Cbc_C_Interface.h>
+#include <Clp_C_Interface.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "solver_end.h"
 #include "util.h"
 
 void cover_params_init(cover_params *p) {
@@ -198,6 +200,20 @@ static long long cv_nnz(const cv *C) {
   return z;
 }
 
+/* Is L's LP relaxation infeasible?  Clp to the end (no time limit: the
+ * covering LP is small; the solve's covering bound runs in a child with a
+ * deadline).  1 infeasible, 0 feasible, -1 no answer. */
+static int cv_lp_infeasible(const cv_lp *L) {
+  Clp_Simplex *lp = Clp_newModel();
+  Clp_setLogLevel(lp, 0);
+  Clp_loadProblem(lp, L->ncols, L->nrows, L->start, L->index, L->value, L->collb, L->colub,
+                  L->obj, L->rowlb, L->rowub);
+  Clp_initialSolve(lp);
+  int st = Clp_status(lp);
+  Clp_deleteModel(lp);
+  return st == 1 ? 1 : st == 0 ? 0 : -1;
+}
+
 /* Solve L with CBC; fills o. */
 static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_Model *m = Cbc_newModel();
@@ -213,22 +229,31 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_setParameter(m, "ratioGap", "0");
   double t0 = util_now(), limit = atof(sec);
   Cbc_solve(m);
+  int in_time = solver_end_in_time(util_now() - t0, limit);
   const double *x = Cbc_bestSolution(m);
-  /* CBC 2.10 stopped by its time limit inside an LP can end "finished,
-   * linear relaxation infeasible" (bound and all): trust an end before
-   * the limit only */
-  if (util_now() - t0 >= 0.98 * limit - 0.002 && Cbc_status(m) == 0) {
-    Cbc_deleteModel(m);
-    return; /* no bound */
-  }
   if (Cbc_isProvenInfeasible(m)) {
-    o->status = COVER_INFEASIBLE;
+    /* the proof stands when the LP relaxation is infeasible too (Clp to
+     * the end), or when CBC ended in time with the relaxation feasible
+     * (the integers then are what does not fit): solver_end.h */
+    int lp = cv_lp_infeasible(L);
+    if (lp == 1 || (lp == 0 && in_time))
+      o->status = COVER_INFEASIBLE;
+    else
+      snprintf(o->why, sizeof o->why,
+               "CBC called the covering problem infeasible at its time limit: not "
+               "taken as a proof");
     Cbc_deleteModel(m);
     return;
   }
   /* CBC's bound, in whole units of wq; an optimum proven within half a
    * unit of it is the exact value of the solution found */
   double bp = Cbc_getBestPossibleObjValue(m);
+  if (!in_time && Cbc_status(m) == 0) { /* "finished" at the limit: no bound */
+    snprintf(o->why, sizeof o->why, "CBC ended the covering problem at its time limit "
+             "as if finished: no bound taken");
+    Cbc_deleteModel(m);
+    return;
+  }
   if (!isfinite(bp) || bp <= -1e300) {
     Cbc_deleteModel(m);
     return; /* cover_solve says why */
@@ -291,7 +316,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   cv_lp L;
   cv_build(&C, &L, o->nnz);
   cv_cbc(&C, &L, o);
-  if (o->status == COVER_NONE)
+  if (o->status == COVER_NONE && !o->why[0])
     snprintf(o->why, sizeof o->why, "CBC gave no bound in %.2fs", util_now() - t0);
   cv_lp_free(&L);
 done:

@@ -15,6 +15,7 @@
 
 #include "child.h"
 #include "progress.h"
+#include "solver_end.h"
 #include "util.h"
 
 void milp_params_init(milp_params *p) {
@@ -408,10 +409,8 @@ static void milp_cbc_child(void *arg) {
   M->bound = -INFINITY;
   double t0 = util_now();
   milp_run_cbc(M, m);
-  /* CBC 2.10 stopped by its time limit inside an LP can end "finished,
-   * linear relaxation infeasible": a proof only when the limit was not
-   * reached */
-  int in_time = util_now() - t0 < 0.98 * M->cbc_limit - 0.002;
+  /* a proof only from a run that ended in time (solver_end.h) */
+  int in_time = solver_end_in_time(util_now() - t0, M->cbc_limit);
   prog_done(&M->pr);
   const double *x = Cbc_bestSolution(m);
   o->e.optimal = in_time && Cbc_isProvenOptimal(m) &&

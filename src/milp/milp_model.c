@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "child.h"
+#include "solver_end.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -434,9 +435,9 @@ static void milp_lp_child(void *arg) {
   Clp_setMaximumSeconds(lp, limit);
   Clp_initialSolve(lp);
   int st = Clp_status(lp);
-  /* an answer at the time limit may be an interrupted one (CBC 2.10 then
-   * calls an LP infeasible): out of time */
-  if (st != 0 && util_now() - t0 >= 0.98 * limit - 0.002) st = 3;
+  /* an answer other than optimal may be an interrupted one: out of time
+   * unless it came in time (solver_end.h) */
+  if (st != 0 && !solver_end_in_time(util_now() - t0, limit)) st = 3;
   if (st == 0) {
     memcpy(J->out->x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof(double));
     J->out->objective = Clp_getObjValue(lp);

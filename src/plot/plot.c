@@ -1,38 +1,17 @@
-/* plot.c -- the pictures of `remat plot`: retention intervals, memory per
- * step, solve progress.  Layout constants are pixels. */
+/* plot.c -- the pictures of one schedule: its retention intervals and its
+ * memory per step (with others'), against the budget. */
 #include "plot.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plot_draw.h"
 #include "sim.h"
 #include "svg.h"
 #include "util.h"
 
-#define PLOT_PAD 20.0      /* outer margin */
-#define PLOT_TITLE_H 44.0  /* title and subtitle lines */
-#define PLOT_LEGEND_H 18.0 /* one legend row */
-#define PLOT_XAXIS_H 48.0  /* tick labels and axis title below a plot */
 #define PLOT_LABEL_MAX 24  /* longest node label shown, in characters */
-
-/* Colours of the intervals picture. */
-#define PLOT_FIRST_BAR "#9cc3e6"
-#define PLOT_FIRST_MARK "#0062a0"
-#define PLOT_RE_BAR "#f5a25d"
-#define PLOT_RE_MARK "#c04a00"
-#define PLOT_BUDGET "#c00000"
-
-static const char plot_css[] =
-    ".budget { stroke: #c00000; stroke-width: 1.5; stroke-dasharray: 6 4; }\n"
-    ".budget-label { fill: #c00000; }\n"
-    ".over-budget-zone { fill: #fdf0ee; }\n"
-    ".peak-line { stroke: #777; stroke-width: 1; stroke-dasharray: 3 3; }\n"
-    ".peak-label { font-size: 10px; fill: #555; }\n"
-    ".over-budget { opacity: 0.6; }\n"
-    ".memory { stroke-width: 1.4; stroke-linejoin: round; }\n"
-    ".progress { stroke-width: 2; stroke-linejoin: round; }\n"
-    ".row-grid { stroke: #eeeeee; stroke-width: 1; }\n";
 
 void plot_opts_init(plot_opts *o) {
   memset(o, 0, sizeof *o);
@@ -40,72 +19,12 @@ void plot_opts_init(plot_opts *o) {
   o->x_axis = PLOT_X_AUTO;
 }
 
-/* ------------------------------------------------------------- helpers */
-
-static double plot_clamp(double v, double lo, double hi) {
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
-/* "114.7 KiB (117472 B)", or "3 B" when small. */
-static void plot_size_long(int64_t v, char *buf, size_t len) {
-  char s[40];
-  remat_format_size(v, s, sizeof s);
-  if (v >= 1024 || v <= -1024)
-    snprintf(buf, len, "%s (%lld B)", s, (long long)v);
-  else
-    snprintf(buf, len, "%s", s);
-}
-
-/* At most max code points of text, with an ellipsis when cut. */
-static void plot_shorten(const char *text, int max, char *buf, size_t len) {
-  size_t i = 0;
-  int chars = 0;
-  while (text[i]) {
-    if (((unsigned char)text[i] & 0xc0) != 0x80 && chars++ == max - 1) break;
-    i++;
-  }
-  if (!text[i] || len < 4) {
-    snprintf(buf, len, "%s", text);
-    return;
-  }
-  if (i > len - 4) i = len - 4;
-  while (i > 0 && ((unsigned char)text[i] & 0xc0) == 0x80) i--;
-  snprintf(buf, len, "%.*s\xe2\x80\xa6", (int)i, text);
-}
-
-static void plot_heading(svg *s, const char *title, const char *subtitle) {
-  svg_text(s, PLOT_PAD, PLOT_PAD + 12, "start", "title", 0, title);
-  if (subtitle && *subtitle)
-    svg_text(s, PLOT_PAD, PLOT_PAD + 30, "start", "subtitle", 0, subtitle);
-}
-
-static double plot_heading_width(const char *title, const char *subtitle) {
-  double w = svg_text_width(title, SVG_FONT_TITLE) * 1.08;
-  double ws = subtitle ? svg_text_width(subtitle, SVG_FONT) : 0;
-  return 2 * PLOT_PAD + (w > ws ? w : ws);
-}
-
-/* The plot area's frame, with its data range for programs reading it. */
-static void plot_area(svg *s, const svg_axis *x, const svg_axis *y) {
-  double left = fmin(x->p0, x->p1), top = fmin(y->p0, y->p1);
-  svg_rect_open(s, left, top, fabs(x->p1 - x->p0), fabs(y->p1 - y->p0),
-                "plot-area", NULL);
-  svg_attr_num(s, "data-xmin", x->lo);
-  svg_attr_num(s, "data-xmax", x->hi);
-  svg_attr_num(s, "data-ymin", y->lo);
-  svg_attr_num(s, "data-ymax", y->hi);
-  svg_close(s);
-}
-
-static double plot_tdi(int64_t duration, int64_t base) {
-  return remat_tdi(base, (double)duration);
-}
-
-static int plot_finish(svg *s, char *err, size_t errlen) {
-  if (svg_end(s))
-    return util_err(err, errlen, REMAT_EINTERNAL, "cannot write the SVG");
-  return 0;
-}
+/* Colours of the intervals picture. */
+#define PLOT_FIRST_BAR "#9cc3e6"
+#define PLOT_FIRST_MARK "#0062a0"
+#define PLOT_RE_BAR "#f5a25d"
+#define PLOT_RE_MARK "#c04a00"
+#define PLOT_BUDGET "#c00000"
 
 /* ----------------------------------------------------------- intervals */
 
@@ -317,8 +236,6 @@ int plot_intervals(FILE *f, const remat_graph *g, const int *seq, int len,
 
 /* -------------------------------------------------------------- memory */
 
-#define PLOT_W 960.0    /* plot area of the memory and progress pictures */
-#define PLOT_H 400.0
 #define PLOT_RIGHT 70.0 /* right margin (the budget line's label) */
 
 typedef struct plot_mem {
@@ -539,248 +456,3 @@ int plot_memory(FILE *f, const remat_graph *g, const plot_schedule *s,
   return rc;
 }
 
-/* ------------------------------------------------------------ progress */
-
-#define PLOT_TMIN 0.001 /* earlier times are drawn at 1 ms */
-
-typedef struct plot_prog {
-  const plot_run *runs;
-  int nr;
-  int same_graph, same_budget;
-  int any_over;   /* some trace point is over budget */
-  int clamped;    /* some trace point is earlier than PLOT_TMIN */
-  svg_axis x, y;
-  double left, top;
-  char **legend;
-} plot_prog;
-
-/* "< 1 ms", "0.042 s", "3.14 s", "1234 s" */
-static void plot_secs(double t, char *buf, size_t len) {
-  if (t < PLOT_TMIN)
-    snprintf(buf, len, "< 1 ms");
-  else if (t < 1)
-    snprintf(buf, len, "%.3f s", t);
-  else if (t < 100)
-    snprintf(buf, len, "%.2f s", t);
-  else
-    snprintf(buf, len, "%.0f s", t);
-}
-
-static double plot_point_tdi(const remat_result *r, const remat_trace *t) {
-  return plot_tdi(t->duration, r->base_duration);
-}
-
-static int plot_fits(const remat_result *r, const remat_trace *t) {
-  return t->peak <= r->budget;
-}
-
-static double plot_run_end(const remat_result *r) {
-  double end = r->t_total;
-  for (int k = 0; k < r->ntrace; k++)
-    if (r->trace[k].seconds > end) end = r->trace[k].seconds;
-  return end;
-}
-
-static void plot_prog_common(plot_prog *p) {
-  p->same_graph = p->same_budget = 1;
-  for (int i = 0; i < p->nr; i++) {
-    const plot_run *a = &p->runs[i], *b = &p->runs[0];
-    if (strcmp(a->graph ? a->graph : "", b->graph ? b->graph : ""))
-      p->same_graph = 0;
-    if (a->result->budget != b->result->budget) p->same_budget = 0;
-    for (int k = 0; k < a->result->ntrace; k++)
-      if (!plot_fits(a->result, &a->result->trace[k])) p->any_over = 1;
-  }
-}
-
-static void plot_prog_axes(plot_prog *p) {
-  double tmin = INFINITY, tmax = 0, ymax = 0, ymin = 0;
-  for (int i = 0; i < p->nr; i++) {
-    const remat_result *r = p->runs[i].result;
-    for (int k = 0; k < r->ntrace; k++) {
-      tmin = fmin(tmin, r->trace[k].seconds);
-      if (r->trace[k].seconds < PLOT_TMIN) p->clamped = 1;
-      ymax = fmax(ymax, plot_point_tdi(r, &r->trace[k]));
-      ymin = fmin(ymin, plot_point_tdi(r, &r->trace[k]));
-    }
-    tmax = fmax(tmax, plot_run_end(r));
-  }
-  if (!(tmin >= PLOT_TMIN)) tmin = PLOT_TMIN;
-  if (!(tmax > tmin)) tmax = tmin * 10;
-  p->y = svg_axis_make(ymin, ymax > ymin ? ymax * 1.05 : ymin + 1, 0, -PLOT_H,
-                       0, SVG_UNIT_PERCENT);
-  svg_axis_nice(&p->y, 36, 1);
-  p->left = PLOT_PAD + 22 + svg_axis_label_width(&p->y) + 12;
-  p->top = PLOT_PAD + PLOT_TITLE_H + 8;
-  p->y.p0 = p->top + PLOT_H;
-  p->y.p1 = p->top;
-  p->x = svg_axis_make(tmin, tmax, p->left, p->left + PLOT_W, 1,
-                       SVG_UNIT_SECONDS);
-  svg_axis_nice(&p->x, 40, 1);
-}
-
-/* The best within-budget TDI so far as a step curve. */
-static void plot_prog_curve(svg *s, const plot_prog *p, int i) {
-  const remat_result *r = p->runs[i].result;
-  svg_poly_begin(s, "progress", svg_color(i));
-  svg_attr(s, "data-method", r->method);
-  svg_attr_int(s, "data-budget", r->budget);
-  double best = INFINITY;
-  for (int k = 0; k < r->ntrace; k++) {
-    const remat_trace *t = &r->trace[k];
-    double tdi = plot_point_tdi(r, t);
-    if (!plot_fits(r, t) || tdi >= best) continue;
-    double x = svg_map(&p->x, t->seconds);
-    if (best < INFINITY) svg_poly_point(s, x, svg_map(&p->y, best));
-    svg_poly_point(s, x, svg_map(&p->y, tdi));
-    best = tdi;
-  }
-  if (best < INFINITY)
-    svg_poly_point(s, svg_map(&p->x, plot_run_end(r)), svg_map(&p->y, best));
-  svg_poly_end(s);
-}
-
-static void plot_marker(svg *s, double x, double y, double r, const char *cls,
-                        const char *color, int hollow) {
-  svg_open(s, "circle");
-  svg_attr(s, "class", cls);
-  svg_attr_num(s, "cx", x);
-  svg_attr_num(s, "cy", y);
-  svg_attr_num(s, "r", r);
-  svg_attr(s, "fill", hollow ? "#ffffff" : color);
-  if (hollow) {
-    svg_attr(s, "stroke", color);
-    svg_attr_num(s, "stroke-width", 1.2);
-  }
-  svg_close(s);
-}
-
-static void plot_prog_points(svg *s, const plot_prog *p, int i) {
-  const remat_result *r = p->runs[i].result;
-  double best = INFINITY;
-  for (int k = 0; k < r->ntrace; k++) {
-    const remat_trace *t = &r->trace[k];
-    double tdi = plot_point_tdi(r, t);
-    double x = svg_map(&p->x, t->seconds), y = svg_map(&p->y, tdi);
-    if (!plot_fits(r, t)) {
-      plot_marker(s, x, y, 2.6, "over-budget", svg_color(i), 1);
-    } else if (tdi < best) {
-      plot_marker(s, x, y, 3.2, "improvement", svg_color(i), 0);
-      best = tdi;
-    } else {
-      plot_marker(s, x, y, 2, "within-budget", svg_color(i), 0);
-    }
-  }
-}
-
-static void plot_prog_legend_text(plot_prog *p, int i) {
-  const plot_run *run = &p->runs[i];
-  const remat_result *r = run->result;
-  char label[512], buf[1024];
-  if (run->label) {
-    snprintf(label, sizeof label, "%s", run->label);
-  } else {
-    char b[64] = "";
-    if (!p->same_budget) remat_format_size(r->budget, b, sizeof b);
-    snprintf(label, sizeof label, "%s%s%s%s%s", r->method,
-             !p->same_graph && run->graph ? ", " : "",
-             !p->same_graph && run->graph ? run->graph : "",
-             p->same_budget ? "" : ", budget ", b);
-  }
-  double best = INFINITY, when = 0;
-  for (int k = 0; k < r->ntrace; k++) {
-    double tdi = plot_point_tdi(r, &r->trace[k]);
-    if (plot_fits(r, &r->trace[k]) && tdi < best) {
-      best = tdi;
-      when = r->trace[k].seconds;
-    }
-  }
-  char at[32], end[32];
-  plot_secs(when, at, sizeof at);
-  plot_secs(plot_run_end(r), end, sizeof end);
-  if (best < INFINITY)
-    snprintf(buf, sizeof buf, "%s: best TDI %.2f%% at %s (of %s)", label,
-             best, at, end);
-  else
-    snprintf(buf, sizeof buf, "%s: nothing within budget in %s", label, end);
-  p->legend[i] = util_strdup(buf);
-}
-
-static const char plot_over_text[] =
-    "over budget (best peak so far while nothing fits)";
-
-static double plot_prog_legend_y(const plot_prog *p) {
-  return p->top + PLOT_H + PLOT_XAXIS_H + 12;
-}
-
-static void plot_prog_legend(svg *s, const plot_prog *p) {
-  svg_group_begin(s, "legend");
-  double y = plot_prog_legend_y(p);
-  for (int i = 0; i < p->nr; i++, y += PLOT_LEGEND_H)
-    svg_legend_entry(s, p->left, y, svg_color(i), 1, NULL, p->legend[i]);
-  if (p->any_over) {
-    plot_marker(s, p->left + 10, y - 4, 3, "legend-swatch", "#555555", 1);
-    svg_text(s, p->left + 26, y, "start", "legend", 0, plot_over_text);
-  }
-  svg_group_end(s);
-}
-
-static void plot_prog_texts(const plot_prog *p, const plot_opts *o,
-                            char *title, size_t tlen, char *sub,
-                            size_t slen) {
-  snprintf(title, tlen, "%s",
-           o->title ? o->title : "Solve progress: TDI against solve time");
-  char b[160] = "";
-  if (p->nr && p->same_budget) {
-    char v[128];
-    plot_size_long(p->runs[0].result->budget, v, sizeof v);
-    snprintf(b, sizeof b, "budget %s", v);
-  }
-  const char *gname = p->nr && p->same_graph ? p->runs[0].graph : NULL;
-  snprintf(sub, slen, "%s%s%s%scurves: best within-budget TDI so far%s",
-           gname ? gname : "", gname && *b ? ", " : "", b,
-           gname || *b ? "; " : "",
-           p->clamped ? "; times under 1 ms drawn at 1 ms" : "");
-}
-
-static void plot_prog_draw(svg *s, const plot_prog *p, const char *title,
-                           const char *sub) {
-  plot_heading(s, title, sub);
-  svg_axis_x(s, &p->x, p->y.p0, p->y.p1, "solve time (s, log scale)");
-  svg_axis_y(s, &p->y, p->x.p0, p->x.p1,
-             "TDI: total duration increase (%)");
-  svg_group_begin(s, "curves");
-  for (int i = 0; i < p->nr; i++) plot_prog_curve(s, p, i);
-  for (int i = 0; i < p->nr; i++) plot_prog_points(s, p, i);
-  svg_group_end(s);
-  plot_area(s, &p->x, &p->y);
-  plot_prog_legend(s, p);
-}
-
-int plot_progress(FILE *f, const plot_run *runs, int nr, const plot_opts *o,
-                  char *err, size_t errlen) {
-  plot_prog p;
-  memset(&p, 0, sizeof p);
-  p.runs = runs;
-  p.nr = nr;
-  p.legend = util_calloc((size_t)nr + 1, sizeof *p.legend);
-  plot_prog_common(&p);
-  plot_prog_axes(&p);
-  double w = p.left + PLOT_W + 1.5 * PLOT_PAD; /* room for the last tick */
-  for (int i = 0; i < nr; i++) {
-    plot_prog_legend_text(&p, i);
-    w = fmax(w, p.left + 26 + svg_text_width(p.legend[i], SVG_FONT) + PLOT_PAD);
-  }
-  char title[512], sub[1024];
-  plot_prog_texts(&p, o, title, sizeof title, sub, sizeof sub);
-  w = fmax(w, plot_heading_width(title, sub));
-  double h = plot_prog_legend_y(&p) + (nr - 1 + p.any_over) * PLOT_LEGEND_H +
-             PLOT_PAD;
-  svg s;
-  svg_begin(&s, f, ceil(w), ceil(h), title, plot_css);
-  plot_prog_draw(&s, &p, title, sub);
-  int rc = plot_finish(&s, err, errlen);
-  for (int i = 0; i < nr; i++) free(p.legend[i]);
-  free(p.legend);
-  return rc;
-}

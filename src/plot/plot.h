@@ -74,4 +74,32 @@ int plot_memory(FILE *f, const remat_graph *g, const plot_schedule *s,
 int plot_progress(FILE *f, const plot_run *runs, int nr, const plot_opts *o,
                   char *err, size_t errlen);
 
+/* One point of a budget/overhead curve: how a method did at one budget. */
+typedef struct plot_point {
+  double budget;        /* the budget as a share of the input order's peak */
+  int64_t budget_bytes; /* the budget */
+  int status;           /* REMAT_STATUS_* */
+  double tdi;           /* its schedule's TDI (%), when one fits */
+  double bound_tdi;     /* a lower bound on the TDI (%), or NAN */
+} plot_point;
+
+/* A method's curve over budgets. */
+typedef struct plot_curve {
+  const char *label; /* legend text: the method and its options */
+  const char *graph; /* the graph's name, or NULL */
+  const plot_point *pts;
+  int n;
+} plot_curve;
+
+/* TDI against the budget for nc curves, like Checkmate's Figure 5: a
+ * line through each curve's schedules within budget, its budgets without
+ * one marked on the axis (proven infeasible ones crossed), and the budgets
+ * where no curve has a schedule within budget shaded.  SVG: <polyline
+ * class="tradeoff" data-label>, one <circle> per point whose class is its
+ * status, with data-budget (share of the peak), data-budget-bytes, and
+ * data-tdi when a schedule fits; <rect class="infeasible-zone"
+ * data-budget> per shaded budget.  Returns 0 or REMAT_EINTERNAL. */
+int plot_tradeoff(FILE *f, const plot_curve *c, int nc, const plot_opts *o, char *err,
+                  size_t errlen);
+
 #endif

@@ -121,6 +121,7 @@ int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
               100.0 * (double)r->peak / (double)r->budget, r->tdi,
               r->recomputations ? "" : "  no recomputation");
     best_at_bound(B);
+    if (B->p->on_improvement) B->p->on_improvement(B->p->improvement_ctx, seq, len);
   }
   pthread_mutex_unlock(&B->mu);
   return rc;

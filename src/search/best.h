@@ -54,6 +54,8 @@ typedef struct best {
                             rounded to multiples of this (0: not) */
   int internal;          /* an internal error happened */
   char errmsg[512];
+  char unproven[256];    /* why the external solver ended by itself
+                            without a proof (ext_solve), or "" */
 } best;
 
 /* Start the clock; progress at p->verbose. */

@@ -83,6 +83,16 @@ static void nbh_random(nbh *L, int k) {
   nbh_pick(L, L->nodes, n, k);
 }
 
+/* The position (node index) an event belongs to: its stage's node on the
+ * stage axis; in free order, where events are steps and nodes are roughly
+ * in the input order, the node as far along as the event. */
+static int nbh_position(const nbh *L, int event) {
+  const model *md = L->md;
+  if (!md->free_order) return model_stage(event) - 1;
+  int64_t c = (int64_t)(event - 1) * md->n / (md->horizon > 0 ? md->horizon : 1);
+  return c < 0 ? 0 : c >= md->n ? md->n - 1 : (int)c;
+}
+
 /* Consecutive positions [a, a + k) around position c. */
 static void nbh_window(nbh *L, int c, int k) {
   int n = L->md->n;
@@ -176,7 +186,7 @@ static void nbh_around(nbh *L, const int *values, int c, int kind, int k) {
     break;
   }
   case NBH_WINDOW:
-    nbh_window(L, model_stage(s) - 1, k - 1);
+    nbh_window(L, nbh_position(L, s), k - 1);
     break;
   case NBH_PEAK:
     nbh_peak(L, values, k - 1);
@@ -250,7 +260,7 @@ int nbh_neighbourhood(void *ctx, long long restart, int n, int *values,
     nbh_around(L, values, anchor, kind, k);
   else if (kind == NBH_WINDOW || kind == NBH_GAP) {
     int64_t peak;
-    nbh_window(L, model_stage(nbh_profile(L, values, &peak)) - 1, k);
+    nbh_window(L, nbh_position(L, nbh_profile(L, values, &peak)), k);
   } else if (kind == NBH_PEAK)
     nbh_peak(L, values, k);
   else

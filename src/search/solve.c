@@ -37,6 +37,7 @@
 #include "gecode.h"
 #include "remat.h"
 #include "seeds.h"
+#include "solve_free.h"
 #include "util.h"
 #include "worker_anneal.h"
 #include "worker_cp.h"
@@ -196,6 +197,8 @@ static void solve_status(best *B) {
   if (r->t_first_fit >= 0 && fit < seeded) r->t_phase[2] = total - seeded;
   if (B->fits) {
     r->status = B->proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
+    if (!B->proven && B->unproven[0])
+      snprintf(r->message, sizeof r->message, "%s", B->unproven);
     if (B->proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
@@ -213,7 +216,8 @@ static void solve_status(best *B) {
              "%s: no schedule within %lld found with at most %d copies per "
              "node; best peak %lld (%.1f%% of budget); more time or more copies "
              "(--copies %d) may reach it",
-             best_interrupted(B) ? "interrupted" : "out of time",
+             B->unproven[0] ? B->unproven
+             : best_interrupted(B) ? "interrupted" : "out of time",
              (long long)p->budget, most, (long long)r->peak,
              100.0 * (double)r->peak / (double)p->budget, 2 * most);
   }
@@ -225,6 +229,7 @@ static int solve_conclude(solve *S) {
   remat_result *r = B->r;
   if (B->internal) {
     snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);
+    r->status = REMAT_STATUS_ERROR;
     return REMAT_EINTERNAL;
   }
   solve_status(B);
@@ -242,6 +247,7 @@ static int solve_conclude(solve *S) {
 }
 
 int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
+  if (p->free_order) return solve_free(g, p, r);
   solve S;
   best *B = &S.B;
   best_init(B, g, p, r);

@@ -24,7 +24,10 @@ int cpw_init(cpw *W, best *B, char *err, size_t errlen) {
   W->B = B;
   W->end = p->time_limit;
   mw_init(&W->milp, B);
-  if (model_build(&W->md, B->g, 1, p->budget, p->copies, p->default_copies, err, errlen))
+  if (p->free_order ? model_build_free(&W->md, B->g, 1, p->budget, p->copies,
+                                        p->default_copies, err, errlen)
+                    : model_build(&W->md, B->g, 1, p->budget, p->copies, p->default_copies,
+                                  err, errlen))
     return 1;
   model_sol_alloc(&W->md, &W->x);
   return 0;
@@ -187,7 +190,10 @@ static gz_status cpw_phase(cpw *W, int phase) {
     gp.nbh_ctx = W;
     status = gz_solve(text.s, text.len, &gp, &st, err, sizeof err);
   }
-  if (status == GZ_ERROR) best_error(B, "solver error: %s", err);
+  if (status == GZ_ERROR)
+    best_error(B, "solver error: %s", err);
+  else /* the last phase's word (ext_solve's note, or "") */
+    snprintf(B->unproven, sizeof B->unproven, "%.255s", err);
   best_stats(B, &st);
   best_verbose(B, "CP phase %d: %s, %lld solutions, %lld nodes, %lld fails, %lld searches, %.2fs",
                phase,

@@ -46,7 +46,8 @@ void mw_init(mw *M, best *B) {
 /* (The MILP's sizes are scaled so that CBC's tolerances cannot cut off a
  * schedule: milp_model.h.) */
 static int mw_wanted(const best *B) {
-  return !B->p->fzn_solver && B->g->n <= MW_NODES;
+  const remat_solve_params *p = B->p;
+  return !p->fzn_solver && !p->free_order && B->g->n <= MW_NODES;
 }
 
 int mw_due(const mw *M) { return M->out || (!M->ran && mw_wanted(M->B)); }

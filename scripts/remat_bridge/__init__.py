@@ -1,0 +1,25 @@
+"""remat_bridge: export PyTorch and ONNX models as remat graphs and run
+remat schedules on PyTorch models.
+
+One concern per module:
+  cli        the entry points' shared error handling and option parsing
+  models     MODEL names, input shapes, seeds, the training loss
+  trace      the ATen-level fx trace (make_fx over functionalize)
+  fxeval     evaluating fx nodes and the tensors and storages they hold
+  memory     grouping fx nodes into remat nodes (views and aliases folded
+             into their base), node sizes, fixed memory
+  durations  per-op CPU time (median of several runs) or a FLOP estimate
+  graphfile  the native graph JSON written and read back, schedules
+  executor   running a traced model along a remat schedule
+  torch_cmd  remat-torch export | run
+  onnx_cmd   remat-onnx
+"""
+
+
+class BridgeError(Exception):
+    """A problem with the user's input: printed as one line, exit code 2."""
+
+
+class CheckFailed(Exception):
+    """A run whose results or memory differ from the plain model's or from
+    the memory model: printed as one line, exit code 4."""

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# e2e_process.sh -- child processes from the command line: an external
+# FlatZinc solver behind a wrapper script (which starts the real solver as
+# its own child, or ignores SIGTERM, or leaves a grandchild holding its
+# pipes) ends within seconds of the time limit with the best schedule and
+# leaves no process behind, in `remat solve` and in a batch job; a solver
+# that fails, prints garbage, stops after one solution or reports an
+# absurd PEAK is reported as what it is.
+# Usage: REMAT=build/remat bash tests/e2e_process.sh
+set -euo pipefail
+
+: "${REMAT:?set REMAT to the remat binary}"
+REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+pids=$tmp/pids # every process the wrappers start, one pid a line
+: >"$pids"
+# kill (by pid) whatever a failing run left, then remove the scratch files
+cleanup() {
+  while read -r p; do kill -9 "$p" 2>/dev/null || true; done <"$pids"
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+cd "$tmp"
+
+fail() {
+  echo "FAIL (e2e_process): $*" >&2
+  exit 1
+}
+
+# run CMD...; sets $rc, $out, $err and $secs (wall seconds, rounded up)
+run() {
+  local t0 t1
+  t0=$(date +%s%N)
+  set +e
+  "$@" >out.txt 2>err.txt
+  rc=$?
+  set -e
+  t1=$(date +%s%N)
+  secs=$(((t1 - t0 + 999999999) / 1000000000))
+  out=$(cat out.txt)
+  err=$(cat err.txt)
+}
+
+# fail if a process the wrappers started is still alive (zombies waiting
+# for init do not count); waits a little for them to be reaped
+no_leftovers() {
+  local p st left=""
+  sleep 0.5
+  while read -r p; do
+    st=$(ps -o stat= -p "$p" 2>/dev/null || true)
+    case "$st" in "" | Z*) ;; *) left="$left $p($(ps -o args= -p "$p"))" ;; esac
+  done <"$pids"
+  [ -z "$left" ] || fail "$1: processes left behind:$left"
+}
+
+G=$root/examples/layered_30.json # the CP does not finish 0.8 in seconds
+
+# wrappers: each records the pids it starts in $pids
+cat >plain.sh <<EOF
+#!/bin/sh
+# the real solver as a child of this script (not exec'd)
+echo \$\$ >>"$pids"
+fzn-gecode "\$@" &
+echo \$! >>"$pids"
+wait
+EOF
+cat >deaf.sh <<EOF
+#!/bin/sh
+# ignores SIGTERM, and so does the solver it starts
+trap '' TERM
+echo \$\$ >>"$pids"
+fzn-gecode "\$@" &
+echo \$! >>"$pids"
+while ! wait; do :; done
+EOF
+cat >escape.sh <<EOF
+#!/bin/sh
+# a grandchild in a session of its own keeps the pipes open after this
+# script ends (remat cannot kill it: it must only stop waiting for it)
+setsid sleep 60 &
+echo \$! >>"$pids"
+exec fzn-gecode "\$@"
+EOF
+cat >one.sh <<'EOF'
+#!/bin/sh
+# stops after the first solution, exit code 0, no "=========="
+fzn-gecode "$@" | sed '/^----------$/q'
+EOF
+cat >huge.sh <<'EOF'
+#!/bin/sh
+fzn-gecode "$@" | sed 's/^PEAK = .*/PEAK = 9223372036854775807;/'
+EOF
+cat >negative.sh <<'EOF'
+#!/bin/sh
+fzn-gecode "$@" | sed 's/^PEAK = .*/PEAK = -3;/'
+EOF
+printf '#!/bin/sh\necho "solver: bad model" >&2\nexit 1\n' >exit1.sh
+printf '#!/bin/sh\necho garbage\n' >garbage.sh
+chmod +x ./*.sh
+
+# -------------------- wrappers: end on time, best schedule, no leftovers
+for w in plain deaf; do
+  run "$REMAT" solve "$G" --budget 0.8 --fzn-solver "./$w.sh" --time-limit 2 -q -o $w.json
+  [ "$rc" = 3 ] || fail "$w: exit $rc '$err'"
+  [ "$secs" -le 12 ] || fail "$w: took $secs s for a time limit of 2 s"
+  grep -q "^remat solve: out of time: no schedule within 22056" <<<"$err" || fail "$w: '$err'"
+  [ "$(jq '.sequence | length > 0' $w.json)" = true ] || fail "$w: no schedule in $w.json"
+  run "$REMAT" eval "$G" $w.json
+  [ "$rc" = 0 ] && grep -qx "peak: $(jq .peak $w.json)" <<<"$out" || fail "$w: eval: $rc '$out'"
+  no_leftovers "$w"
+done
+
+# the leader ends; a grandchild outside its group holds the pipes open
+run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./escape.sh --time-limit 2 -q
+[ "$rc" = 3 ] && [ "$secs" -le 12 ] || fail "escape: exit $rc after $secs s '$err'"
+while read -r p; do kill "$p" 2>/dev/null || true; done <"$pids"
+: >"$pids"
+
+# ------------------------------------------ external solver statuses
+run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./one.sh --time-limit 20 --no-heuristic -q -o one.json
+[ "$rc" = 3 ] || fail "one solution: exit $rc '$err'"
+grep -q "^remat solve: the external solver ./one.sh ended without a proof after 1 solution: no schedule within 22056" <<<"$err" ||
+  fail "one solution: '$err'"
+grep -q "out of time" <<<"$err" && fail "one solution reported as out of time: '$err'"
+[ "$secs" -lt 15 ] || fail "one solution: took $secs s"
+[ "$(jq -r .status one.json)" = over-budget ] || fail "one solution: status $(jq -r .status one.json)"
+# the same within budget (the heuristics' schedule fits; phase 2 stops
+# after its first solution): feasible, exit 0, and the message says why
+run "$REMAT" solve "$G" --budget 0.9 --fzn-solver ./one.sh --time-limit 20 -q -o one9.json
+[ "$rc" = 0 ] && [ "$secs" -lt 15 ] || fail "one solution within budget: exit $rc after $secs s '$err'"
+[ "$(jq -r '.status + ": " + .message' one9.json)" = "feasible: the external solver ./one.sh ended without a proof after 1 solution" ] ||
+  fail "one solution within budget: $(jq -c '[.status, .message]' one9.json)"
+
+run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./exit1.sh --time-limit 5 --no-heuristic -o e.json
+[ "$rc" = 4 ] || fail "exit 1: exit $rc"
+grep -q "^remat solve: internal error: solver error: ./exit1.sh failed (exit code 1): solver: bad model$" <<<"$err" ||
+  fail "exit 1: '$err'"
+grep -q "^cp: budget 22056 .*  error  " <<<"$out" || fail "exit 1: summary '$out'"
+[ "$(jq -r .status e.json)" = error ] || fail "exit 1: status $(jq -r .status e.json)"
+
+run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./garbage.sh --time-limit 5 --no-heuristic
+[ "$rc" = 4 ] && grep -q "  error  " <<<"$out" || fail "garbage: exit $rc '$out'"
+grep -q "^remat solve: internal error: solver error: the external solver ./garbage.sh printed no solution and no status line (its output starts with 'garbage')$" <<<"$err" ||
+  fail "garbage: '$err'"
+
+run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./no-such-solver --time-limit 5 --no-heuristic
+[ "$rc" = 4 ] && grep -q "  error  " <<<"$out" || fail "no such program: exit $rc '$out'"
+grep -q "^remat solve: internal error: solver error: cannot run ./no-such-solver: No such file or directory$" <<<"$err" ||
+  fail "no such program: '$err'"
+
+# untrusted numbers: PEAK past 64 bits once scaled, or negative
+for w in huge negative; do
+  run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./$w.sh --time-limit 5 --no-heuristic
+  [ "$rc" = 4 ] || fail "$w PEAK: exit $rc '$err'"
+  grep -q "^remat solve: internal error: cannot decode the solver's solution: solver output: PEAK is not an integer in 0\.\.[0-9]*$" <<<"$err" ||
+    fail "$w PEAK: '$err'"
+done
+
+# --------------------------------- a batch job whose solver hangs
+printf '%s 0.8 --fzn-solver %s --time-limit 2\n' "$G" "$tmp/deaf.sh" >jobs.txt
+run "$REMAT" batch jobs.txt -j 1 -q -o b
+[ "$rc" = 3 ] || fail "batch: exit $rc '$err'"
+[ "$secs" -le 15 ] || fail "batch: took $secs s for a job limit of 2 s"
+grep -q '"status":"over-budget"' b.jsonl || fail "batch: $(cat b.jsonl)"
+no_leftovers batch
+
+echo "e2e_process: ok"

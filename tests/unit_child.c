@@ -1,0 +1,224 @@
+/* unit_child.c -- child processes (child.h): a command's stdout and stderr
+ * in pipes or a log file, a program that does not exist, the stop policy
+ * on a whole process group (SIGTERM ignored: SIGKILL after the grace),
+ * no wait on pipes a grandchild holds after the leader ended, the rest of
+ * a group killed when its leader ends, and forked functions (done, killed,
+ * crashed). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#include "child.h"
+#include "util.h"
+
+typedef struct captured {
+  util_buf out, err;
+} captured;
+
+static void capture(void *ctx, int stream, const char *buf, size_t n) {
+  captured *k = ctx;
+  util_buf *b = stream == 1 ? &k->out : &k->err;
+  for (size_t i = 0; i < n; i++) util_buf_putc(b, buf[i]);
+}
+
+static const char *text(const util_buf *b) { return b->s ? b->s : ""; }
+
+/* Run sh -c SCRIPT with captured output until it ends (stop it after
+ * stop_after seconds when >= 0); returns the seconds it took. */
+static double run_sh(const char *script, double stop_after, double grace,
+                     child *c, captured *k) {
+  char *argv[] = {"sh", "-c", (char *)script, NULL};
+  child_cmd o;
+  child_cmd_init(&o);
+  o.capture = 1;
+  char err[256];
+  assert_int_equal(child_spawn(c, argv, &o, err, sizeof err), 0);
+  assert_true(c->pid > 0);
+  double t0 = util_now();
+  while (!child_poll(c, grace, 20, capture, k))
+    if (stop_after >= 0 && util_now() - t0 >= stop_after) child_stop(c);
+  assert_int_equal(c->pid, -1);
+  return util_now() - t0;
+}
+
+/* 1 while pid is a live process (not a zombie). */
+static int alive(long pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  char *p = strrchr(buf, ')');
+  return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* A grandchild's pid, printed first by the script; waits (up to 2 s) for
+ * a zombie to be reaped by init when `gone` is expected. */
+static int gone_soon(long pid) {
+  for (int i = 0; i < 200 && alive(pid); i++) child_nap();
+  return !alive(pid);
+}
+
+static void test_capture(void **state) {
+  (void)state;
+  child c;
+  captured k = {{0}, {0}};
+  run_sh("echo out; echo err >&2; exit 3", -1, 1, &c, &k);
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), 3);
+  assert_string_equal(text(&k.out), "out\n");
+  assert_string_equal(text(&k.err), "err\n");
+  assert_true(c.asked < 0);
+  assert_int_equal(c.killed, 0);
+  util_buf_free(&k.out);
+  util_buf_free(&k.err);
+}
+
+static void test_missing_program(void **state) {
+  (void)state;
+  char *argv[] = {"/nonexistent/solver", "-a", NULL};
+  child_cmd o;
+  child_cmd_init(&o);
+  o.capture = 1;
+  child c;
+  char err[256];
+  assert_int_equal(child_spawn(&c, argv, &o, err, sizeof err), -1);
+  assert_string_equal(err, "cannot run /nonexistent/solver: No such file or directory");
+  assert_int_equal(c.pid, -1);
+  char *argv2[] = {"no-such-program-remat-test", NULL};
+  assert_int_equal(child_spawn(&c, argv2, &o, err, sizeof err), -1);
+  assert_string_equal(err, "cannot run no-such-program-remat-test: No such file or directory");
+}
+
+static void test_log_file(void **state) {
+  (void)state;
+  char dir[] = "/tmp/remat-child-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char log[128];
+  snprintf(log, sizeof log, "%s/job.log", dir);
+  char *argv[] = {"remat-as-sh", "-c", "cat; echo done; echo oops >&2; exit 2", NULL};
+  child_cmd o;
+  child_cmd_init(&o);
+  o.path = "/bin/sh"; /* argv[0] is only a name */
+  o.log = log;
+  o.null_stdin = 1;   /* else cat would wait for the test's stdin */
+  child c;
+  char err[256];
+  assert_int_equal(child_spawn(&c, argv, &o, err, sizeof err), 0);
+  while (!child_poll(&c, 1, 10, NULL, NULL)) {
+  }
+  assert_int_equal(WEXITSTATUS(c.status), 2);
+  size_t len;
+  char *got = util_read_file(log, &len);
+  assert_non_null(got);
+  assert_string_equal(got, "done\noops\n");
+  free(got);
+  unlink(log);
+  o.log = "/nonexistent/dir/job.log";
+  assert_int_equal(child_spawn(&c, argv, &o, err, sizeof err), -1);
+  assert_string_equal(err, "cannot write /nonexistent/dir/job.log: No such file or directory");
+  rmdir(dir);
+}
+
+/* SIGTERM ignored by a script and by the child it started: both are
+ * killed `grace` after the stop, the whole group at once. */
+static void test_stop_deaf_group(void **state) {
+  (void)state;
+  child c;
+  captured k = {{0}, {0}};
+  double t = run_sh("trap '' TERM; sleep 30 & echo $!; while ! wait; do :; done",
+                    0.3, 0.5, &c, &k);
+  assert_true(t < 3.0);
+  assert_int_equal(c.killed, 1);
+  assert_true(WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGKILL);
+  long grandchild = strtol(text(&k.out), NULL, 10);
+  assert_true(grandchild > 0);
+  assert_true(gone_soon(grandchild));
+  util_buf_free(&k.out);
+  util_buf_free(&k.err);
+}
+
+/* A script that ends on SIGTERM is not killed. */
+static void test_stop_term(void **state) {
+  (void)state;
+  child c;
+  captured k = {{0}, {0}};
+  double t = run_sh("sleep 30", 0.2, 5, &c, &k);
+  assert_true(t < 3.0);
+  assert_int_equal(c.killed, 0);
+  assert_true(WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGTERM);
+}
+
+/* The leader ends by itself; a child left in its group holds the pipes:
+ * remat waits `grace`, then kills it. */
+static void test_leftover_killed(void **state) {
+  (void)state;
+  child c;
+  captured k = {{0}, {0}};
+  double t = run_sh("sleep 30 & echo $!; exit 0", -1, 0.5, &c, &k);
+  assert_true(t >= 0.4 && t < 3.0);
+  assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+  long left = strtol(text(&k.out), NULL, 10);
+  assert_true(left > 0);
+  assert_true(gone_soon(left));
+  util_buf_free(&k.out);
+}
+
+/* A grandchild in a session of its own holds the pipes: remat cannot
+ * kill it, and stops waiting for it after the grace. */
+static void test_escaped_pipe(void **state) {
+  (void)state;
+  child c;
+  captured k = {{0}, {0}};
+  double t = run_sh("setsid sleep 30 & echo $!; exit 0", -1, 0.5, &c, &k);
+  assert_true(t < 3.0);
+  long escaped = strtol(text(&k.out), NULL, 10);
+  assert_true(escaped > 0);
+  kill((pid_t)escaped, SIGKILL); /* this test started it */
+  util_buf_free(&k.out);
+}
+
+static void fn_return(void *ctx) { (void)ctx; }
+static void fn_sleep(void *ctx) {
+  (void)ctx;
+  signal(SIGTERM, SIG_IGN); /* deaf: only SIGKILL ends it */
+  sleep(30);
+}
+static void fn_crash(void *ctx) {
+  (void)ctx;
+  signal(SIGABRT, SIG_DFL);
+  raise(SIGABRT); /* not SIGSEGV: ASan catches that one */
+}
+
+static void test_forked_functions(void **state) {
+  (void)state;
+  int signo = -1;
+  assert_int_equal(child_run(fn_return, NULL, 10, 1, NULL, NULL, &signo), CHILD_DONE);
+  assert_int_equal(signo, 0);
+  double t0 = util_now();
+  assert_int_equal(child_run(fn_sleep, NULL, 0.2, 0.3, NULL, NULL, &signo), CHILD_KILLED);
+  assert_true(util_now() - t0 < 3.0);
+  assert_int_equal(child_run(fn_crash, NULL, 10, 1, NULL, NULL, &signo), CHILD_CRASHED);
+  assert_int_equal(signo, SIGABRT);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_capture),
+      cmocka_unit_test(test_missing_program),
+      cmocka_unit_test(test_log_file),
+      cmocka_unit_test(test_stop_deaf_group),
+      cmocka_unit_test(test_stop_term),
+      cmocka_unit_test(test_leftover_killed),
+      cmocka_unit_test(test_escaped_pipe),
+      cmocka_unit_test(test_forked_functions),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

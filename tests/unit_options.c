@@ -1,0 +1,270 @@
+/* unit_options.c -- the option table (options.h) and its parser: the
+ * table's own consistency, defaults, every kind of value at and past its
+ * bounds, the commands' filters (CMD_JOB for a batch job), and every
+ * error message, exactly. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "options.h"
+
+/* Parse the words of `line` (split at spaces) for cmd; returns the code
+ * and leaves the message in err. */
+static int parse(int cmd, const char *line, cli_opts *o, char *err,
+                 size_t errlen) {
+  static char buf[1024];
+  static char *argv[64];
+  snprintf(buf, sizeof buf, "%s", line);
+  int argc = 0;
+  for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) argv[argc++] = t;
+  err[0] = 0;
+  return cli_parse(cmd, "cmd", argc, argv, o, err, errlen);
+}
+
+static void test_table(void **state) {
+  (void)state;
+  char err[512];
+  if (cli_table_check(err, sizeof err)) fail_msg("%s", err);
+}
+
+static void test_defaults_and_values(void **state) {
+  (void)state;
+  cli_opts o;
+  char err[512];
+  assert_int_equal(parse(CMD_SOLVE, "g.json", &o, err, sizeof err), 0);
+  assert_true(o.time_limit == 60.0);
+  assert_int_equal(o.threads, 0);
+  assert_int_equal(o.seed, 1);
+  assert_string_equal(o.lns, "auto");
+  assert_null(o.budget);
+  assert_int_equal(o.time_limit_set, 0);
+  assert_int_equal(o.npos, 1);
+  assert_string_equal(o.pos[0], "g.json");
+  cli_free(&o);
+
+  assert_int_equal(parse(CMD_SOLVE,
+                         "-b 0.9 g.json --time-limit=1e9 --threads 16 --seed "
+                         "4294967295 -c 3 --lns none -q -- -x",
+                         &o, err, sizeof err),
+                   0);
+  assert_string_equal(o.budget, "0.9");
+  assert_true(o.time_limit == 1e9);
+  assert_int_equal(o.time_limit_set, 1);
+  assert_int_equal(o.threads, 16);
+  assert_int_equal(o.seed, 4294967295L);
+  assert_string_equal(o.copies, "3");
+  assert_string_equal(o.lns, "none");
+  assert_int_equal(o.quiet, 1);
+  assert_int_equal(o.npos, 2); /* after --, "-x" is an argument */
+  assert_string_equal(o.pos[1], "-x");
+  cli_free(&o);
+
+  /* the lower ends, and a - argument */
+  assert_int_equal(parse(CMD_MILP, "- --time-limit 1e-3 --eps 0 --relax",
+                         &o, err, sizeof err),
+                   0);
+  assert_true(o.time_limit == 1e-3 && o.eps == 0 && o.eps_set && o.relax);
+  assert_string_equal(o.pos[0], "-");
+  cli_free(&o);
+  assert_int_equal(parse(CMD_MILP, "g --eps 0.999999", &o, err, sizeof err), 0);
+  cli_free(&o);
+
+  /* rows that share a long name: baseline's --method is one method,
+   * compare's a list (field methods) */
+  assert_int_equal(parse(CMD_BASELINE, "g -m chen-greedy --candidates linearized",
+                         &o, err, sizeof err),
+                   0);
+  assert_string_equal(o.method, "chen-greedy");
+  assert_string_equal(o.candidates, "linearized");
+  assert_null(o.methods);
+  cli_free(&o);
+  assert_int_equal(parse(CMD_COMPARE, "g --method cp,milp,baselines -f json",
+                         &o, err, sizeof err),
+                   0);
+  assert_string_equal(o.methods, "cp,milp,baselines");
+  assert_null(o.method);
+  assert_string_equal(o.format, "json");
+  cli_free(&o);
+
+  /* --copies: a number or a file; tune-copies also a list */
+  assert_int_equal(parse(CMD_INFO, "g --copies map.json", &o, err, sizeof err), 0);
+  assert_string_equal(o.copies, "map.json");
+  cli_free(&o);
+  assert_int_equal(parse(CMD_EMIT, "g --copies 3.5", &o, err, sizeof err), 0);
+  assert_string_equal(o.copies, "3.5"); /* not an integer: a file */
+  cli_free(&o);
+  assert_int_equal(parse(CMD_TUNE, "g --copies 1,2,1000000", &o, err, sizeof err), 0);
+  assert_string_equal(o.tune_copies, "1,2,1000000");
+  assert_null(o.copies);
+  cli_free(&o);
+
+  assert_int_equal(parse(CMD_GEN, "layered -n 1000000 --seed 0", &o, err, sizeof err), 0);
+  assert_int_equal(o.nodes, 1000000);
+  assert_int_equal(o.seed, 0);
+  cli_free(&o);
+  assert_int_equal(parse(CMD_EMIT, "g --phase 2 --dzn", &o, err, sizeof err), 0);
+  assert_int_equal(o.phase, 2);
+  cli_free(&o);
+  assert_int_equal(parse(CMD_BATCH, "d -j 0 --threads 0", &o, err, sizeof err), 0);
+  assert_int_equal(o.jobs, 0);
+  assert_int_equal(o.threads_set, 1);
+  cli_free(&o);
+}
+
+#define LNS "auto, random or none"
+#define METHODS                                                          \
+  "cp, milp, lp-rounding, checkpoint-all, chen-sqrtn, chen-greedy, "     \
+  "chen-sqrtn-linearized, chen-greedy-linearized, echo, baselines or all"
+
+static void test_errors(void **state) {
+  (void)state;
+  struct {
+    int cmd;
+    const char *line, *msg;
+  } bad[] = {
+      /* issue 28: these were accepted */
+      {CMD_SOLVE, "g --time-limit nan", "--time-limit must be a number in (0, 1e9], not 'nan'"},
+      {CMD_SOLVE, "g --time-limit -1", "--time-limit must be a number in (0, 1e9], not '-1'"},
+      {CMD_SOLVE, "g --time-limit 0", "--time-limit must be a number in (0, 1e9], not '0'"},
+      {CMD_SOLVE, "g --time-limit inf", "--time-limit must be a number in (0, 1e9], not 'inf'"},
+      {CMD_SOLVE, "g -t 1000000001", "--time-limit must be a number in (0, 1e9], not '1000000001'"},
+      {CMD_SOLVE, "g -t 1e-400", "--time-limit must be a number in (0, 1e9], not '1e-400'"},
+      {CMD_SOLVE, "g -t soon", "--time-limit must be a number in (0, 1e9], not 'soon'"},
+      {CMD_SOLVE, "g -t 5s", "--time-limit must be a number in (0, 1e9], not '5s'"},
+      {CMD_SOLVE, "g --threads 99999999999", "--threads must be an integer in [0, 16], not '99999999999'"},
+      {CMD_SOLVE, "g --threads 17", "--threads must be an integer in [0, 16], not '17'"},
+      {CMD_SOLVE, "g --threads -1", "--threads must be an integer in [0, 16], not '-1'"},
+      {CMD_SOLVE, "g --threads 2.5", "--threads must be an integer in [0, 16], not '2.5'"},
+      {CMD_SOLVE, "g --threads 99999999999999999999999", "--threads must be an integer in [0, 16], not '99999999999999999999999'"},
+      {CMD_SOLVE, "g --seed 4294967296", "--seed must be an integer in [0, 4294967295], not '4294967296'"},
+      {CMD_SOLVE, "g --lns big", "--lns must be " LNS ", not 'big'"},
+      {CMD_SOLVE, "g --lns=", "--lns must be " LNS ", not ''"},
+      {CMD_SOLVE, "g --copies 0", "--copies must be an integer in [1, 1000000] or a file, not '0'"},
+      {CMD_SOLVE, "g --copies -2", "--copies must be an integer in [1, 1000000] or a file, not '-2'"},
+      {CMD_SOLVE, "g -c 1000001", "--copies must be an integer in [1, 1000000] or a file, not '1000001'"},
+      {CMD_TUNE, "g --copies 1,0", "--copies must be an integer in [1, 1000000], a comma list of them or a file, not '1,0'"},
+      {CMD_TUNE, "g --copies 1,,2", "--copies must be an integer in [1, 1000000], a comma list of them or a file, not '1,,2'"},
+      {CMD_TUNE, "g --copies 1,x", "--copies must be an integer in [1, 1000000], a comma list of them or a file, not '1,x'"},
+      {CMD_EMIT, "g --phase 3", "--phase must be an integer in [1, 2], not '3'"},
+      {CMD_EMIT, "g --phase 0", "--phase must be an integer in [1, 2], not '0'"},
+      {CMD_MILP, "g --eps 1", "--eps must be a number in [0, 1), not '1'"},
+      {CMD_MILP, "g --eps -0.1", "--eps must be a number in [0, 1), not '-0.1'"},
+      {CMD_BASELINE, "g --method cp", "--method must be checkpoint-all, chen-sqrtn, chen-greedy or echo, not 'cp'"},
+      {CMD_BASELINE, "g --candidates all", "--candidates must be ap or linearized, not 'all'"},
+      {CMD_COMPARE, "g --method cp,frob", "--method must be a comma list of " METHODS ", not 'cp,frob'"},
+      {CMD_COMPARE, "g --method cp,", "--method must be a comma list of " METHODS ", not 'cp,'"},
+      {CMD_COMPARE, "g --format xml", "--format must be md, csv or json, not 'xml'"},
+      {CMD_BATCH, "d -j 4097", "--jobs must be an integer in [0, 4096], not '4097'"},
+      {CMD_GEN, "layered --nodes 0", "--nodes must be an integer in [1, 1000000], not '0'"},
+      {CMD_GEN, "layered --nodes 1000001", "--nodes must be an integer in [1, 1000000], not '1000001'"},
+      /* syntax */
+      {CMD_SOLVE, "g --seed", "--seed needs a value (N)"},
+      {CMD_SOLVE, "g -t", "--time-limit needs a value (S)"},
+      {CMD_SOLVE, "g --quiet=1", "--quiet takes no value"},
+      {CMD_SOLVE, "g --frobnicate", "unknown option --frobnicate (see remat cmd --help)"},
+      {CMD_SOLVE, "g --frob=3", "unknown option --frob (see remat cmd --help)"},
+      {CMD_SOLVE, "g -xyz", "unknown option -xyz (see remat cmd --help)"},
+      {CMD_SOLVE, "g -x", "unknown option -x (see remat cmd --help)"},
+      /* options of other commands */
+      {CMD_SOLVE, "g --phase 1", "unknown option --phase (see remat cmd --help)"},
+      {CMD_EVAL, "g s --threads 2", "unknown option --threads (see remat cmd --help)"},
+      {CMD_GEN, "layered -j 2", "unknown option -j (see remat cmd --help)"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    cli_opts o;
+    char err[1024];
+    int rc = parse(bad[i].cmd, bad[i].line, &o, err, sizeof err);
+    cli_free(&o);
+    if (rc != 2) fail_msg("'%s': rc %d", bad[i].line, rc);
+    if (strcmp(err, bad[i].msg))
+      fail_msg("'%s': got\n  %s\nwant\n  %s", bad[i].line, err, bad[i].msg);
+  }
+}
+
+/* A batch job's options (CMD_JOB), step by step as batch.c reads them. */
+static void test_job_scan(void **state) {
+  (void)state;
+  char *words[] = {"-c", "map.json", "--time-limit=20", "--threads", "2",
+                   "--lp-bound", "--lns", "random", "stray", "--jobs", "2"};
+  cli_scan s;
+  cli_scan_init(&s, CMD_JOB, 11, words);
+  cli_item it;
+  char err[512];
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 1);
+  assert_true(CLI_IS(it.opt, copies));
+  assert_string_equal(it.value, "map.json");
+  assert_int_equal(it.number, 0); /* a file */
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 1);
+  assert_true(CLI_IS(it.opt, time_limit) && it.d == 20);
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 1);
+  assert_true(CLI_IS(it.opt, threads) && it.i == 2);
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 1);
+  assert_true(CLI_IS(it.opt, lp_bound));
+  assert_null(it.value);
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 1);
+  assert_true(CLI_IS(it.opt, lns));
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 1);
+  assert_null(it.opt); /* a positional word */
+  assert_string_equal(it.value, "stray");
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), CLI_UNKNOWN);
+  assert_int_equal(it.len, 6);
+  assert_int_equal(strncmp(it.value, "--jobs", 6), 0);
+
+  /* a job takes only these, and not -q, -o or --budget */
+  char names[512];
+  cli_names(CMD_JOB, names, sizeof names);
+  assert_string_equal(names, "--time-limit, --threads, --seed, --copies, "
+                             "--fzn-solver, --no-heuristic, --free-order, --lp-bound, --lns");
+  static const char *not_job[] = {"-q", "-o", "--budget", "--output", "-j"};
+  for (size_t k = 0; k < sizeof not_job / sizeof *not_job; k++) {
+    char *w[] = {(char *)not_job[k], "x"};
+    cli_scan_init(&s, CMD_JOB, 2, w);
+    if (cli_next(&s, &it, err, sizeof err) != CLI_UNKNOWN)
+      fail_msg("%s is a job's option", not_job[k]);
+  }
+  char *num[] = {"--copies", "3", "--seed", "x"};
+  cli_scan_init(&s, CMD_JOB, 4, num);
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 1);
+  assert_int_equal(it.number, 1);
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 2);
+  assert_string_equal(err, "--seed must be an integer in [0, 4294967295], not 'x'");
+  assert_int_equal(cli_next(&s, &it, err, sizeof err), 0);
+}
+
+static void test_help(void **state) {
+  (void)state;
+  char what[512];
+  cli_describe(cli_option(CMD_SOLVE, "time-limit"), what, sizeof what);
+  assert_string_equal(what, "a number in (0, 1e9]");
+  cli_describe(cli_option(CMD_SOLVE, "lns"), what, sizeof what);
+  assert_string_equal(what, "auto, random or none");
+  cli_describe(cli_option(CMD_SOLVE, "quiet"), what, sizeof what);
+  assert_string_equal(what, "");
+  assert_null(cli_option(CMD_SOLVE, "phase"));
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  cli_print_options(f, CMD_SOLVE);
+  fclose(f);
+  assert_non_null(strstr(text, "  -t, --time-limit S         time limit in seconds"));
+  assert_non_null(strstr(text, "(batch: per job); a number in (0, 1e9]\n"));
+  assert_non_null(strstr(text, "default 1); an integer in [0, 16]\n"));
+  /* the words of --lns are in its metavar, not said twice */
+  assert_non_null(strstr(text, "--lns auto|random|none solve: "
+                               "large-neighbourhood search neighbourhoods\n"));
+  assert_null(strstr(text, "--phase"));
+  free(text);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_table),
+      cmocka_unit_test(test_defaults_and_values),
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_job_scan),
+      cmocka_unit_test(test_help),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,89 @@
+/* unit_solve_free.c -- remat_solve in free order against the exhaustive
+ * search over every sequence (exhaustive.h): on random DAGs of at most 5
+ * nodes with up to 2 copies per node it proves the same optimum, or that
+ * nothing fits; the free-order optimum is never above the stage model's,
+ * and equals it on chains. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "testutil.h"
+
+#include "exhaustive.h"
+#include "oracle.h"
+#include "remat.h"
+
+static int solve_free_once(const remat_graph *g, int64_t M, int copies, remat_result *r) {
+  remat_solve_params p;
+  remat_solve_params_init(&p);
+  p.budget = M;
+  p.default_copies = copies;
+  p.time_limit = 20;
+  p.verbose = 0;
+  p.free_order = 1;
+  p.threads = 1;
+  remat_result_init(r, g, M, "cp");
+  return remat_solve(g, &p, r);
+}
+
+static void test_free_proves_exhaustive(void **state) {
+  (void)state;
+  int bad = 0, total = 0;
+  for (int i = 0; i < 40; i++) {
+    int n = 2 + i % 4;
+    remat_graph *g = oracle_dag(n, 30 + 15 * (i % 3), 9, 9, 900 + (uint64_t)i);
+    int64_t lo = remat_graph_min_peak(g), hi = remat_topo_peak(g);
+    int64_t budgets[4] = {lo - 1, lo, (lo + hi) / 2, hi - 1};
+    for (int k = 0; k < 4; k++) {
+      if (budgets[k] < 0) continue;
+      int caps[EXH_MAXN] = {2, 2, 2, 2, 2, 2, 2};
+      int64_t want = exh_best(g, budgets[k], caps, 0);
+      int64_t stage = exh_best(g, budgets[k], caps, 1);
+      remat_result r;
+      int rc = solve_free_once(g, budgets[k], 2, &r);
+      int ok = want < 0 ? rc == REMAT_ENOFIT && r.status == REMAT_STATUS_INFEASIBLE
+                        : rc == REMAT_OK && r.status == REMAT_STATUS_OPTIMAL &&
+                              r.duration == want && r.peak <= budgets[k];
+      ok = ok && r.free_order;
+      if (stage >= 0 && (want < 0 || want > stage)) ok = 0; /* free <= stages */
+      if (!ok) {
+        fprintf(stderr, "  graph %d (n=%d) at %lld: exhaustive %lld (stages %lld), solve "
+                        "rc %d %s %lld (%s)\n",
+                i, n, (long long)budgets[k], (long long)want, (long long)stage, rc,
+                remat_status_name(r.status), (long long)r.duration, r.message);
+        bad++;
+      }
+      total++;
+      remat_result_free(&r);
+    }
+    remat_graph_free(g);
+  }
+  if (bad) fail_msg("%d of %d instances disagree with the exhaustive search", bad, total);
+}
+
+/* On a chain every order is the input order: free order and the stages
+ * have the same optimum. */
+static void test_free_chain(void **state) {
+  (void)state;
+  int64_t w[5] = {3, 1, 4, 1, 5}, m[5] = {2, 7, 1, 8, 2};
+  int src[4] = {0, 1, 2, 3}, dst[4] = {1, 2, 3, 4};
+  remat_graph *g = graph_from_arrays(5, w, m, 4, src, dst, "chain");
+  int caps[EXH_MAXN] = {2, 2, 2, 2, 2, 2, 2};
+  for (int64_t M = remat_graph_min_peak(g); M <= remat_topo_peak(g); M++) {
+    int64_t f = exh_best(g, M, caps, 0), s = exh_best(g, M, caps, 1);
+    assert_int_equal(f, s);
+    remat_result r;
+    solve_free_once(g, M, 2, &r);
+    assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
+    assert_int_equal(r.duration, f);
+    remat_result_free(&r);
+  }
+  remat_graph_free(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_free_chain),
+      cmocka_unit_test(test_free_proves_exhaustive),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -212,7 +212,7 @@ t_case "dense graph: solve's covering bound proves infeasibility"
 # the covering bound proves at once that nothing fits with C_v = 2
 run "$REMAT" solve "$d" --budget 0.5 --time-limit 1
 [ "$rc" -eq 3 ] || fail "solve on the dense graph exited with $rc, expected 3"
-grep -q '^remat solve: proven infeasible (by the covering bound): no schedule with at most C_v copies per node on the input order.s stages fits 182020; best peak' "$tmp/err.txt" ||
+grep -q '^remat solve: proven infeasible (by the covering bound): no sequence whose first computations follow the input order fits 182020 with at most C_v computations of each node; best peak' "$tmp/err.txt" ||
   fail "dense graph: solve says '$(cat "$tmp/err.txt")'"
 t_case "dense graph, --copies 150: the time limit holds"
 # with C_v = 150 nothing is proven; the window search's sub-models hold at

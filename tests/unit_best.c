@@ -207,7 +207,7 @@ static void test_best_at_bound(void **state) {
   assert_false(B->proven); /* over budget */
   assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
   assert_true(B->proven);
-  assert_int_equal(B->cover_proof, 2);
+  assert_int_equal(B->bound_proof, 1);
   assert_true(best_stopped(B));
   assert_false(best_nothing_fits(B));
   fx_free(F);

@@ -496,6 +496,8 @@ static void sfree_status(sfree *F) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
     r->bound = (double)r->duration;
+    r->proof_covers = r->bound_covers =
+        r->recomputations ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_ANY_ORDER;
     if (!r->recomputations)
       snprintf(r->message, sizeof r->message,
                "optimal: an order without recomputation fits (the base duration)");
@@ -510,6 +512,7 @@ static void sfree_status(sfree *F) {
                "order (free order not proven)");
   } else if (B->proven) {
     r->status = REMAT_STATUS_INFEASIBLE;
+    r->proof_covers = REMAT_COVERS_ANY_ORDER_COPIES;
     snprintf(r->message, sizeof r->message,
              "proven infeasible: no sequence in free order with at most C_v copies per "
              "node fits %lld; best peak %lld",

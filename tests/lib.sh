@@ -56,6 +56,10 @@ t__failed=0
 t__done=0
 t__abort=""
 t__abort_at=""
+# T_SLOW: how many times slower than a plain build the binary runs (3 under
+# the sanitizers or gcov: the Makefile sets it); wall-time checks scale
+# their slack by it
+T_SLOW=${T_SLOW:-1}
 
 # t__case_failed: whether the current case has failed (in a subshell too)
 t__case_failed() { grep -q "^$t__no	" "$t__fails"; }

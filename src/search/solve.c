@@ -2,7 +2,7 @@
  *
  *   bounds  the budget against max_v (remat_result_precheck), the CP model
  *           with C_v copies per node, the covering bound in a child
- *           (bounds.h);
+ *           (bounds.h), the window bound in another once the seeds ran;
  *   seeds   the input order (optimal when it fits), a caller's warm start,
  *           the best baseline, the C heuristics (seeds.h);
  *   phase 1 (only while nothing fits) minimise max(peak, M) from the
@@ -144,11 +144,13 @@ static void solve_phases(solve *S) {
 
 /* The message of a proof that nothing fits. */
 static void solve_infeasible(const best *B, char *buf, size_t len) {
-  const char *by = B->milp_proof   ? " (by Checkmate's MILP)"
-                   : B->cover_proof ? " (by the covering bound)"
-                                    : "";
+  const char *by = B->milp_proof == 1 || (B->milp_proof && B->window_proof != 2)
+                       ? " (by Checkmate's MILP)"
+                   : B->window_proof ? " (by the window bound)"
+                   : B->cover_proof  ? " (by the covering bound)"
+                                     : "";
   long long M = B->p->budget, peak = B->r->peak;
-  if (B->milp_proof == 1) {
+  if (B->milp_proof == 1 || B->window_proof == 2) {
     snprintf(buf, len,
              "proven infeasible%s: no schedule on the input order's stages fits "
              "%lld, with any number of recomputations; best peak %lld",
@@ -229,8 +231,10 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     if (!seeds_input_order(B)) { /* else no recomputation is needed */
       bounds_cover_start(B);
       seeds_solve(B);
+      bounds_window_start(B);
       solve_phases(&S);
       bounds_cover_end(B);
+      bounds_window_end(B);
     }
     rc = solve_conclude(&S);
     cpw_free(&S.C);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result.h"
 #include "sim.h"
 #include "util.h"
 
@@ -31,11 +32,7 @@ double best_left_by(const best *B, double end) {
 
 double best_left(const best *B) { return best_left_by(B, B->p->time_limit); }
 
-void best_raise_bound(remat_result *r, double lb) {
-  if (r->has_bound && lb <= r->bound) return;
-  r->has_bound = 1;
-  r->bound = lb;
-}
+void best_raise_bound(best *B, double lb) { result_raise_bound(B->r, lb, best_elapsed(B)); }
 
 /* With B->mu held: the best schedule fits and is at the lower bound. */
 static void best_at_bound(best *B) {
@@ -59,7 +56,7 @@ static void best_cover_take(best *B) {
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
     if (!r->has_bound || lb > r->bound) B->bound_by = "covering bound";
-    best_raise_bound(r, lb);
+    best_raise_bound(B, lb);
     prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
               remat_tdi(B->r->base_duration, lb), o->status == COVER_BOUND ? ", out of time" : "");
     best_at_bound(B);
@@ -91,7 +88,7 @@ void best_take_window(best *B) {
     double lb = (double)(r->base_duration + inc);
     if (!r->has_bound || lb > r->bound) {
       B->bound_by = "window bound";
-      best_raise_bound(r, lb);
+      best_raise_bound(B, lb);
       prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (window bound)", best_elapsed(B),
                 remat_tdi(r->base_duration, lb));
       best_at_bound(B);

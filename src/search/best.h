@@ -133,8 +133,9 @@ void best_stats(best *B, const gz_stats *st);
 /* A line at -v (verbose 2). */
 void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Keep the higher of the result's lower bound and lb. */
-void best_raise_bound(remat_result *r, double lb);
+/* Keep the higher of the result's lower bound and lb (with the time, in
+ * its bound trace). */
+void best_raise_bound(best *B, double lb);
 
 /* A worker's view of the shared best, behind a worker_io (best_io). */
 typedef struct best_client {

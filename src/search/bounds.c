@@ -126,7 +126,7 @@ void bounds_lp(best *B) {
   if (st == 0) {
     double lb = ceil(lp - 1e-6 * (lp > 1 ? lp : 1)); /* durations are integers */
     if (lb < base) lb = base;
-    best_raise_bound(r, lb);
+    best_raise_bound(B, lb);
     if (B->fits && (double)r->duration <= lb) r->status = REMAT_STATUS_OPTIMAL;
     prog_line(&B->pr, "[%7.2fs] LP bound  duration >= %.0f (TDI >= %.3f%%) in %.2fs%s",
               best_elapsed(B), lb, remat_tdi(r->base_duration, lb), best_elapsed(B) - t,

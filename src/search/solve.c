@@ -180,6 +180,7 @@ static void solve_status(best *B, const model *md) {
     if (!B->proven && B->unproven[0])
       snprintf(r->message, sizeof r->message, "%s", B->unproven);
     if (B->proven) {
+      best_raise_bound(B, (double)r->duration);
       r->has_bound = 1;
       r->bound = (double)r->duration;
       /* the MILP's and the covering bound's proofs are exact */

@@ -166,7 +166,7 @@ fuzz: fuzz-build
 	  if build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_S) -max_len=65536 -timeout=20 \
 	      -rss_limit_mb=4096 -artifact_prefix=build/fuzz/crashes/$$t/ \
 	      build/fuzz/corpus/$$t tests/fuzz/corpus/$$t >build/fuzz/$$t.log 2>&1; then \
-	    echo "fuzz_$$t: $$(grep -E '^#[0-9]+ *DONE' build/fuzz/$$t.log | tail -1)"; \
+	    echo "fuzz_$$t: $$(grep -E '^Done [0-9]+ runs' build/fuzz/$$t.log | tail -1)"; \
 	  else \
 	    echo "fuzz_$$t: FAILED (build/fuzz/$$t.log, input in build/fuzz/crashes/$$t/)"; \
 	    grep -E "ERROR|runtime error|invariant broken" build/fuzz/$$t.log | head -3; \

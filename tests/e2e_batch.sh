@@ -14,14 +14,7 @@ field() {
 }
 
 mkdir graphs
-cat >graphs/g1.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond graphs/g1.json
 cat >graphs/g2.json <<'EOF'
 {"name": "skip",
  "nodes": [{"id": "s", "duration": 2, "memory": 6}, {"id": "p", "duration": 1, "memory": 2},

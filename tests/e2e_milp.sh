@@ -232,13 +232,14 @@ grep -q '^remat solve: proven infeasible (by the covering bound): no schedule wi
 t_case "dense graph, --copies 150: the time limit holds"
 # with C_v = 150 nothing is proven; the window search's sub-models hold at
 # most one copy of a node per stage, so they stay small and the limit holds
-# (with every copy in each window, Gecode's parser alone overruns it)
+# (with every copy in each window, Gecode's parser alone overran it several
+# times over); the margin is for a loaded machine
 t0=$(date +%s.%N)
 run "$REMAT" solve "$d" --budget 0.5 --copies 150 --time-limit 1 -q
 t=$(echo "$(date +%s.%N) - $t0" | bc)
 [ "$rc" -eq 3 ] && grep -q '^remat solve: out of time' "$tmp/err.txt" ||
   fail "dense graph, --copies 150: exit $rc '$(cat "$tmp/err.txt")'"
-awk -v t="$t" 'BEGIN { exit !(t < 3) }' || fail "dense graph, --copies 150: $t s at a 1 s limit"
+awk -v t="$t" 'BEGIN { exit !(t < 5) }' || fail "dense graph, --copies 150: $t s at a 1 s limit"
 
 # --- usage errors: exit 2 with a message -----------------------------------
 t_case "usage errors"

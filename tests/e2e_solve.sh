@@ -63,14 +63,7 @@ run "$REMAT" info longdur.json --budget 10 # topo peak 11, min_peak 9
 
 t_case "usage errors"
 # a small graph: a diamond with a long-lived input
-cat >g.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond g.json
 
 # --------------------------------------------------------- usage errors
 run "$REMAT" solve g.json -q

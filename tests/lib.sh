@@ -119,6 +119,19 @@ t__summary() {
   echo "$t_script: $t__passed passed, $t__failed failed$t__abort"
 }
 
+# t_diamond FILE: the six-node diamond graph the scripts share (topo peak
+# 16; the least peak of any schedule 13)
+t_diamond() {
+  cat >"$1" <<'JSON'
+{"name": "diamond",
+ "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
+           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
+           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
+ "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
+           ["d", "out"], ["a", "out"]]}
+JSON
+}
+
 t_done() {
   t__close
   t__done=1

@@ -361,11 +361,13 @@ int result_file_trace(const result_file *f, remat_result *r, char *err,
   r->cap_trace = (int)(n ? n : 1);
   const json_t *p;
   json_array_foreach(tr, i, p) {
-    if (result_trace_point(p, &r->trace[r->ntrace]))
+    if (result_trace_point(p, &r->trace[r->ntrace])) {
+      remat_result_free(r);
       return util_err(err, errlen, REMAT_EUSAGE,
                       "%s: trace entry %zu is not [seconds, phase, peak, "
                       "duration]",
                       f->path, i);
+    }
     r->ntrace++;
   }
   const json_t *bt = json_object_get(f->root, "bound_trace");

@@ -96,7 +96,7 @@ t_case "proven infeasible by the MILP"
 # bound (200) but below every schedule's peak: Gecode alone does not prove
 # it within the test's limit (any C_v); Checkmate's MILP, which solve runs
 # on small graphs after a second of CP, proves it quickly (bench/RESULTS.md,
-# section 12), and so does the window bound (section 15): either may say it
+# section 12), and so does the window bound (section 16): either may say it
 # first.
 cat >z28.json <<'EOF_Z28'
 {"nodes": [{"id": "n0", "duration": 5, "memory": 0}, {"id": "n1", "duration": 0, "memory": 0}, {"id": "n2", "duration": 0, "memory": 0}, {"id": "n3", "duration": 0, "memory": 0}, {"id": "n4", "duration": 0, "memory": 0}, {"id": "n5", "duration": 5, "memory": 100}, {"id": "n6", "duration": 0, "memory": 100}, {"id": "n7", "duration": 5, "memory": 0}, {"id": "n8", "duration": 0, "memory": 0}, {"id": "n9", "duration": 0, "memory": 100}, {"id": "n10", "duration": 5, "memory": 7}, {"id": "n11", "duration": 5, "memory": 0}, {"id": "n12", "duration": 5, "memory": 0}, {"id": "n13", "duration": 0, "memory": 100}, {"id": "n14", "duration": 5, "memory": 100}, {"id": "n15", "duration": 0, "memory": 100}, {"id": "n16", "duration": 0, "memory": 100}, {"id": "n17", "duration": 0, "memory": 0}, {"id": "n18", "duration": 0, "memory": 100}, {"id": "n19", "duration": 0, "memory": 100}, {"id": "n20", "duration": 5, "memory": 100}, {"id": "n21", "duration": 0, "memory": 0}, {"id": "n22", "duration": 0, "memory": 100}, {"id": "n23", "duration": 5, "memory": 0}, {"id": "n24", "duration": 5, "memory": 100}, {"id": "n25", "duration": 0, "memory": 0}, {"id": "n26", "duration": 0, "memory": 7}, {"id": "n27", "duration": 0, "memory": 7}],

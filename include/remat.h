@@ -189,6 +189,12 @@ typedef struct remat_trace {
   int64_t duration;
 } remat_trace;
 
+/* A lower bound on the duration proven during a solve. */
+typedef struct remat_bound_point {
+  double seconds; /* since the start of the solve */
+  double bound;   /* the duration no schedule goes below */
+} remat_bound_point;
+
 typedef struct remat_result {
   char method[32];       /* "cp", "milp", "lp-rounding", "chen-sqrtn", ... */
   int64_t budget;        /* M in bytes */
@@ -213,6 +219,8 @@ typedef struct remat_result {
   int proof_covers;      /* REMAT_COVERS_*: what status optimal or
                             infeasible was proven for */
   int bound_covers;      /* REMAT_COVERS_*: what the bound holds for */
+  remat_bound_point *bound_trace; /* each rise of the bound, in order */
+  int nbound_trace, cap_bound_trace;
   int *copies;           /* C_v used per node (CP), or NULL */
   int64_t mem_quantum, dur_quantum; /* CP scaling (1 = exact) */
   long long nodes, fails, restarts, solutions, propagations;

@@ -192,16 +192,19 @@ static void test_best_at_bound(void **state) {
   remat_sim s2 = remat0_sim();
   fixture *F = fx_new(s2.peak, 2);
   best *B = &F->B;
-  best_raise_bound(&F->r, (double)s2.duration - 1);
-  best_raise_bound(&F->r, 1); /* the higher bound stays */
+  best_raise_bound(B, (double)s2.duration - 1);
+  best_raise_bound(B, 1); /* the higher bound stays */
   assert_true(F->r.has_bound);
   assert_true(F->r.bound == (double)s2.duration - 1);
+  assert_int_equal(F->r.nbound_trace, 1); /* one rise, with its time */
+  assert_true(F->r.bound_trace[0].bound == (double)s2.duration - 1);
+  assert_true(F->r.bound_trace[0].seconds >= 0);
   assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
   assert_false(B->proven);
   fx_free(F);
   F = fx_new(s2.peak, 2);
   B = &F->B;
-  best_raise_bound(&F->r, (double)s2.duration);
+  best_raise_bound(B, (double)s2.duration);
   assert_false(best_stopped(B));
   assert_int_equal(best_offer(B, topo, 5, 1, "phase 1"), 1);
   assert_false(B->proven); /* over budget */

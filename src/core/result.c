@@ -73,10 +73,25 @@ int remat_result_precheck(remat_result *r, const remat_graph *g) {
 void remat_result_free(remat_result *r) {
   free(r->seq);
   free(r->trace);
+  free(r->bound_trace);
   free(r->copies);
   r->seq = NULL;
   r->trace = NULL;
+  r->bound_trace = NULL;
+  r->nbound_trace = r->cap_bound_trace = 0;
   r->copies = NULL;
+}
+
+void result_raise_bound(remat_result *r, double lb, double seconds) {
+  if (r->has_bound && lb <= r->bound) return;
+  r->has_bound = 1;
+  r->bound = lb;
+  if (r->nbound_trace == r->cap_bound_trace) {
+    r->cap_bound_trace = r->cap_bound_trace ? 2 * r->cap_bound_trace : 8;
+    r->bound_trace = util_realloc(r->bound_trace,
+                                  (size_t)r->cap_bound_trace * sizeof *r->bound_trace);
+  }
+  r->bound_trace[r->nbound_trace++] = (remat_bound_point){seconds, lb};
 }
 
 static int result_better(const remat_result *r, const remat_sim *s) {
@@ -195,6 +210,13 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
                                         (json_int_t)t->duration));
   }
   json_object_set_new(o, "trace", tr);
+  if (r->nbound_trace) {
+    json_t *bt = json_array();
+    for (int i = 0; i < r->nbound_trace; i++)
+      json_array_append_new(bt, json_pack("[f,f]", r->bound_trace[i].seconds,
+                                          r->bound_trace[i].bound));
+    json_object_set_new(o, "bound_trace", bt);
+  }
   json_t *st = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "nodes",
                          (json_int_t)r->nodes, "fails", (json_int_t)r->fails,
                          "restarts", (json_int_t)r->restarts, "solutions",
@@ -373,6 +395,14 @@ int result_file_trace(const result_file *f, remat_result *r, char *err,
                       f->path, i);
     }
     r->ntrace++;
+  }
+  const json_t *bt = json_object_get(f->root, "bound_trace");
+  json_array_foreach(bt, i, p) { /* optional: [seconds, duration] */
+    const json_t *sec = json_array_get(p, 0), *b = json_array_get(p, 1);
+    if (!json_is_number(sec) || !json_is_number(b))
+      return util_err(err, errlen, REMAT_EUSAGE,
+                      "%s: bound_trace entry %zu is not [seconds, duration]", f->path, i);
+    result_raise_bound(r, json_number_value(b), json_number_value(sec));
   }
   return 0;
 }

@@ -75,6 +75,10 @@ json_t *result_node_id(const remat_graph *g, int v);
 /* "budget 41687  peak 40820  TDI 0.80%  optimal  9.3s" */
 void result_summary(FILE *f, const remat_result *r);
 
+/* Keep the higher of r's lower bound and lb; a rise goes into r's bound
+ * trace at `seconds`. */
+void result_raise_bound(remat_result *r, double lb, double seconds);
+
 /* "lower bound: duration D  TDI T%  gap G%" when r has a bound (the gap
  * when a schedule fits); nothing otherwise. */
 void result_bound_line(FILE *f, const remat_result *r);

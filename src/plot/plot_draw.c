@@ -19,6 +19,7 @@ const char plot_css[] =
     ".over-budget { opacity: 0.6; }\n"
     ".memory { stroke-width: 1.4; stroke-linejoin: round; }\n"
     ".progress { stroke-width: 2; stroke-linejoin: round; }\n"
+    ".lower-bound { stroke-width: 1.5; stroke-dasharray: 5 3; }\n"
     ".tradeoff { stroke-width: 2; stroke-linejoin: round; }\n"
     ".row-grid { stroke: #eeeeee; stroke-width: 1; }\n";
 

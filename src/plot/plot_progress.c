@@ -61,6 +61,12 @@ static void plot_prog_axes(plot_prog *p) {
       ymax = fmax(ymax, plot_point_tdi(r, &r->trace[k]));
       ymin = fmin(ymin, plot_point_tdi(r, &r->trace[k]));
     }
+    for (int k = 0; k < r->nbound_trace; k++) {
+      double tdi = plot_tdi((int64_t)r->bound_trace[k].bound, r->base_duration);
+      ymax = fmax(ymax, tdi);
+      ymin = fmin(ymin, tdi);
+      tmin = fmin(tmin, fmax(r->bound_trace[k].seconds, PLOT_TMIN));
+    }
     tmax = fmax(tmax, plot_run_end(r));
   }
   /* no trace point (nothing was ever found): tmin is still infinite */
@@ -99,6 +105,23 @@ static void plot_prog_curve(svg *s, const plot_prog *p, int i) {
   svg_poly_end(s);
 }
 
+/* The lower bound proven so far (the bound trace) as a dashed step curve. */
+static void plot_prog_bound(svg *s, const plot_prog *p, int i) {
+  const remat_result *r = p->runs[i].result;
+  if (!r->nbound_trace) return;
+  svg_poly_begin(s, "lower-bound", svg_color(i));
+  svg_attr(s, "data-method", r->method);
+  double last = 0;
+  for (int k = 0; k < r->nbound_trace; k++) {
+    double tdi = plot_tdi((int64_t)r->bound_trace[k].bound, r->base_duration);
+    double x = svg_map(&p->x, fmax(r->bound_trace[k].seconds, PLOT_TMIN));
+    if (k) svg_poly_point(s, x, svg_map(&p->y, last));
+    svg_poly_point(s, x, svg_map(&p->y, tdi));
+    last = tdi;
+  }
+  svg_poly_point(s, svg_map(&p->x, plot_run_end(r)), svg_map(&p->y, last));
+  svg_poly_end(s);
+}
 
 static void plot_prog_points(svg *s, const plot_prog *p, int i) {
   const remat_result *r = p->runs[i].result;
@@ -178,9 +201,11 @@ static void plot_prog_texts(const plot_prog *p, const plot_opts *o,
     snprintf(b, sizeof b, "budget %s", v);
   }
   const char *gname = p->nr && p->same_graph ? p->runs[0].graph : NULL;
-  snprintf(sub, slen, "%s%s%s%scurves: best within-budget TDI so far%s",
+  int bounds = 0;
+  for (int i = 0; i < p->nr; i++) bounds |= p->runs[i].result->nbound_trace > 0;
+  snprintf(sub, slen, "%s%s%s%scurves: best within-budget TDI so far%s%s",
            gname ? gname : "", gname && *b ? ", " : "", b,
-           gname || *b ? "; " : "",
+           gname || *b ? "; " : "", bounds ? ", dashed: lower bound" : "",
            p->clamped ? "; times under 1 ms drawn at 1 ms" : "");
 }
 
@@ -192,6 +217,7 @@ static void plot_prog_draw(svg *s, const plot_prog *p, const char *title,
              "TDI: total duration increase (%)");
   svg_group_begin(s, "curves");
   for (int i = 0; i < p->nr; i++) plot_prog_curve(s, p, i);
+  for (int i = 0; i < p->nr; i++) plot_prog_bound(s, p, i);
   for (int i = 0; i < p->nr; i++) plot_prog_points(s, p, i);
   svg_group_end(s);
   plot_area(s, &p->x, &p->y);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result.h"
 #include "sim.h"
 #include "util.h"
 
@@ -32,11 +33,7 @@ double best_left_by(const best *B, double end) {
 
 double best_left(const best *B) { return best_left_by(B, B->p->time_limit); }
 
-void best_raise_bound(remat_result *r, double lb) {
-  if (r->has_bound && lb <= r->bound) return;
-  r->has_bound = 1;
-  r->bound = lb;
-}
+void best_raise_bound(best *B, double lb) { result_raise_bound(B->r, lb, best_elapsed(B)); }
 
 /* With B->mu held: the best schedule fits and is at the lower bound. */
 static void best_at_bound(best *B) {
@@ -45,14 +42,15 @@ static void best_at_bound(best *B) {
   B->proven = 1;
   B->bound_proof = 1;
   B->done = 1;
-  prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the %s bound", best_elapsed(B), r->tdi,
-            B->cover_lb >= 0 && r->bound <= B->cover_lb ? "covering" : "lower");
+  prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the %s", best_elapsed(B), r->tdi,
+            B->bound_by ? B->bound_by : "lower bound");
 }
 
 void best_cp_rounded(best *B, double lb, int64_t q) {
   pthread_mutex_lock(&B->mu);
   B->rounded_q = q;
-  best_raise_bound(B->r, lb);
+  if (!B->r->has_bound || lb > B->r->bound) B->bound_by = "CP's optimum for rounded durations";
+  best_raise_bound(B, lb);
   B->done = 1;
   prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (the CP's optimum for durations rounded to %lld)",
             best_elapsed(B), remat_tdi(B->r->base_duration, lb), (long long)q);
@@ -71,7 +69,8 @@ static void best_cover_take(best *B) {
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
     B->cover_lb = lb;
-    best_raise_bound(r, lb);
+    if (!r->has_bound || lb > r->bound) B->bound_by = "covering bound";
+    best_raise_bound(B, lb);
     prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
               remat_tdi(B->r->base_duration, lb), o->status == COVER_BOUND ? ", out of time" : "");
     best_at_bound(B);
@@ -88,10 +87,46 @@ void best_take_cover(best *B) {
   pthread_mutex_unlock(&B->mu);
 }
 
+void best_take_window(best *B) {
+  best_window *w = B->win;
+  if (!w) return;
+  long long inc = __atomic_load_n(&w->increase, __ATOMIC_ACQUIRE);
+  int ready = __atomic_load_n(&w->ready, __ATOMIC_ACQUIRE);
+  if (inc <= B->win_seen && (!ready || B->win_taken) &&
+      !(B->window_proof && __atomic_load_n(&w->any_ready, __ATOMIC_ACQUIRE)))
+    return;
+  pthread_mutex_lock(&B->mu);
+  remat_result *r = B->r;
+  if (inc > B->win_seen && !B->win_taken) {
+    B->win_seen = inc;
+    double lb = (double)(r->base_duration + inc);
+    if (!r->has_bound || lb > r->bound) {
+      B->bound_by = "window bound";
+      best_raise_bound(B, lb);
+      prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (window bound)", best_elapsed(B),
+                remat_tdi(r->base_duration, lb));
+      best_at_bound(B);
+    }
+  }
+  if (ready && !B->win_taken) {
+    B->win_taken = 1;
+    if (w->status == WBOUND_INFEASIBLE && !B->fits && !B->proven) {
+      B->proven = 1;
+      B->cover_proof = 1;
+      B->window_proof = 1;
+      B->done = 1;
+    }
+  }
+  if (B->window_proof && __atomic_load_n(&w->any_ready, __ATOMIC_ACQUIRE))
+    B->window_proof = w->any ? 2 : 1;
+  pthread_mutex_unlock(&B->mu);
+}
+
 int best_interrupted(const best *B) { return B->p->stop && *B->p->stop; }
 
 int best_stopped(best *B) {
   best_take_cover(B);
+  best_take_window(B);
   return B->done || B->internal || best_interrupted(B);
 }
 
@@ -116,6 +151,9 @@ int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
     const remat_result *r = B->r;
     B->fits = r->peak <= r->budget;
     B->version++;
+    if (B->win && B->fits)
+      __atomic_store_n(&B->win->incumbent, (long long)(r->duration - r->base_duration),
+                       __ATOMIC_RELEASE);
     prog_line(&B->pr, "[%7.2fs] %-9s peak %lld (%.1f%% of budget)  TDI %.2f%%%s",
               best_elapsed(B), what, (long long)r->peak,
               100.0 * (double)r->peak / (double)r->budget, r->tdi,

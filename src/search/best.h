@@ -5,9 +5,9 @@
  * version bumped at every improvement and the flags the workers stop on
  * (fits, proven, done).  The module also holds what the conclusion needs
  * to know about proofs (by the MILP, by the covering bound), the first
- * internal error, and the covering bound's answer (bounds.h starts its
- * child; the answer is taken by whichever thread next asks whether to
- * stop).  Progress lines go through here, one at a time. */
+ * internal error, and the answers of the covering bound and of the
+ * window bound (bounds.h starts their children; an answer is taken by
+ * whichever thread next asks whether to stop).  Progress lines go through here, one at a time. */
 #ifndef REMAT_BEST_H
 #define REMAT_BEST_H
 
@@ -17,6 +17,7 @@
 #include "cover.h"
 #include "gecode.h"
 #include "progress.h"
+#include "wbound.h"
 #include "remat.h"
 #include "worker.h"
 
@@ -25,6 +26,21 @@ typedef struct best_cover {
   cover_out out;
   int ready; /* set (release) after out is written */
 } best_cover;
+
+/* The window bound's answers, written by its child (bounds.h). */
+typedef struct best_window {
+  long long increase; /* its best bound on the duration increase (atomic
+                         store), 0 at first */
+  long long incumbent; /* the best schedule's increase when it fits, -1:
+                          none (atomic; written by the parent) */
+  wbound_status status;
+  int rounds;
+  double seconds;
+  int ready; /* set (release) after status is written */
+  int any;   /* when status is WBOUND_INFEASIBLE: 1 if no schedule fits
+                with any number of copies either */
+  int any_ready; /* set (release) after any is written */
+} best_window;
 
 typedef struct best {
   const remat_graph *g;
@@ -45,13 +61,21 @@ typedef struct best {
                             not started) */
   child cov_child;
   _Atomic int cov_taken; /* its answer was read (best_take_cover) */
-  int cover_proof;       /* proven by the covering bound: nothing fits
-                            with C_v */
+  int cover_proof;       /* proven by a lower bound (covering or window):
+                            nothing fits with C_v */
   double cover_lb;       /* the covering bound's lower bound (-1: none) */
   int bound_proof;       /* proven optimal: the best schedule is at the
                             lower bound */
   int64_t rounded_q;     /* the CP's optimum is proven for durations
                             rounded to multiples of this (0: not) */
+  best_window *win;      /* the window bound's child writes here (NULL:
+                            not started) */
+  child win_child;
+  long long win_seen;    /* the last of its bounds taken (0 at first) */
+  int win_taken;         /* its final answer was read */
+  int window_proof;      /* nothing fits (cover_proof) by the window
+                            bound: 1 with C_v copies, 2 with any number */
+  const char *bound_by;  /* which bound r->bound is ("covering bound") */
   int internal;          /* an internal error happened */
   char errmsg[512];
   char unproven[256];    /* why the external solver ended by itself
@@ -86,8 +110,13 @@ int *best_copy(best *B, int *len, long *version);
  * when it is there. */
 void best_take_cover(best *B);
 
+/* Take the window bound's new bounds and its final answer: a proof that
+ * nothing fits with C_v, or lower bounds, which prove the best schedule
+ * optimal when it is there. */
+void best_take_window(best *B);
+
 /* Stop: a proof (done), an internal error or the caller's stop flag.
- * Takes the covering bound's answer when it came. */
+ * Takes the covering and window bounds' answers when they came. */
 int best_stopped(best *B);
 
 /* The search ended with a proof that nothing fits. */
@@ -108,8 +137,9 @@ void best_stats(best *B, const gz_stats *st);
 /* A line at -v (verbose 2). */
 void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Keep the higher of the result's lower bound and lb. */
-void best_raise_bound(remat_result *r, double lb);
+/* Keep the higher of the result's lower bound and lb (with the time, in
+ * its bound trace). */
+void best_raise_bound(best *B, double lb);
 
 /* The CP proved its optimum for durations rounded to multiples of q; lb is
  * the bound that gives (bounds_rounded): raise the bound, stop the search

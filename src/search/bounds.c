@@ -42,6 +42,80 @@ void bounds_cover_end(best *B) {
   B->cov = NULL;
 }
 
+/* In the window bound's child: each higher bound, at once. */
+static void bounds_window_raised(void *ctx, int64_t increase) {
+  best_window *w = ctx;
+  __atomic_store_n(&w->increase, (long long)increase, __ATOMIC_RELEASE);
+}
+
+static int64_t bounds_window_incumbent(void *ctx) {
+  best_window *w = ctx;
+  return __atomic_load_n(&w->incumbent, __ATOMIC_ACQUIRE);
+}
+
+/* Seconds the window bound may take to say whether more copies help. */
+#define BOUNDS_ANY_WAIT 2.0
+
+static void bounds_window_child(void *ctx) {
+  best *B = ctx;
+  const remat_result *r = B->r;
+  wbound_params wp;
+  wbound_params_init(&wp);
+  wp.budget = B->p->budget;
+  wp.copies = r->copies;
+  wp.incumbent = B->fits ? r->duration - r->base_duration : -1;
+  /* it stops itself before the workers do, so that its last bound is
+   * taken */
+  double t = B->p->time_limit - best_elapsed(B) - 0.5;
+  wp.time_limit = t > 0.1 ? t : 0.1;
+  wp.on_bound = bounds_window_raised;
+  wp.incumbent_now = bounds_window_incumbent;
+  wp.ctx = B->win;
+  child_deadline(wp.time_limit + BOUNDS_ANY_WAIT + 1); /* whatever CBC does */
+  wbound_out o;
+  wbound_solve(B->g, &wp, &o);
+  best_window *w = B->win;
+  w->status = o.status;
+  w->rounds = o.rounds;
+  w->seconds = o.seconds;
+  if (o.status == WBOUND_OPTIMAL || o.status == WBOUND_BOUND)
+    __atomic_store_n(&w->increase, (long long)o.increase, __ATOMIC_RELEASE);
+  wbound_out_free(&o);
+  __atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
+  if (o.status != WBOUND_INFEASIBLE || !r->copies) return;
+  /* nothing fits with C_v copies: with any number?  (the parent waits a
+   * little for this answer, bounds_window_end) */
+  wp.copies = NULL;
+  wp.incumbent = -1;
+  wp.incumbent_now = NULL;
+  wp.on_bound = NULL;
+  wp.time_limit = BOUNDS_ANY_WAIT;
+  w->any = wbound_solve(B->g, &wp, &o) == WBOUND_INFEASIBLE;
+  wbound_out_free(&o);
+  __atomic_store_n(&w->any_ready, 1, __ATOMIC_RELEASE);
+}
+
+void bounds_window_start(best *B) {
+  /* below 2 s its models would not be solved, and stopping CBC's root LP
+   * costs a fraction of a second */
+  if (!B->p->heuristics || B->done || best_left(B) < 2) return;
+  B->win = child_shared(sizeof *B->win);
+  B->win->incumbent = B->fits ? B->r->duration - B->r->base_duration : -1;
+  child_start(&B->win_child, bounds_window_child, B);
+}
+
+void bounds_window_end(best *B) {
+  if (!B->win) return;
+  best_take_window(B);
+  double wait = 0;
+  if (B->window_proof == 1 && !__atomic_load_n(&B->win->any_ready, __ATOMIC_ACQUIRE))
+    wait = util_now() - B->win_child.t0 + BOUNDS_ANY_WAIT;
+  child_wait(&B->win_child, wait, 1.0, NULL, NULL, NULL);
+  best_take_window(B);
+  child_shared_free(B->win, sizeof *B->win);
+  B->win = NULL;
+}
+
 void bounds_lp(best *B) {
   remat_result *r = B->r;
   const remat_solve_params *p = B->p;
@@ -52,7 +126,7 @@ void bounds_lp(best *B) {
   double base = (double)r->base_duration;
   if (st == 0) {
     double lb = lp < base ? base : lp; /* rounded down (milp_lp_bound) */
-    best_raise_bound(r, lb);
+    best_raise_bound(B, lb);
     if (B->fits && (double)r->duration <= lb) {
       r->status = REMAT_STATUS_OPTIMAL;
       r->proof_covers = REMAT_COVERS_STAGES; /* the LP's model */

@@ -2,7 +2,7 @@
  *
  *   bounds  the budget against max_v (remat_result_precheck), the CP model
  *           with C_v copies per node, the covering bound in a child
- *           (bounds.h);
+ *           (bounds.h), the window bound in another once the seeds ran;
  *   seeds   the input order (optimal when it fits), a caller's warm start,
  *           the best baseline, the C heuristics (seeds.h);
  *   phase 1 (only while nothing fits) minimise max(peak, M) from the
@@ -145,11 +145,13 @@ static void solve_phases(solve *S) {
 
 /* The message of a proof that nothing fits, and what it covers. */
 static void solve_infeasible(const best *B, char *buf, size_t len) {
-  const char *by = B->milp_proof   ? " (by Checkmate's MILP)"
-                   : B->cover_proof ? " (by the covering bound)"
-                                    : "";
+  const char *by = B->milp_proof == 1 || (B->milp_proof && B->window_proof != 2)
+                       ? " (by Checkmate's MILP)"
+                   : B->window_proof ? " (by the window bound)"
+                   : B->cover_proof  ? " (by the covering bound)"
+                                     : "";
   long long M = B->p->budget, peak = B->r->peak;
-  if (B->cover_proof && !B->milp_proof) {
+  if (B->cover_proof && !B->milp_proof && !B->window_proof) {
     B->r->proof_covers = REMAT_COVERS_FIRSTS_COPIES;
     snprintf(buf, len,
              "proven infeasible%s: no sequence whose first computations follow the "
@@ -158,8 +160,9 @@ static void solve_infeasible(const best *B, char *buf, size_t len) {
              by, M, peak);
     return;
   }
-  B->r->proof_covers = B->milp_proof == 1 ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES;
-  if (B->milp_proof == 1) {
+  int any = B->milp_proof == 1 || B->window_proof == 2;
+  B->r->proof_covers = any ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES;
+  if (any) {
     snprintf(buf, len,
              "proven infeasible%s: no schedule on the input order's stages fits "
              "%lld, with any number of recomputations (the stage model; other "
@@ -200,6 +203,7 @@ static void solve_status(best *B) {
     if (!B->proven && B->unproven[0])
       snprintf(r->message, sizeof r->message, "%s", B->unproven);
     if (B->proven) {
+      best_raise_bound(B, (double)r->duration);
       r->has_bound = 1;
       r->bound = (double)r->duration;
       r->proof_covers = solve_optimal_covers(B);
@@ -256,8 +260,10 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     if (!seeds_input_order(B)) { /* else no recomputation is needed */
       bounds_cover_start(B);
       seeds_solve(B);
+      bounds_window_start(B);
       solve_phases(&S);
       bounds_cover_end(B);
+      bounds_window_end(B);
     }
     rc = solve_conclude(&S);
     cpw_free(&S.C);

@@ -3,6 +3,8 @@
 #   make                 build build/remat
 #   make check           build and run every test (unit, oracle, sweeps, CLI)
 #   make check SANITIZE=1  the same with ASan + UBSan (objects in build/san)
+#   make test-NAME       one test (tests/NAME.c or tests/NAME.sh)
+#   make coverage        the tests with gcov (build/cov), then src/'s line coverage
 #   make demo            solve a bundled example and draw its pictures
 #   make install PREFIX=/usr/local
 #   make deps            install the Debian packages we need (as root)
@@ -12,13 +14,20 @@ PREFIX    ?= /usr/local
 CC        ?= gcc
 CXX       ?= g++
 SANITIZE  ?= 0
+COVERAGE  ?= 0
 
 # Debian 12 packages the build, the tests and the demo need.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
             libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils jq \
             python3-torch python3-torchvision python3-onnx
 
-ifeq ($(SANITIZE),1)
+ifeq ($(COVERAGE),1)
+# make coverage: gcov's counters, objects in build/cov (updated atomically:
+# the solver's threads would otherwise race on them)
+BUILD     := build/cov
+SANFLAGS  := --coverage -fprofile-update=atomic
+OPT       := -O1 -g
+else ifeq ($(SANITIZE),1)
 BUILD     := build/san
 # Gecode's own leaks are suppressed (see the file); remat's are not.
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
@@ -61,7 +70,9 @@ LIBA      := $(BUILD)/libremat.a
 UNIT_SRC  := $(wildcard tests/unit_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit e2e demo install clean deps deps-check bench-quick
+.DELETE_ON_ERROR:
+
+.PHONY: all check tests unit e2e coverage demo install clean deps deps-check bench-quick
 
 all: $(BIN) $(LIBA)
 
@@ -91,7 +102,7 @@ $(LIBA): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB_OBJ)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/oracle.h $(wildcard tests/*.h) $(LIB_OBJ) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o
 	$(CXX) $(LDFLAGS) $@.tmp.o $(LIB_OBJ) $(LIBS) -lcmocka -o $@
 	rm -f $@.tmp.o
@@ -169,10 +180,8 @@ $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz
 	$(CXX) $(LDFLAGS) $@.t.o $@.r.o $(LIB_OBJ) $(LIBS) -o $@
 	rm -f $@.t.o $@.r.o
 
-replay: $(REPLAY_BIN)
-	@set -e; for t in $(FUZZ_NAMES); do \
-	  $(BUILD)/tests/replay_$$t tests/fuzz/corpus/$$t $$(ls -d tests/fuzz/crashes/$$t 2>/dev/null); \
-	done
+replay:
+	$(call run_tests,$(REPLAY_NAMES))
 
 # ---------------------------------------------------------------- deps
 # Installs what is missing when run as root, otherwise prints the command.
@@ -191,14 +200,89 @@ deps:
 	fi
 
 # ---------------------------------------------------------------- tests
+# Every unit binary, e2e script, fuzz corpus replay and prop_claims is a
+# target of its own, test-NAME, and they run in parallel: -j$(TEST_JOBS)
+# (the number of cores) unless make runs with -j already.  A test's output
+# goes to $(BUILD)/tests/NAME.log, printed when it fails; a summary line
+# ends the run.
+UNIT_NAMES := $(UNIT_SRC:tests/%.c=%)
+E2E_NAMES  := $(patsubst tests/%.sh,%,$(wildcard tests/e2e_*.sh))
+REPLAY_NAMES := $(FUZZ_NAMES:%=replay_%)
+# the longest start first, else one of them may start last
+SLOW_TESTS := e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
+test_order  = $(filter $(1),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(1))
+TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims)
+TLOG       := $(BUILD)/tests
+TEST_JOBS  ?= $(shell nproc)
+TEST_TIMEOUT ?= 1800
+
+.PHONY: $(TESTS:%=test-%)
+
+# run_test NAME,COMMAND: PASS or FAIL (then the log) on the terminal, the
+# same line in $(TLOG)/NAME.result
+define run_test
+@t0=$$(date +%s); \
+if timeout -k 10 $(TEST_TIMEOUT) $(2) >$(TLOG)/$(1).log 2>&1; then r=PASS; else r="FAIL (exit $$?)"; fi; \
+r="$$r $(1) $$(($$(date +%s) - t0)) s"; echo "$$r" >$(TLOG)/$(1).result; echo "$$r"; \
+case $$r in PASS*) ;; *) sed 's/^/  | /' $(TLOG)/$(1).log; echo "  (log: $(TLOG)/$(1).log)"; exit 1 ;; esac
+endef
+
+$(UNIT_NAMES:%=test-%): test-%: $(BUILD)/tests/%
+	$(call run_test,$*,$<)
+
+$(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
+	$(call run_test,$*,env REMAT=$(BIN) bash $<)
+
+$(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
+	$(call run_test,replay_$*,$< tests/fuzz/corpus/$* $$(ls -d tests/fuzz/crashes/$* 2>/dev/null))
+
+test-prop_claims: $(BUILD)/tests/prop_claims $(BIN)
+	$(call run_test,prop_claims,env REMAT=$(BIN) $< --cases $(PROP_CASES) --seed $(PROP_SEED))
+
+# run_tests NAMES: their targets, all of them (-k), then the summary
+define run_tests
++@start=$$(date +%s); rm -f $(1:%=$(TLOG)/%.result); \
+case "$$MAKEFLAGS" in *-j*|*jobserver*) j= ;; *) j=-j$(TEST_JOBS) ;; esac; \
+$(MAKE) --no-print-directory -k -Otarget $$j $(1:%=test-%) || true; \
+pass=0; failed=""; \
+for t in $(1); do \
+  if grep -qs '^PASS' $(TLOG)/$$t.result; then pass=$$((pass + 1)); else failed="$$failed $$t"; fi; \
+done; \
+echo "tests: $$pass passed, $$(echo $$failed | wc -w) failed$${failed:+:$$failed} ($$(($$(date +%s) - start)) s)"; \
+[ -z "$$failed" ]
+endef
+
 check: deps
-	$(MAKE) --no-print-directory unit e2e replay prop
+	$(call run_tests,$(TESTS))
 
-unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+tests:
+	$(call run_tests,$(TESTS))
 
-e2e: $(BIN)
-	@set -e; for t in tests/e2e_*.sh; do echo "== $$t"; REMAT=$(BIN) bash $$t; done
+unit:
+	$(call run_tests,$(call test_order,$(UNIT_NAMES)))
+
+e2e:
+	$(call run_tests,$(call test_order,$(E2E_NAMES)))
+
+# ------------------------------------------------------------- coverage
+# The tests on a build with gcov's counters (build/cov, fresh counters),
+# then the line coverage of src/: gcovr (Debian package gcovr) if it is
+# there, else gcov and a sum over the .c files.  Exits 1 if a test failed.
+coverage:
+	@find build/cov -name '*.gcda' -delete 2>/dev/null || true
+	@$(MAKE) --no-print-directory COVERAGE=1 tests; rc=$$?; \
+	if command -v gcovr >/dev/null; then \
+	  gcovr --root . --filter 'src/' --object-directory build/cov/obj --print-summary \
+	    --gcov-ignore-parse-errors \
+	    --txt build/cov/coverage.txt build/cov/obj | grep -E '^(lines|functions|branches):'; \
+	  echo "per file: build/cov/coverage.txt"; \
+	else \
+	  for d in build/cov/obj/*/; do w=$$(basename $$d); \
+	    gcov -n -o $$d src/$$w/*.c src/$$w/*.cpp 2>/dev/null; done | \
+	  awk -F"[:% ]+" '/^File .src\/.*\.c(pp)?.$$/ { f = 1; next } \
+	    f && /^Lines executed/ { hit += $$3 * $$5 / 100; all += $$5; f = 0 } \
+	    END { printf "lines: %.1f%% (%d out of %d)\n", 100 * hit / all, hit + 0.5, all }'; \
+	fi; exit $$rc
 
 # ---------------------------------------------------------------- demo
 demo: deps $(BIN)
@@ -207,7 +291,7 @@ demo: deps $(BIN)
 bench-quick: $(BIN)
 	bash bench/table3 --quick --remat $(BIN)
 
-install: $(BIN)
+install: $(BIN) $(LIBA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/share/remat/models
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/remat

@@ -3,17 +3,7 @@
 # equal the per-method commands' results, in three formats.
 # Usage: REMAT=build/remat bash tests/e2e_compare.sh
 set -euo pipefail
-
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_compare): $*" >&2
-  exit 1
-}
+. "$(dirname "$0")/lib.sh"
 
 cat >g.json <<'JSON'
 {"name": "diamond",
@@ -24,9 +14,10 @@ cat >g.json <<'JSON'
            ["d", "out"], ["a", "out"]]}
 JSON
 
+t_case "CSV rows equal the per-method commands"
 "$REMAT" compare g.json --budget 13,14 --time-limit 10 --copies 6 --format csv -q -o t.csv ||
   fail "compare exited with $?"
-[ "$(wc -l <t.csv)" = 17 ] || fail "expected a header and 16 rows, got $(wc -l <t.csv) lines"
+[ "$(wc -l <t.csv)" = 19 ] || fail "expected a header and 18 rows, got $(wc -l <t.csv) lines"
 
 # field N of the row for (budget, method)
 field() { awk -F, -v b="$1" -v m="$2" -v k="$3" '$2 == b && $3 == m { print $k }' t.csv; }
@@ -53,6 +44,7 @@ for B in 13 14; do
 done
 
 # the other formats
+t_case "Markdown and JSON, a bad method"
 "$REMAT" compare g.json --budget 14 --time-limit 5 --method cp,milp,baselines -q >t.md
 grep -q '^| 14 | milp | 11.76 | 14 | yes |' t.md || fail "markdown row missing: $(cat t.md)"
 "$REMAT" compare g.json --budget 14 --time-limit 5 --method cp --format json -q -o t.json
@@ -63,4 +55,4 @@ rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q "^remat compare: --method must be a comma list of .*, not 'frob'$" err.txt || fail "bad method: exit $rc $(cat err.txt)"
 
-echo "e2e_compare: ok"
+t_done

@@ -6,27 +6,7 @@
 # errors; the ends of the ranges are accepted.
 # Usage: REMAT=build/remat bash tests/e2e_options.sh
 set -euo pipefail
-
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_options): $*" >&2
-  exit 1
-}
-
-# run CMD...; sets $rc, $out, $err
-run() {
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  out=$(cat out.txt)
-  err=$(cat err.txt)
-}
+. "$(dirname "$0")/lib.sh"
 
 # the diamond of e2e_solve.sh: topo peak 16, 0.9 is 14
 cat >g.json <<'EOF'
@@ -40,6 +20,7 @@ EOF
 echo '{"sequence": ["in", "a", "b", "c", "d", "out"]}' >s.json
 
 # ------------------------------------------------------------ bad values
+t_case "bad values: exit 2, one message each"
 # command | arguments (split at spaces) | the exact message after "remat COMMAND: "
 T="must be a number in (0, 1e9], not"
 FRACTION="a fraction must be in (0, 1] and a percentage in (0, 100]; absolute sizes are integers or carry a unit (12GiB)"
@@ -76,10 +57,10 @@ milp|g.json --budget 0.9 --eps 0.5|--eps goes with --relax
 solve|g.json --budget 0.9 --lns big|--lns must be auto, random or none, not 'big'
 batch|g.json --budget 0.9 --lns big|--lns must be auto, random or none, not 'big'
 tune-copies|g.json --budget 0.9 --lns=|--lns must be auto, random or none, not ''
-baseline|g.json --budget 0.9|--method is required (checkpoint-all, chen-sqrtn or chen-greedy)
-baseline|g.json --budget 0.9 --method cp|--method must be checkpoint-all, chen-sqrtn or chen-greedy, not 'cp'
+baseline|g.json --budget 0.9|--method is required (checkpoint-all, chen-sqrtn, chen-greedy or echo)
+baseline|g.json --budget 0.9 --method cp|--method must be checkpoint-all, chen-sqrtn, chen-greedy or echo, not 'cp'
 baseline|g.json --budget 0.9 --method chen-greedy --candidates all|--candidates must be ap or linearized, not 'all'
-compare|g.json --budget 0.9 --method cp,,milp|--method must be a comma list of cp, milp, lp-rounding, checkpoint-all, chen-sqrtn, chen-greedy, chen-sqrtn-linearized, chen-greedy-linearized, baselines or all, not 'cp,,milp'
+compare|g.json --budget 0.9 --method cp,,milp|--method must be a comma list of cp, milp, lp-rounding, checkpoint-all, chen-sqrtn, chen-greedy, chen-sqrtn-linearized, chen-greedy-linearized, echo, baselines or all, not 'cp,,milp'
 compare|g.json --budget 0.9 --format xml|--format must be md, csv or json, not 'xml'
 solve|g.json --budget 0.9 --copies 0|--copies must be an integer in [1, 1000000] or a file, not '0'
 info|g.json --budget 0.9 -c 1000001|--copies must be an integer in [1, 1000000] or a file, not '1000001'
@@ -99,11 +80,12 @@ solve|g.json --budget 100.0000000000000000000000000000000000000001%|budget '100.
 EOF
 
 # ---------------------------------------------------- the ends are fine
+t_case "the ends of the ranges are accepted"
 run "$REMAT" solve g.json --budget 0.9 --time-limit 1e9 --threads 16 --seed 4294967295 -q
 [ "$rc" = 0 ] || fail "solve at the ends of the ranges: exit $rc ($err)"
 # every method (and the covering bound) with the longest time limit
 run "$REMAT" compare g.json --budget 0.9 --time-limit 1e9 --threads 0 -q
-[ "$rc" = 0 ] && [ "$(grep -c '^| 14 | ' out.txt)" = 8 ] && grep -q '^| 14 | cp | 11.76 | 14 | yes | .* optimal |' out.txt ||
+[ "$rc" = 0 ] && [ "$(grep -c '^| 14 | ' out.txt)" = 9 ] && grep -q '^| 14 | cp | 11.76 | 14 | yes | .* optimal |' out.txt ||
   fail "compare -t 1e9: exit $rc $out $err"
 run "$REMAT" info g.json --budget 0.9 --time-limit 1e9
 [ "$rc" = 0 ] && grep -q "^lower_bound: duration 19 " out.txt || fail "info -t 1e9: exit $rc $out $err"
@@ -114,11 +96,13 @@ run "$REMAT" eval g.json s.json --budget 8388607.9999999999999999999999999999999
   fail "eval at 2^63 - 1 bytes: exit $rc $out"
 
 # a fraction that floors to 0 bytes is a budget of 0: infeasible (exit 3)
+t_case "a fraction that floors to 0 bytes"
 run "$REMAT" solve g.json --budget 0.0000000000000000000000000000000000000001 -q
 [ "$rc" = 3 ] && [[ $err == "remat solve: infeasible: budget 0 is below 11,"* ]] ||
   fail "budget 0: exit $rc '$err'"
 
 # -------------------------------------------------- a batch job's options
+t_case "a batch job's options"
 printf 'g.json 0.9\ng.json 0.8 --copies 3 --time-limit nan\n' >m.txt
 run "$REMAT" batch m.txt -q
 [ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:2: --time-limit must be a number in (0, 1e9], not 'nan'" ] ||
@@ -129,10 +113,11 @@ run "$REMAT" batch m.txt -q
   fail "manifest --threads 17: exit $rc '$err'"
 printf 'g.json 0.9 -q\n' >m.txt
 run "$REMAT" batch m.txt -q
-[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --lp-bound, --lns)" ] ||
+[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --free-order, --lp-bound, --lns)" ] ||
   fail "manifest -q: exit $rc '$err'"
 
 # ------------------------------------------------------------- --help
+t_case "--help shows the ranges"
 run "$REMAT" solve --help
 [ "$rc" = 0 ] || fail "solve --help: exit $rc"
 grep -q -- "--time-limit S .*; a number in (0, 1e9]$" out.txt || fail "solve --help: no range: $out"
@@ -143,6 +128,7 @@ run "$REMAT" plot --help
 grep -q "^  remat plot progress RESULT.json... -o FILE.svg$" out.txt || fail "plot --help: $out"
 
 # ------------------------------------------------------- --copies FILE
+t_case "--copies FILE"
 printf '{"a": 2,' >syn.json
 printf '{"a": 2, "a": 3}' >dup.json
 printf '{"a": 0}' >zero.json
@@ -166,4 +152,4 @@ rc=$?
 set -e
 [ "$rc" = 0 ] || fail "--copies - (standard input): exit $rc $(cat err.txt)"
 
-echo "e2e_options: ok"
+t_done

@@ -4,29 +4,9 @@
 # standard output), info's bound, bad input (exit 2), Ctrl-C.
 # Usage: REMAT=build/remat bash tests/e2e_order.sh
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_order): $*" >&2
-  exit 1
-}
-
-# run CMD...; sets $rc, $out, $err
-run() {
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  out=$(cat out.txt)
-  err=$(cat err.txt)
-}
-
+t_case "two chains: the output lines"
 # Two chains x1 -> x2, y1 -> y2 (sizes 10, 1), given interleaved: the input
 # order holds x1, y1 and x2 at once (21); one chain after the other holds
 # at most 11, and x2's step holds 11 in every order.
@@ -53,6 +33,7 @@ grep -qx "time_s: [0-9]*\.[0-9][0-9]" <<<"$out" || fail "no time_s line: '$out'"
 grep -qx "cpu_s: [0-9]*\.[0-9][0-9]" <<<"$out" || fail "no cpu_s line: '$out'"
 
 # the file is a schedule: eval re-simulates it, plot draws it
+t_case "the file is a schedule"
 jq -e '.method == "order" and .peak == 11 and .recomputations == 0 and
        .order.optimal and .order.lower_bound == 11 and .order.input_peak == 21 and
        (.sequence | length) == 4' chains-order.json >/dev/null ||
@@ -65,11 +46,13 @@ run "$REMAT" plot memory chains.json chains-order.json -o chains.svg
 [ "$rc" = 0 ] && grep -q "<svg" chains.svg || fail "plot memory of the order: exit $rc ($err)"
 
 # -o -: the JSON on standard output, the lines on standard error
+t_case "-o -"
 run "$REMAT" order chains.json -o - -q
 [ "$rc" = 0 ] || fail "order -o -: exit $rc"
 jq -e '.peak == 11' out.txt >/dev/null || fail "order -o -: stdout is not the JSON: '$out'"
 grep -qx "peak: 11" err.txt || fail "order -o -: no lines on stderr: '$err'"
 
+t_case "layered_60: better than the input order, info's bound"
 # a larger example: the order beats the input order, eval agrees, the
 # bound is at least info's
 g="$root/examples/layered_60.json"
@@ -86,6 +69,7 @@ ib=$(sed -n 's/^order_lower_bound: //p' <<<"$out")
 [ -n "$ib" ] && [ "$ib" -le "$lower" ] || fail "info's order_lower_bound '$ib' against order's $lower"
 
 # bad input: exit 2 and one message each
+t_case "bad input"
 run "$REMAT" order missing.json
 [ "$rc" = 2 ] && [ "$err" = "remat order: cannot read missing.json: No such file or directory" ] ||
   fail "missing file: exit $rc '$err'"
@@ -106,12 +90,13 @@ run "$REMAT" order --help
 [ "$rc" = 0 ] && grep -q "usage: remat order GRAPH" <<<"$out" || fail "order --help: exit $rc '$out'"
 
 # Ctrl-C keeps the best order so far (a graph the search does not finish)
+t_case "Ctrl-C keeps the best order"
 "$REMAT" gen layered --nodes 3000 --seed 5 -o big.json -q
 set +e
 "$REMAT" order big.json --time-limit 60 -q -o big-order.json >big.out 2>big.err &
 pid=$!
 sleep 2
-kill -INT $pid
+t_sigint $pid
 start=$(date +%s)
 wait $pid
 rc=$?
@@ -126,4 +111,4 @@ run "$REMAT" eval big.json big-order.json
 [ "$rc" = 0 ] && grep -qx "peak: $(sed -n 's/^peak: //p' big.out)" <<<"$out" ||
   fail "the interrupted order does not re-simulate to its peak: '$out'"
 
-echo "e2e_order: ok"
+t_done

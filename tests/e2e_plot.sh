@@ -2,21 +2,13 @@
 # e2e_plot.sh -- remat plot intervals|memory|progress: valid SVG files,
 # and exit code 2 with a message on bad input.
 set -euo pipefail
-
-REMAT=${REMAT:-build/remat}
-case $REMAT in /*) ;; *) REMAT=$PWD/$REMAT ;; esac
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 # expect CODE CMD...: run CMD, require exit code CODE and a message on stderr
 expect() {
   local want=$1; shift
-  local rc=0
-  "$@" >out.txt 2>err.txt || rc=$?
-  [ "$rc" = "$want" ] || { cat err.txt >&2; fail "exit $rc, want $want: $*"; }
+  run "$@"
+  [ "$rc" = "$want" ] || fail "exit $rc, want $want: $* ($err)"
   if [ "$want" != 0 ]; then
     [ -s err.txt ] || fail "no message: $*"
   fi
@@ -50,6 +42,7 @@ fi
 echo '{"sequence":["in","a&b","<c>","d\"e","in","f'"'"'","out"],"budget":8,"method":"hand"}' >hand.json
 
 # intervals
+t_case "intervals"
 expect 0 "$REMAT" plot intervals g.json s.json -o iv.svg
 valid_svg iv.svg
 n=$(grep -c 'class="interval"' iv.svg)
@@ -61,6 +54,7 @@ valid_svg iv_topo.svg
 [ "$(grep -c 'class="recompute"' iv_topo.svg || true)" = 0 ] || fail "topo has recomputations"
 
 # memory: input order against two schedules, the budget from --budget
+t_case "memory"
 expect 0 "$REMAT" plot memory g.json topo s.json hand.json --budget 0.9 -o mem.svg
 valid_svg mem.svg
 [ "$(grep -c 'class="memory"' mem.svg)" = 3 ] || fail "memory: want 3 curves"
@@ -80,6 +74,7 @@ expect 2 "$REMAT" plot memory g.json - - -o x.svg <hand.json
 grep -q 'only one argument can be - (standard input)' err.txt || fail "two -"
 
 # progress: a result written by solve (or a hand-made one)
+t_case "progress"
 if ! grep -q '"trace"' s.json; then
   cat >s.json <<'EOF'
 {"graph":"g","method":"cp","budget":8,"base_duration":21,"time_s":3,
@@ -100,6 +95,7 @@ expect 2 "$REMAT" plot progress - -o x.svg <trunc.json
 grep -q '<stdin>:2:0: JSON syntax error' err.txt || fail "progress: <stdin> position"
 
 # bad input: exit 2 with a message, and no output file
+t_case "bad input"
 expect 2 "$REMAT" plot
 expect 2 "$REMAT" plot histogram g.json s.json -o x.svg
 expect 2 "$REMAT" plot intervals g.json -o x.svg
@@ -120,4 +116,4 @@ expect 2 "$REMAT" plot memory g.json unknown.json -o x.svg
 expect 2 "$REMAT" plot memory g.json topo --budget nonsense -o x.svg
 [ ! -e x.svg ] || fail "an output file was written for bad input"
 
-echo "e2e_plot: ok"
+t_done

@@ -5,30 +5,10 @@
 # agreeing with our FlatZinc, the external backend, and Ctrl-C.
 # Usage: REMAT=build/remat bash tests/e2e_solve.sh
 set -euo pipefail
-
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_solve): $*" >&2
-  exit 1
-}
-
-# run CMD...; sets $rc, $out, $err
-run() {
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  out=$(cat out.txt)
-  err=$(cat err.txt)
-}
+. "$(dirname "$0")/lib.sh"
 
 # ------------------------------------------------ malformed input catalogue
+t_case "malformed input catalogue"
 # file name | content | the exact message on stderr
 while IFS='|' read -r name content message; do
   [ -z "$name" ] && continue
@@ -64,6 +44,7 @@ copies.json|{"nodes": [{"id": 0, "duration": 1, "memory": 2, "copies": 0}]}|copi
 longdur.json|{"nodes": [{"id": 0, "duration": 3000000000000000000, "memory": 4}, {"id": 1, "duration": 3000000000000000000, "memory": 5}, {"id": 2, "duration": 1, "memory": 2}, {"id": 3, "duration": 1, "memory": 3}], "edges": [[0, 1], [1, 2], [0, 3], [2, 3]]}|longdur.json: durations too large: a schedule with recomputations could take more than 2^63 - 1 in total (the sum over v of w_v times the n - v stages v can be computed in); scale the durations down
 EOF
 
+t_case "durations too large for 64-bit totals"
 # the same graph: its total fits (eval of the input order), a schedule
 # that recomputes node 0 does not; the other solving commands refuse it
 run "$REMAT" eval longdur.json - <<<'{"sequence": [0, 1, 2, 3]}'
@@ -80,6 +61,7 @@ run "$REMAT" info longdur.json --budget 10 # topo peak 11, min_peak 9
 [ "$rc" = 0 ] && grep -q '^lower_bound: none (durations too large: sums of them could pass 64 bits)$' out.txt ||
   fail "info longdur: exit $rc $out"
 
+t_case "usage errors"
 # a small graph: a diamond with a long-lived input
 cat >g.json <<'EOF'
 {"name": "diamond",
@@ -107,6 +89,7 @@ run "$REMAT" frobnicate
 [ "$rc" = 2 ] || fail "unknown command: exit $rc"
 
 # ------------------------------------------------- infeasible at once
+t_case "infeasible at once (below max_v)"
 # "d" needs in + c + d = 11
 run "$REMAT" solve g.json --budget 10 -q -o inf.json
 [ "$rc" = 3 ] || fail "budget below the bound: exit $rc"
@@ -115,10 +98,12 @@ run "$REMAT" solve g.json --budget 10 -q -o inf.json
 grep -q '"status": "infeasible"' inf.json || fail "inf.json has no infeasible status"
 
 # ------------------------------------ proven infeasible by the MILP: exit 3
+t_case "proven infeasible by the MILP"
 # A 28-node graph (sizes 0, 7 and 100) whose budget 270 is above the max_v
-# bound (200) but below every schedule's peak: Gecode alone had proven
-# nothing after 10 s (any C_v); Checkmate's MILP, which solve runs on
-# small graphs after a second of CP, proves it in under a second.
+# bound (200) but below every schedule's peak: Gecode alone does not prove
+# it within the test's limit (any C_v); Checkmate's MILP, which solve runs
+# on small graphs after a second of CP, proves it quickly (bench/RESULTS.md,
+# section 12).
 cat >z28.json <<'EOF_Z28'
 {"nodes": [{"id": "n0", "duration": 5, "memory": 0}, {"id": "n1", "duration": 0, "memory": 0}, {"id": "n2", "duration": 0, "memory": 0}, {"id": "n3", "duration": 0, "memory": 0}, {"id": "n4", "duration": 0, "memory": 0}, {"id": "n5", "duration": 5, "memory": 100}, {"id": "n6", "duration": 0, "memory": 100}, {"id": "n7", "duration": 5, "memory": 0}, {"id": "n8", "duration": 0, "memory": 0}, {"id": "n9", "duration": 0, "memory": 100}, {"id": "n10", "duration": 5, "memory": 7}, {"id": "n11", "duration": 5, "memory": 0}, {"id": "n12", "duration": 5, "memory": 0}, {"id": "n13", "duration": 0, "memory": 100}, {"id": "n14", "duration": 5, "memory": 100}, {"id": "n15", "duration": 0, "memory": 100}, {"id": "n16", "duration": 0, "memory": 100}, {"id": "n17", "duration": 0, "memory": 0}, {"id": "n18", "duration": 0, "memory": 100}, {"id": "n19", "duration": 0, "memory": 100}, {"id": "n20", "duration": 5, "memory": 100}, {"id": "n21", "duration": 0, "memory": 0}, {"id": "n22", "duration": 0, "memory": 100}, {"id": "n23", "duration": 5, "memory": 0}, {"id": "n24", "duration": 5, "memory": 100}, {"id": "n25", "duration": 0, "memory": 0}, {"id": "n26", "duration": 0, "memory": 7}, {"id": "n27", "duration": 0, "memory": 7}],
  "edges": [["n0", "n1"], ["n0", "n5"], ["n0", "n6"], ["n1", "n2"], ["n1", "n19"], ["n3", "n5"], ["n3", "n6"], ["n5", "n6"], ["n6", "n8"], ["n7", "n8"], ["n7", "n10"], ["n8", "n9"], ["n9", "n10"], ["n9", "n11"], ["n9", "n13"], ["n11", "n12"], ["n12", "n14"], ["n13", "n14"], ["n14", "n15"], ["n14", "n19"], ["n15", "n16"], ["n18", "n20"], ["n19", "n21"], ["n20", "n21"], ["n20", "n22"], ["n20", "n24"], ["n21", "n25"], ["n23", "n25"], ["n24", "n26"], ["n24", "n27"], ["n25", "n26"]]}
@@ -134,6 +119,7 @@ run "$REMAT" milp z28.json --budget 270 --time-limit 60 -q
 [ "$rc" = 3 ] || fail "z28 milp: exit $rc ($err)"
 grep -q '^remat milp: proven infeasible' <<<"$err" || fail "z28 milp: '$err'"
 
+t_case "infeasible with C_v = 1, more copies fit"
 # With C_v = 1 nothing fits chain_train_12 at 0.8; the MILP proves that,
 # then, without the C_v rows, finds a schedule that fits with more copies,
 # and says how many: that many copies must then give a schedule.  (The
@@ -146,14 +132,15 @@ for try in 1 2 3; do
   [ "$rc" = 3 ] || fail "copies 1: exit $rc ($err)"
   [[ $err =~ $re ]] || fail "copies 1 (try $try): '$err'"
 done
-k=${BASH_REMATCH[1]}
+k=${BASH_REMATCH[1]:-0}
 [ "$k" -ge 2 ] && [ "${BASH_REMATCH[2]}" = "$k" ] || fail "copies 1: '$err'"
 run "$REMAT" solve "$ct" --budget 0.8 --copies "$k" --time-limit 10 -q
 [ "$rc" = 0 ] || fail "copies $k: exit $rc ($err)"
 
 # ------------------------------------------------ out of time: exit 3
-# (on this generated graph at 0.8 the search stalls near 114% of the
-# budget for a minute with 2 copies per node)
+t_case "out of time"
+# (on this generated graph at 0.8 the search stays over the budget with 2
+# copies per node for far longer than the limit)
 "$REMAT" gen layered --nodes 1000 --seed 1 -q -o big.json
 run "$REMAT" solve big.json --budget 0.8 --time-limit 1 --threads 1 -q -o over.json
 [ "$rc" = 3 ] || fail "out of time: exit $rc ($err)"
@@ -163,9 +150,11 @@ jq -e '.status == "over-budget" and .peak > .budget and (.sequence | length) >= 
   fail "out of time: over.json"
 
 # ------------------------- a large graph: the time limit holds, linear memory
-# (10,000 nodes, 159,473 edges: the seeding once took 20 s of a 4 s limit,
-# the baselines' n x n stage matrices and the greedy's full passes over
-# every move at the peak)
+t_case "a large graph: the time limit holds"
+# (10,000 nodes, 159,473 edges: anything quadratic in the seeding, such as
+# the baselines' n x n stage matrices or a greedy pass over the schedule
+# for every move at the peak, overruns a 4 s limit many times over;
+# bench/RESULTS.md, section 8)
 "$REMAT" gen layered --nodes 10000 --seed 1 -q -o huge.json
 t0=$(date +%s.%N)
 run "$REMAT" solve huge.json --budget 0.9 --time-limit 4 -q -o huge-r.json
@@ -175,12 +164,13 @@ awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 8) }' ||
   fail "large graph: $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s for a 4 s limit"
 jq -e '(.sequence | length) >= 10000 and .trace[-1][0] < 6' huge-r.json >/dev/null ||
   fail "large graph: huge-r.json"
+t_case "a large graph: Ctrl-C while seeding"
 # Ctrl-C while it seeds: stops at once, says so, keeps the best schedule
 set +e
 "$REMAT" solve huge.json --budget 0.8 --time-limit 60 -q -o huge-int.json >/dev/null 2>huge-int.err &
 pid=$!
 sleep 1
-kill -INT $pid
+t_sigint $pid
 t0=$(date +%s.%N)
 wait $pid
 rc=$?
@@ -195,6 +185,7 @@ jq -e '.interrupted and (.sequence | length) >= 10000' huge-int.json >/dev/null 
   fail "large graph: Ctrl-C result"
 
 # ------------------------------------- solve: optimum, JSON, eval agrees
+t_case "solve: optimum, JSON, eval agrees"
 run "$REMAT" info g.json
 grep -qx "topo_peak: 16 (16 B)" <<<"$out" || fail "info topo peak: $out"
 run "$REMAT" solve g.json --budget 13 --copies 6 -q -o s.json
@@ -212,6 +203,7 @@ grep -qx "duration: 22" <<<"$out" || fail "eval duration: $out"
 grep -qx "within_budget: yes" <<<"$out" || fail "eval within: $out"
 run "$REMAT" eval g.json s.json --budget 12
 [ "$rc" = 3 ] || fail "eval over budget: exit $rc"
+t_case "standard input and output (-)"
 # -o -: the JSON alone on standard output (the summary on stderr), no file "-"
 run "$REMAT" solve g.json --budget 13 --copies 6 -q -o -
 [ "$rc" = 0 ] && [ "$(jq -r '.status, .peak' out.txt | tr '\n' ' ')" = "optimal 13 " ] ||
@@ -237,6 +229,7 @@ run "$REMAT" info - <<<'{"nodes": [{"id": "x", "duration": 1, "memory": 2},]}'
 run "$REMAT" eval - - <g.json
 [ "$rc" = 2 ] && [ "$err" = "remat eval: only one argument can be - (standard input)" ] ||
   fail "eval - -: $rc '$err'"
+t_case "eval: invalid schedules"
 echo '{"sequence": ["in", "b", "a"]}' >short.json
 run "$REMAT" eval g.json short.json
 [ "$rc" = 2 ] && grep -qx "error: 3 nodes are never computed (first: c)" <<<"$out" ||
@@ -251,6 +244,7 @@ run "$REMAT" eval g.json unk.json
   fail "eval unknown id: $rc '$err'"
 
 # --------------------------- MiniZinc model == FlatZinc optimum (phase 2)
+t_case "MiniZinc model equals our FlatZinc"
 for B in 13 14 16; do
   "$REMAT" emit g.json --budget $B --phase 2 --copies 6 --dzn -o d.dzn
   mzn=$(minizinc --solver gecode "$root/models/moccasin.mzn" d.dzn 2>/dev/null | sed -n 's/^OBJ = \(.*\);/\1/p')
@@ -263,6 +257,7 @@ minizinc --solver gecode "$root/models/moccasin.mzn" d.dzn 2>/dev/null | grep -q
   fail "MiniZinc should find budget 12 infeasible"
 
 # ----------------------------------- the external backend agrees
+t_case "the external backend agrees"
 # (--no-heuristic: else the covering bound proves the heuristics' schedule
 # optimal before the external solver has run)
 run "$REMAT" solve g.json --budget 14 --copies 6 -q --no-heuristic --fzn-solver fzn-gecode -o ext.json
@@ -272,6 +267,7 @@ run "$REMAT" solve g.json --budget 14 --copies 6 -q --no-heuristic --fzn-solver 
   fail "missing external solver: $rc '$err'"
 
 # ------------------- the trace CSV quotes a graph name holding commas
+t_case "trace CSV quoting"
 cat >named.json <<'JSON'
 {"name": "net (1, 2)", "nodes": [{"id": "a", "duration": 1, "memory": 4},
  {"id": "b", "duration": 1, "memory": 4}, {"id": "c", "duration": 1, "memory": 1}],
@@ -284,6 +280,7 @@ head -n 1 tr.csv | grep -qx "graph,budget,method,seconds,phase,peak,duration,tdi
 sed -n 2p tr.csv | grep -q '^"net (1, 2)",9,cp,' || fail "trace CSV row: $(sed -n 2p tr.csv)"
 
 # ------------- the covering bound proves a training graph's optimum at once
+t_case "covering bound proves an optimum"
 # (301 nodes, above the MILP's 200: the annealing finds 0.41 % and the
 # covering bound, in a fraction of a second, shows nothing is shorter)
 "$REMAT" gen training --nodes 150 --seed 1 -q -o tr.json
@@ -299,6 +296,7 @@ grep -qx "lower_bound: duration $(jq .duration tr-r.json)  TDI 0.4137% (covering
   fail "info --budget: '$out'"
 
 # ------------------ --lp-bound: Checkmate's LP value as the lower bound
+t_case "--lp-bound"
 # (layered_60 at 0.9: the search proves nothing in 2 s; the LP is the one
 # `remat milp --relax --eps 0` solves, rounded up to an integer duration;
 # the bound reported is the higher of it and the covering bound of `remat
@@ -319,11 +317,12 @@ cover=$(sed -n 's/^lower_bound: duration \([0-9]*\) .*(covering bound, .*$/\1/p'
   fail "--lp-bound: bound $lb, LP value $lp, covering bound '$cover' ($out)"
 
 # ---------------------------- Ctrl-C keeps the best schedule so far
+t_case "Ctrl-C keeps the best schedule"
 set +e
 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --time-limit 60 -q -o int.json >int.out 2>int.err &
 pid=$!
 sleep 3
-kill -INT $pid
+t_sigint $pid
 start=$(date +%s)
 wait $pid
 rc=$?
@@ -336,9 +335,10 @@ run "$REMAT" eval "$root/examples/layered_120.json" int.json
 [ "$rc" = 0 ] || fail "interrupted schedule does not re-simulate: $out"
 
 # ------------------------------ tiny time limits end on time
-# The time could run out between the CP worker's check and its call of
-# Gecode, which then got a limit of 0, meaning none: 12 of 150 such solves
-# hung before the fix.  Limits of 1.5 to 31 ms on three 38-node graphs.
+t_case "tiny time limits end on time"
+# The time can run out between the CP worker's check and its call of
+# Gecode, where a limit of 0 means none: the solve must not then run on.
+# Limits of 1.5 to 31 ms on three 38-node graphs.
 for s in 1 2 3; do "$REMAT" gen layered --nodes 38 --seed $s -q -o tiny$s.json; done
 for i in $(seq 1 60); do
   s=$((i % 3 + 1))
@@ -351,4 +351,4 @@ for i in $(seq 1 60); do
   [ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "--time-limit $tl on tiny$s.json: exit $rc ($(cat tiny.err))"
 done
 
-echo "e2e_solve: ok"
+t_done

@@ -4,26 +4,7 @@
 # the uniform sweep; bad lists.
 # Usage: REMAT=build/remat bash tests/e2e_tune.sh
 set -euo pipefail
-
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_tune): $*" >&2
-  exit 1
-}
-
-run() {
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  out=$(cat out.txt)
-  err=$(cat err.txt)
-}
+. "$(dirname "$0")/lib.sh"
 
 cat >g.json <<'EOF'
 {"name": "diamond",
@@ -35,6 +16,7 @@ cat >g.json <<'EOF'
 EOF
 
 # ------------------------------------------------ adaptive from C_v = 1
+t_case "adaptive from C_v = 1"
 run "$REMAT" tune-copies g.json --budget 13 --time-limit 4 --threads 1 -o map.json
 [ "$rc" = 0 ] || fail "tune-copies: exit $rc ($err)"
 grep -q "^round  *C_v>1  *total C  *TDI  *peak  *time (s)$" <<<"$out" || fail "no table header: $out"
@@ -50,12 +32,14 @@ run "$REMAT" solve g.json --budget 13 --copies map.json -q --time-limit 4 -o s.j
 grep -q "TDI 29.41%" <<<"$out" || fail "solve with the map: $out"
 
 # -------------------------------------------------- a start map
+t_case "a start map"
 echo '{"a": 2}' >start.json
 run "$REMAT" tune-copies g.json --budget 13 --time-limit 2 --threads 1 --copies start.json -o map2.json
 [ "$rc" = 0 ] || fail "tune-copies from a map: exit $rc ($err)"
 grep -q "^0  *1  *7 " <<<"$out" || fail "round 0 from the start map: $out"
 
 # ---------------------------------------------------- uniform sweep
+t_case "uniform sweep"
 run "$REMAT" tune-copies g.json --budget 13 --time-limit 3 --threads 1 --copies 1,3 -o sweep.json
 [ "$rc" = 0 ] || fail "sweep: exit $rc ($err)"
 grep -q "^C=1  *0  *6  *over budget" <<<"$out" || fail "sweep C=1 row: $out"
@@ -63,6 +47,7 @@ grep -q "^C=3  *6  *18  *29.41%" <<<"$out" || fail "sweep C=3 row: $out"
 grep -q '"a": 3' sweep.json || fail "sweep map: $(cat sweep.json)"
 
 # ------------------------------------------------------- bad input
+t_case "bad input"
 run "$REMAT" tune-copies g.json --budget 13 --copies 1,x
 [ "$rc" = 2 ] && grep -q "a comma list of them" <<<"$err" || fail "bad list: $rc '$err'"
 run "$REMAT" tune-copies g.json --time-limit 1
@@ -70,4 +55,4 @@ run "$REMAT" tune-copies g.json --time-limit 1
 run "$REMAT" tune-copies g.json --budget 10 --time-limit 1 -o none.json
 [ "$rc" = 3 ] || fail "infeasible budget: exit $rc"
 
-echo "e2e_tune: ok"
+t_done

@@ -18,12 +18,6 @@
 #include "model.h"
 #include "util.h"
 
-static remat_graph *small_graph(void) {
-  int64_t w[3] = {2, 3, 5}, m[3] = {10, 20, 30};
-  int src[3] = {0, 1, 0}, dst[3] = {1, 2, 2};
-  return graph_from_arrays(3, w, m, 3, src, dst, "small");
-}
-
 /* The FlatZinc solution text of the input order, with PEAK = peak (phase
  * 1) or OBJ = peak (phase 2). */
 static char *solution_text(const model *md, const char *peak) {

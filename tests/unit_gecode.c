@@ -368,8 +368,8 @@ static int fix_cb(void *ctx, long long restart, int n, int *values,
 static void test_neighbourhood_infeasible_start(void **state) {
   (void)state;
   /* Initial values 0,0,0,0 violate the sum.  RBS ignores what slave()
-   * says about the first search; a parallel engine used to exhaust that
-   * fixed search and report UNSAT. */
+   * says about the first search; so must a parallel engine, else it
+   * exhausts that fixed search and reports UNSAT. */
   char fzn[1024];
   snprintf(fzn, sizeof fzn, "%s", LNS_FZN);
   char *init = strstr(fzn, "[2,3,4,1]");

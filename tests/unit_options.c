@@ -116,7 +116,7 @@ static void test_defaults_and_values(void **state) {
 #define LNS "auto, random or none"
 #define METHODS                                                          \
   "cp, milp, lp-rounding, checkpoint-all, chen-sqrtn, chen-greedy, "     \
-  "chen-sqrtn-linearized, chen-greedy-linearized, baselines or all"
+  "chen-sqrtn-linearized, chen-greedy-linearized, echo, baselines or all"
 
 static void test_errors(void **state) {
   (void)state;
@@ -151,7 +151,7 @@ static void test_errors(void **state) {
       {CMD_EMIT, "g --phase 0", "--phase must be an integer in [1, 2], not '0'"},
       {CMD_MILP, "g --eps 1", "--eps must be a number in [0, 1), not '1'"},
       {CMD_MILP, "g --eps -0.1", "--eps must be a number in [0, 1), not '-0.1'"},
-      {CMD_BASELINE, "g --method cp", "--method must be checkpoint-all, chen-sqrtn or chen-greedy, not 'cp'"},
+      {CMD_BASELINE, "g --method cp", "--method must be checkpoint-all, chen-sqrtn, chen-greedy or echo, not 'cp'"},
       {CMD_BASELINE, "g --candidates all", "--candidates must be ap or linearized, not 'all'"},
       {CMD_COMPARE, "g --method cp,frob", "--method must be a comma list of " METHODS ", not 'cp,frob'"},
       {CMD_COMPARE, "g --method cp,", "--method must be a comma list of " METHODS ", not 'cp,'"},
@@ -216,7 +216,7 @@ static void test_job_scan(void **state) {
   char names[512];
   cli_names(CMD_JOB, names, sizeof names);
   assert_string_equal(names, "--time-limit, --threads, --seed, --copies, "
-                             "--fzn-solver, --no-heuristic, --lp-bound, --lns");
+                             "--fzn-solver, --no-heuristic, --free-order, --lp-bound, --lns");
   static const char *not_job[] = {"-q", "-o", "--budget", "--output", "-j"};
   for (size_t k = 0; k < sizeof not_job / sizeof *not_job; k++) {
     char *w[] = {(char *)not_job[k], "x"};

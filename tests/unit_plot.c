@@ -1,6 +1,6 @@
-/* unit_plot.c -- the SVG pictures: one bar per copy at the right steps,
- * memory curves equal to the simulator's, progress curves monotone, and
- * escaping / ticks of the SVG writer. */
+/* unit_plot.c -- the SVG pictures (plot.c): one bar per copy at the right
+ * steps, memory curves equal to the simulator's, progress curves
+ * monotone. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,6 @@
 
 #include "plot.h"
 #include "remat.h"
-#include "svg.h"
 
 /* Nodes a&b -> <c> -> d"q -> e', and a&b -> e' (ids that need escaping).
  * Memory 3, 1, 2, 4; durations 5, 1, 2, 3. */
@@ -373,50 +372,6 @@ static void test_progress_monotone(void **state) {
   free(r[1].trace);
 }
 
-/* ------------------------------------------------------------------ svg */
-
-static void test_svg_escape(void **state) {
-  (void)state;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  svg_escape(f, "a&b<c>\"d'e\x01 \xc3\xa9 \xff\xc3x\xed\xa0\x80");
-  fclose(f);
-  /* UTF-8 is kept, invalid bytes and control characters become '?' */
-  assert_string_equal(buf, "a&amp;b&lt;c&gt;&quot;d&apos;e? \xc3\xa9 ??x???");
-  free(buf);
-}
-
-static void test_svg_ticks(void **state) {
-  (void)state;
-  assert_true(svg_nice_step(3) == 5);
-  assert_true(svg_nice_step(1.2) == 2);
-  assert_true(fabs(svg_nice_step(0.03) - 0.05) < 1e-12);
-  assert_true(svg_nice_step(70) == 100);
-  /* bytes: 1-2-5 steps in KiB, labels with the unit */
-  svg_axis a = svg_axis_make(0, 150000, 400, 0, 0, SVG_UNIT_BYTES);
-  svg_axis_nice(&a, 50, 1);
-  assert_true(fmod(a.step, 1024) == 0);
-  double t[64];
-  int n = svg_axis_ticks(&a, t, 64);
-  assert_true(n >= 4 && n <= 9);
-  char lab[64];
-  svg_tick_label(&a, t[1], lab, sizeof lab);
-  assert_non_null(strstr(lab, " KiB"));
-  svg_tick_label(&a, 0, lab, sizeof lab);
-  assert_string_equal(lab, "0");
-  /* seconds, log: decades */
-  svg_axis l = svg_axis_make(0.004, 37, 0, 800, 1, SVG_UNIT_SECONDS);
-  svg_axis_nice(&l, 40, 1);
-  n = svg_axis_ticks(&l, t, 64);
-  assert_int_equal(n, 6);
-  const char *want[] = {"0.001", "0.01", "0.1", "1", "10", "100"};
-  for (int i = 0; i < n; i++) {
-    svg_tick_label(&l, t[i], lab, sizeof lab);
-    assert_string_equal(lab, want[i]);
-  }
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_intervals_bars),
@@ -424,8 +379,7 @@ int main(void) {
       cmocka_unit_test(test_memory_curve),
       cmocka_unit_test(test_memory_two_lengths),
       cmocka_unit_test(test_progress_monotone),
-      cmocka_unit_test(test_svg_escape),
-      cmocka_unit_test(test_svg_ticks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
+

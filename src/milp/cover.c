@@ -2,6 +2,7 @@
 #include "cover.h"
 
 #include <Cbc_C_Interface.h>
+#include <Clp_C_Interface.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -198,6 +199,20 @@ static long long cv_nnz(const cv *C) {
   return z;
 }
 
+/* Is L's LP relaxation infeasible?  Clp to the end (no time limit: the
+ * covering LP is small; the solve's covering bound runs in a child with a
+ * deadline).  1 infeasible, 0 feasible, -1 no answer. */
+static int cv_lp_infeasible(const cv_lp *L) {
+  Clp_Simplex *lp = Clp_newModel();
+  Clp_setLogLevel(lp, 0);
+  Clp_loadProblem(lp, L->ncols, L->nrows, L->start, L->index, L->value, L->collb, L->colub,
+                  L->obj, L->rowlb, L->rowub);
+  Clp_initialSolve(lp);
+  int st = Clp_status(lp);
+  Clp_deleteModel(lp);
+  return st == 1 ? 1 : st == 0 ? 0 : -1;
+}
+
 /* Solve L with CBC; fills o. */
 static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_Model *m = Cbc_newModel();
@@ -211,10 +226,22 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_setParameter(m, "log", "0");
   Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units: 0.5 proves */
   Cbc_setParameter(m, "ratioGap", "0");
+  double t0 = util_now();
   Cbc_solve(m);
+  double took = util_now() - t0;
   const double *x = Cbc_bestSolution(m);
   if (Cbc_isProvenInfeasible(m)) {
-    o->status = COVER_INFEASIBLE;
+    /* CBC also says so when its time limit cuts its first LPs short: the
+     * proof stands when the LP relaxation is infeasible, or when CBC ended
+     * well within its limit with the relaxation feasible (the integers
+     * then are what does not fit) */
+    int lp = cv_lp_infeasible(L);
+    if (lp == 1 || (lp == 0 && took < 0.5 * C->p->time_limit))
+      o->status = COVER_INFEASIBLE;
+    else
+      snprintf(o->why, sizeof o->why,
+               "CBC called the covering problem infeasible at its time limit: not "
+               "taken as a proof");
     Cbc_deleteModel(m);
     return;
   }
@@ -283,7 +310,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   cv_lp L;
   cv_build(&C, &L, o->nnz);
   cv_cbc(&C, &L, o);
-  if (o->status == COVER_NONE)
+  if (o->status == COVER_NONE && !o->why[0])
     snprintf(o->why, sizeof o->why, "CBC gave no bound in %.2fs", util_now() - t0);
   cv_lp_free(&L);
 done:

@@ -63,7 +63,8 @@ static void plot_prog_axes(plot_prog *p) {
     }
     tmax = fmax(tmax, plot_run_end(r));
   }
-  if (!(tmin >= PLOT_TMIN)) tmin = PLOT_TMIN;
+  /* no trace point (nothing was ever found): tmin is still infinite */
+  if (!(tmin >= PLOT_TMIN) || !isfinite(tmin)) tmin = PLOT_TMIN;
   if (!(tmax > tmin)) tmax = tmin * 10;
   p->y = svg_axis_make(ymin, ymax > ymin ? ymax * 1.05 : ymin + 1, 0, -PLOT_H,
                        0, SVG_UNIT_PERCENT);

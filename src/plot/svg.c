@@ -2,7 +2,6 @@
 #include "svg.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ document */
@@ -179,16 +178,6 @@ void svg_line(svg *s, double x1, double y1, double x2, double y2,
   svg_close(s);
 }
 
-void svg_circle(svg *s, double cx, double cy, double r, const char *cls,
-                const char *fill) {
-  svg_open(s, "circle");
-  svg_attr_num(s, "cx", cx);
-  svg_attr_num(s, "cy", cy);
-  svg_attr_num(s, "r", r);
-  svg_style_attrs(s, cls, fill, "fill");
-  svg_close(s);
-}
-
 void svg_poly_begin(svg *s, const char *cls, const char *stroke) {
   svg_open(s, "polyline");
   svg_attr(s, "fill", "none");
@@ -232,16 +221,6 @@ void svg_text(svg *s, double x, double y, const char *anchor,
   fputc('>', s->f);
   svg_escape(s->f, text);
   fputs("</text>\n", s->f);
-}
-
-void svg_textf(svg *s, double x, double y, const char *anchor,
-               const char *cls, const char *fmt, ...) {
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  svg_text(s, x, y, anchor, cls, 0, buf);
 }
 
 /* -------------------------------------------------------------- palette */
@@ -356,7 +335,9 @@ void svg_axis_nice(svg_axis *a, double min_px, int extend) {
 
 int svg_axis_ticks(const svg_axis *a, double *ticks, int cap) {
   int n = 0;
+  if (!isfinite(a->lo) || !isfinite(a->hi)) return 0; /* no range: no ticks */
   if (a->log) {
+    if (!(a->lo > 0)) return 0;
     int k0 = (int)ceil(log10(a->lo) - 1e-9);
     int k1 = (int)floor(log10(a->hi) + 1e-9);
     for (int k = k0; k <= k1 && n < cap; k++) ticks[n++] = pow(10, k);

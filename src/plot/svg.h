@@ -60,17 +60,15 @@ void svg_attr_num(svg *s, const char *name, double v);
 void svg_attr_int(svg *s, const char *name, int64_t v);
 void svg_close(svg *s);
 
-/* Shapes.  cls (CSS class) and colour (fill for rects / circles, stroke
- * for lines) may be NULL.  The *_open variants leave the element open for
- * more svg_attr calls; finish with svg_close. */
+/* Shapes.  cls (CSS class) and colour (fill for rects, stroke for lines)
+ * may be NULL.  The *_open variants leave the element open for more
+ * svg_attr calls; finish with svg_close. */
 void svg_rect_open(svg *s, double x, double y, double w, double h,
                    const char *cls, const char *fill);
 void svg_rect(svg *s, double x, double y, double w, double h, const char *cls,
               const char *fill);
 void svg_line(svg *s, double x1, double y1, double x2, double y2,
               const char *cls, const char *stroke);
-void svg_circle(svg *s, double cx, double cy, double r, const char *cls,
-                const char *fill);
 
 /* A polyline: svg_poly_begin (leaves the tag open for attributes), then
  * points, then svg_poly_end. */
@@ -82,9 +80,6 @@ void svg_poly_end(svg *s);
  * turns it about its anchor point. */
 void svg_text(svg *s, double x, double y, const char *anchor,
               const char *cls, double rotate, const char *text);
-void svg_textf(svg *s, double x, double y, const char *anchor,
-               const char *cls, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
 
 /* -------------------------------------------------------------- palette */
 

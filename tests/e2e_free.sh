@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# e2e_free.sh -- free order, the Echo baseline and the budget/overhead
+# picture from the command line: --free-order on solve, compare, batch and
+# emit (the result says order: free; an order without recomputation that
+# fits ends the solve; the free-order MiniZinc model agrees with our
+# FlatZinc); baseline --method echo; remat plot tradeoff.
+# Usage: REMAT=build/remat bash tests/e2e_free.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# two branches from s joined at j; in the input order they interleave
+cat >two.json <<'EOF'
+{"name": "two-branches",
+ "nodes": [{"id": "s", "duration": 1, "memory": 1},
+           {"id": "a1", "duration": 2, "memory": 10}, {"id": "b1", "duration": 2, "memory": 10},
+           {"id": "a2", "duration": 3, "memory": 10}, {"id": "b2", "duration": 3, "memory": 10},
+           {"id": "a3", "duration": 4, "memory": 2}, {"id": "b3", "duration": 4, "memory": 2},
+           {"id": "j", "duration": 1, "memory": 1}],
+ "edges": [["s", "a1"], ["s", "b1"], ["a1", "a2"], ["b1", "b2"], ["a2", "a3"], ["b2", "b3"],
+           ["a3", "j"], ["b3", "j"]]}
+EOF
+
+t_case "free order: an order without recomputation fits"
+run "$REMAT" solve two.json --budget 0.8 --free-order -q -o free.json
+[ "$rc" = 0 ] || fail "exit $rc: $err"
+[ "$(jq -r '.order, .status, .recomputations' free.json | tr '\n' ' ')" = "free optimal 0 " ] ||
+  fail "free.json: $(jq -c '[.order, .status, .recomputations]' free.json)"
+run "$REMAT" eval two.json free.json --budget 0.8
+[ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
+run "$REMAT" solve two.json --budget 0.8 -q -o fixed.json
+[ "$(jq -r .order fixed.json)" = input ] || fail "fixed order: $(jq -r .order fixed.json)"
+[ "$(jq .duration fixed.json)" -ge "$(jq .duration free.json)" ] ||
+  fail "free order is longer than the fixed order"
+
+t_case "free order: proven infeasible over every sequence"
+run "$REMAT" solve two.json --budget 20 --free-order -q --copies 2
+[ "$rc" = 3 ] && grep -q "no sequence in free order with at most C_v copies per node fits 20" <<<"$err" ||
+  fail "exit $rc: $err"
+
+t_case "emit --free-order: the MiniZinc model agrees with the FlatZinc and solve"
+cat >dia.json <<'EOF'
+{"name": "diamond",
+ "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
+           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
+           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
+ "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
+           ["d", "out"], ["a", "out"]]}
+EOF
+for B in 13 14 16; do
+  "$REMAT" emit dia.json --budget $B --phase 2 --copies 2 --free-order --dzn -o d.dzn
+  grep -q "moccasin_free.mzn" d.dzn || fail "the data does not name moccasin_free.mzn"
+  mzn=$(minizinc --solver gecode "$root/models/moccasin_free.mzn" d.dzn 2>/dev/null |
+    sed -n 's/^OBJ = \(.*\);/\1/p' | tail -n 1)
+  "$REMAT" emit dia.json --budget $B --phase 2 --copies 2 --free-order --fzn-solver fzn-gecode -o m.fzn
+  fzn=$(fzn-gecode m.fzn | sed -n 's/^OBJ = \(.*\);/\1/p' | tail -n 1)
+  [ -n "$mzn" ] && [ "$mzn" = "$fzn" ] || fail "budget $B: MiniZinc OBJ '$mzn', FlatZinc OBJ '$fzn'"
+  run "$REMAT" solve dia.json --budget $B --copies 2 --free-order -q -o s.json
+  [ "$rc" = 0 ] && [ "$(jq -r .status s.json)" = optimal ] &&
+    [ "$(jq '.duration - .base_duration' s.json)" = "$fzn" ] ||
+    fail "budget $B: solve $rc $(jq -c '[.status, .duration, .base_duration]' s.json), OBJ $fzn"
+done
+
+t_case "compare and batch take --free-order"
+run "$REMAT" compare two.json --budget 0.8 --method cp --free-order -t 5 --format json -q
+[ "$rc" = 0 ] && [ "$(jq -r '.[0].status' <<<"$out")" = optimal ] || fail "compare: $rc $out"
+printf '%s 0.8 --free-order\n' "$tmp/two.json" >jobs.txt
+run "$REMAT" batch jobs.txt -t 5 -q -o run
+[ "$rc" = 0 ] && grep -q -- "--free-order" run.jsonl || fail "batch: $rc $(cat run.jsonl)"
+
+t_case "echo: only cheap operators are recomputed"
+cat >net.json <<'EOF'
+{"name": "net",
+ "nodes": [{"id": 0, "duration": 100, "memory": 2, "op": "aten.convolution"},
+           {"id": 1, "duration": 1, "memory": 10, "op": "aten.relu"},
+           {"id": 2, "duration": 100, "memory": 2, "op": "aten.convolution"},
+           {"id": 3, "duration": 1, "memory": 10, "op": "aten.relu"},
+           {"id": 4, "duration": 1, "memory": 1, "op": "aten.sum"},
+           {"id": 5, "duration": 100, "memory": 2, "op": "aten.convolution_backward"},
+           {"id": 6, "duration": 100, "memory": 2, "op": "aten.convolution_backward"}],
+ "edges": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [3, 5], [5, 6], [1, 6]]}
+EOF
+run "$REMAT" baseline net.json --budget 0.8 --method echo -q -o echo.json
+[ "$rc" = 0 ] || fail "exit $rc: $err"
+[ "$(jq -r '[.sequence[] | select(. == 0 or . == 2 or . == 5 or . == 6)] | length' echo.json)" = 4 ] ||
+  fail "a convolution was recomputed: $(jq -c .sequence echo.json)"
+[ "$(jq .recomputations echo.json)" -ge 1 ] || fail "nothing recomputed"
+
+t_case "plot tradeoff from compare and batch results"
+"$REMAT" compare net.json --budget 1.0:0.5:0.1 --method cp,chen-greedy,echo -t 3 --format json -q -o cmp.json
+run "$REMAT" plot tradeoff cmp.json -o trade.svg
+[ "$rc" = 0 ] || fail "exit $rc: $err"
+[ "$(grep -c 'class="tradeoff"' trade.svg)" = 3 ] || fail "not one curve per method"
+xmllint --noout trade.svg || fail "not well-formed XML"
+run "$REMAT" batch net.json --budget 1.0:0.6:0.2 -t 3 -q -o sweep
+run "$REMAT" plot tradeoff sweep.jsonl -o sweep.svg
+[ "$rc" = 0 ] && [ "$(grep -c '<circle' sweep.svg)" = 3 ] || fail "batch sweep: $rc $err"
+run "$REMAT" plot tradeoff two.json -o bad.svg
+[ "$rc" = 2 ] || fail "a graph is not a results file: exit $rc"
+
+t_done

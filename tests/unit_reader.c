@@ -1,0 +1,182 @@
+/* unit_reader.c -- the graph readers: both networkx dialects and the
+ * native format, the catalogue of malformed inputs, and the published
+ * graphs (sizes, input-order peaks and budgets) when REMAT_GRAPHS has them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "graph.h"
+#include "remat.h"
+
+static remat_graph *read_str(const char *json, char *err, size_t len) {
+  return remat_graph_read_buffer(json, strlen(json), "t.json", err, len);
+}
+
+/* dialect A: Checkmate graphs (ids, cost_cpu, cost_ram, source/target) */
+static const char *dialect_a =
+    "{\"directed\": true, \"multigraph\": false, \"graph\": {\"name\": \"A\"},"
+    " \"nodes\": [{\"name\": \"conv\", \"backward\": false, \"cost_cpu\": "
+    "13985906688, \"cost_ram\": 5000000000, \"id\": 0},"
+    " {\"name\": \"relu\", \"backward\": false, \"cost_cpu\": 7, \"cost_ram\": 3, \"id\": 1},"
+    " {\"name\": \"grad\", \"backward\": true, \"cost_cpu\": 9, \"cost_ram\": 4, \"id\": 2}],"
+    " \"links\": [{\"source\": 0, \"target\": 1}, {\"source\": 1, \"target\": 2},"
+    " {\"source\": 0, \"target\": 2}]}";
+
+/* dialect B: random layered graphs (name is the id, "0"/"1" links, order
+ * as a string; ids are not topological) */
+static const char *dialect_b =
+    "{\"directed\": true, \"multigraph\": false, \"graph\": {\"name\": \"B\", "
+    "\"order\": \"[0, 2, 1]\"}, \"nodes\": [{\"out_cost\": 10, \"param_cost\": 0, "
+    "\"duration\": 0, \"name\": 0}, {\"out_cost\": 30, \"param_cost\": 0, "
+    "\"duration\": 0, \"name\": 1}, {\"out_cost\": 20, \"param_cost\": 0, "
+    "\"duration\": 5, \"name\": 2}], \"links\": [{\"0\": 0, \"1\": 2}, "
+    "{\"0\": 2, \"1\": 1}, {\"0\": 0, \"1\": 1}]}";
+
+static void test_reader_dialect_a(void **state) {
+  (void)state;
+  char err[256];
+  remat_graph *g = read_str(dialect_a, err, sizeof err);
+  assert_non_null(g);
+  assert_string_equal(g->format, "networkx-a");
+  assert_int_equal(g->n, 3);
+  assert_int_equal(g->n_edges, 3);
+  assert_true(g->w[0] == 13985906688LL);
+  assert_true(g->m[0] == 5000000000LL);
+  assert_string_equal(g->label[1], "relu");
+  assert_true(g->ids_numeric);
+  assert_int_equal(remat_graph_find(g, "2"), 2);
+  /* 0 -> 2 and 1 -> 2: node 2 needs 5e9 + 3 + 4 */
+  assert_true(remat_graph_min_peak(g) == 5000000007LL);
+  remat_graph_free(g);
+}
+
+static void test_reader_dialect_b_order(void **state) {
+  (void)state;
+  char err[256];
+  remat_graph *g = read_str(dialect_b, err, sizeof err);
+  assert_non_null(g);
+  assert_string_equal(g->format, "networkx-b");
+  /* internal order follows graph.order: ids 0, 2, 1 */
+  assert_string_equal(g->id[0], "0");
+  assert_string_equal(g->id[1], "2");
+  assert_string_equal(g->id[2], "1");
+  assert_true(g->w[1] == 5);
+  assert_true(g->m[2] == 30);
+  for (int v = 0; v < g->n; v++)
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+      assert_true(g->pred[j] < v);
+  /* topo peak: step 2 (id 1) holds 10 + 20 + 30 */
+  assert_true(remat_topo_peak(g) == 60);
+  remat_graph_free(g);
+}
+
+static void test_reader_native(void **state) {
+  (void)state;
+  char err[256];
+  remat_graph *g = read_str(
+      "{\"name\": \"n\", \"nodes\": [{\"id\": \"a\", \"duration\": 1, \"memory\": 2,"
+      " \"copies\": 3}, {\"id\": \"b\", \"duration\": 4, \"memory\": 5}],"
+      " \"edges\": [[\"a\", \"b\"]], \"order\": [\"a\", \"b\"]}",
+      err, sizeof err);
+  assert_non_null(g);
+  assert_string_equal(g->format, "native");
+  assert_false(g->ids_numeric);
+  assert_int_equal(g->copies[0], 3);
+  assert_int_equal(g->copies[1], 0);
+  assert_string_equal(g->name, "n");
+  remat_graph_free(g);
+}
+
+typedef struct bad_case {
+  const char *json, *expect;
+} bad_case;
+
+static void test_reader_errors(void **state) {
+  (void)state;
+  static const bad_case cases[] = {
+      {"{\"nodes\": [", "t.json:1:"},
+      {"[1, 2]", "expected a JSON object"},
+      {"{\"edges\": []}", "missing \"nodes\" array"},
+      {"{\"nodes\": [], \"edges\": []}", "the graph has no nodes"},
+      {"{\"nodes\": [{\"id\": 0, \"memory\": 1}], \"edges\": []}",
+       "missing \"duration\""},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": 1.5, \"memory\": 1}], \"edges\": []}",
+       "\"duration\" must be an integer"},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": -1, \"memory\": 1}], \"edges\": []}",
+       "\"duration\" is negative"},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": 1, \"memory\": 99999999999999999999}]}",
+       "does not fit in 64 bits"},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": 1, \"memory\": 1}], \"edges\": [[0, 7]]}",
+       "edge 0 refers to unknown node 7"},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": 1, \"memory\": 1}, {\"id\": 0, "
+       "\"duration\": 1, \"memory\": 1}]}",
+       "duplicate node id 0"},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": 1, \"memory\": 1}], \"edges\": [[0, 0]]}",
+       "self-loop on node 0"},
+      {"{\"nodes\": [{\"id\": \"x\", \"duration\": 1, \"memory\": 1}, {\"id\": \"y\","
+       " \"duration\": 1, \"memory\": 1}], \"edges\": [[\"x\", \"y\"], [\"y\", \"x\"]]}",
+       "cycle: x -> y -> x"},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": 1, \"memory\": 1}, {\"id\": 1, "
+       "\"duration\": 1, \"memory\": 1}], \"edges\": [[0, 1]], \"order\": [1, 0]}",
+       "node 1 comes before its predecessor 0"},
+      {"{\"nodes\": [{\"id\": 0, \"duration\": 1, \"memory\": 1}], \"order\": [0, 0]}",
+       "lists 2 nodes but the graph has 1"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char err[512] = "";
+    remat_graph *g = read_str(cases[i].json, err, sizeof err);
+    if (g || !strstr(err, cases[i].expect))
+      fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].expect);
+  }
+}
+
+static void test_reader_shared_graphs(void **state) {
+  (void)state;
+  const char *dir = getenv("REMAT_GRAPHS");
+  if (!dir) dir = "../shared/graphs";
+  static const struct {
+    const char *file;
+    int n, edges;
+    long long topo, b9, b8;
+  } known[] = {
+      {"random_layered_n100.json", 100, 236, 46319, 41687, 37055},
+      {"ResNet50_train_nx.json", 353, 751, 38059356160LL, 34253420544LL,
+       30447484928LL},
+      {"fcn_8_vgg_train_nx.json", 73, 149, 13484795520LL, 12136315968LL,
+       10787836416LL},
+  };
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/%s", dir, known[i].file);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+      fprintf(stderr, "  (skipping %s: not found; set REMAT_GRAPHS)\n", path);
+      continue;
+    }
+    fclose(f);
+    remat_graph *g = remat_graph_read(path, err, sizeof err);
+    assert_non_null(g);
+    assert_int_equal(g->n, known[i].n);
+    assert_int_equal(g->n_edges, known[i].edges);
+    int64_t topo = remat_topo_peak(g), b;
+    assert_true(topo == known[i].topo);
+    assert_int_equal(remat_budget_parse("0.9", topo, &b, err, sizeof err), 0);
+    assert_true(b == known[i].b9);
+    assert_int_equal(remat_budget_parse("80%", topo, &b, err, sizeof err), 0);
+    assert_true(b == known[i].b8);
+    remat_graph_free(g);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_reader_dialect_a),
+      cmocka_unit_test(test_reader_dialect_b_order),
+      cmocka_unit_test(test_reader_native),
+      cmocka_unit_test(test_reader_errors),
+      cmocka_unit_test(test_reader_shared_graphs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,131 @@
+/* unit_tune.c -- the C_v tuning (tune.c): its candidates and map file on
+ * the diamond, and a uniform sweep and the adaptive mode reaching the
+ * optimum. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "remat.h"
+#include "sim.h"
+#include "tune.h"
+#include "util.h"
+
+/* A scratch directory per test run. */
+static char tmpdir[256];
+
+static char *tpath(const char *name) {
+  util_buf b = {0};
+  util_buf_printf(&b, "%s/%s", tmpdir, name);
+  return b.s;
+}
+
+/* the diamond of e2e_solve.sh: topo peak 16, duration 17 */
+static const char *diamond =
+    "{\"name\": \"diamond\", \"nodes\": [{\"id\": \"in\", \"duration\": 3, "
+    "\"memory\": 4}, {\"id\": \"a\", \"duration\": 2, \"memory\": 5}, {\"id\": "
+    "\"b\", \"duration\": 4, \"memory\": 2}, {\"id\": \"c\", \"duration\": 1, "
+    "\"memory\": 3}, {\"id\": \"d\", \"duration\": 5, \"memory\": 4}, {\"id\": "
+    "\"out\", \"duration\": 2, \"memory\": 1}], \"edges\": [[\"in\", \"a\"], "
+    "[\"in\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"], [\"in\", \"d\"], [\"c\", "
+    "\"d\"], [\"d\", \"out\"], [\"a\", \"out\"]]}";
+
+static void test_tune_helpers(void **state) {
+  (void)state;
+  char err[256];
+  remat_graph *g = remat_graph_read_buffer(diamond, strlen(diamond), "d.json",
+                                           err, sizeof err);
+  assert_non_null(g);
+  int topo[] = {0, 1, 2, 3, 4, 5}, c1[6] = {1, 1, 1, 1, 1, 1};
+  int again[] = {0, 1, 2, 3, 0, 4, 5};
+  assert_true(sim_within_copies(g, topo, 6, c1));
+  assert_false(sim_within_copies(g, again, 7, c1));
+  /* budget 13 < peak 16: the values live across the high steps (3 and 4:
+   * 14 and 16 >= 0.95 x 13; not counting the step that computes them) are
+   * in (4 x 2 steps), a (5 x 2), b (2 x 1, read at step 3), c (3 x 1):
+   * scores a 10, in 8, c 3, b 2 */
+  int out[6];
+  int k = tune_candidates(g, topo, 6, 13, c1, out);
+  assert_int_equal(k, 4);
+  assert_int_equal(out[0], 1); /* a */
+  assert_int_equal(out[1], 0); /* in */
+  assert_int_equal(out[2], 3); /* c */
+  assert_int_equal(out[3], 2); /* b */
+  /* not saturated (C_v = 2, used once): their saturated inputs instead;
+   * b's input in is not saturated, c's inputs a (no) and b (yes) */
+  int c2[6] = {2, 2, 2, 2, 1, 1};
+  k = tune_candidates(g, topo, 6, 13, c2, out);
+  assert_int_equal(k, 0);
+  int c3[6] = {2, 2, 1, 2, 1, 1};
+  k = tune_candidates(g, topo, 6, 13, c3, out);
+  assert_int_equal(k, 1);
+  assert_int_equal(out[0], 2); /* b: live across step 3 and saturated */
+  char *map = tpath("map.json");
+  assert_int_equal(tune_write_map(g, c2, map, err, sizeof err), 0);
+  size_t len;
+  char *text = util_read_file(map, &len);
+  assert_non_null(strstr(text, "\"a\": 2"));
+  assert_non_null(strstr(text, "\"d\": 1"));
+  free(text);
+  free(map);
+  remat_graph_free(g);
+}
+
+static void test_tune_sweep(void **state) {
+  (void)state;
+  char err[256];
+  remat_graph *g = remat_graph_read_buffer(diamond, strlen(diamond), "d.json",
+                                           err, sizeof err);
+  tune_params p;
+  tune_params_init(&p);
+  p.solve.budget = 13;
+  p.solve.verbose = 0;
+  p.solve.threads = 1;
+  p.time_limit = 4;
+  int vals[] = {1, 6};
+  p.sweep = vals;
+  p.nsweep = 2;
+  tune_result res;
+  assert_int_equal(tune_run(g, &p, &res), REMAT_OK);
+  assert_int_equal(res.nrounds, 2);
+  assert_false(res.rounds[0].fits); /* C = 1: no recomputation */
+  assert_true(res.rounds[1].fits);
+  assert_int_equal(res.best_round, 1);
+  assert_int_equal(res.best.peak, 13);
+  assert_int_equal(res.best.duration, 22); /* the optimum (e2e_solve.sh) */
+  assert_int_equal(res.copies[0], 6);
+  tune_result_free(&res);
+  /* adaptive from C = 1 reaches the same optimum */
+  tune_params_init(&p);
+  p.solve.budget = 13;
+  p.solve.verbose = 0;
+  p.solve.threads = 1;
+  p.time_limit = 6;
+  assert_int_equal(tune_run(g, &p, &res), REMAT_OK);
+  assert_int_equal(res.best.duration, 22);
+  assert_true(sim_within_copies(g, res.best.seq, res.best.len, res.copies));
+  tune_result_free(&res);
+  remat_graph_free(g);
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/unit_tune.XXXXXX");
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tune_helpers),
+      cmocka_unit_test(test_tune_sweep),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

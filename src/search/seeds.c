@@ -33,7 +33,10 @@ static double seeds_heur_time(double time_limit) {
 
 void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
   memset(S, 0, sizeof *S);
-  if (!p->heuristics || remat_topo_peak(g) <= p->budget) return;
+  /* nothing to seed: the input order fits, or the durations' sums could
+   * pass 64 bits (the solve refuses such graphs first) */
+  if (!p->heuristics || remat_graph_max_duration(g) < 0 || remat_topo_peak(g) <= p->budget)
+    return;
   double t0 = util_now();
   S->ran = 1;
   remat_result_init(&S->chen, g, p->budget, "baseline");

@@ -45,7 +45,8 @@ typedef struct seeds_base {
 } seeds_base;
 
 /* Unless --no-heuristic (or when the input order fits, which needs no
- * recomputation): Chen's baselines and Echo's, 5% of the time limit each. */
+ * recomputation, or the durations are too large): Chen's baselines and
+ * Echo's, 5% of the time limit each. */
 void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p);
 
 /* The C_v to build the model with: the caller's (p->copies, else

@@ -10,7 +10,6 @@
 #include "heur.h"
 #include "progress.h"
 #include "rounding.h"
-#include "sim.h"
 #include "util.h"
 
 int seeds_input_order(best *B) {
@@ -66,7 +65,8 @@ int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_so
   int n = g->n;
   int *c = util_malloc((size_t)(n ? n : 1) * sizeof *c);
   int *cnt = util_malloc((size_t)(n ? n : 1) * sizeof *cnt);
-  for (int v = 0; v < n; v++) c[v] = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
+  for (int v = 0; v < n; v++)
+    c[v] = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
   const remat_result *rs[2] = {&S->chen, &S->echo};
   for (int k = 0; k < 2; k++) {
     if (!seeds_base_fits(rs[k])) continue;

@@ -18,8 +18,8 @@ COVERAGE  ?= 0
 
 # Debian 12 packages the build, the tests and the demo need.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
-            libjansson-dev libcmocka-dev coinor-libcbc-dev libxml2-utils jq \
-            python3-torch python3-torchvision python3-onnx
+            libjansson-dev libcmocka-dev coinor-libcbc-dev coinor-cbc \
+            libxml2-utils jq python3-torch python3-torchvision python3-onnx
 
 ifeq ($(COVERAGE),1)
 # make coverage: gcov's counters, objects in build/cov (updated atomically:
@@ -133,8 +133,11 @@ REPLAY_BIN:= $(FUZZ_NAMES:%=$(BUILD)/tests/replay_%)
 
 # tests/prop_claims.c: every claim (optimal, infeasible, lower bound) of
 # every command on random tiny graphs at every scale against an exhaustive
-# search; PROP_CASES cases in make check (more: `make prop PROP_CASES=10000`).
+# search; PROP_CASES cases in make check (more: `make prop PROP_CASES=10000`),
+# then PROP_LARGE layered graphs of 15 to 40 nodes against every schedule
+# the commands found (`--large`).
 PROP_CASES ?= 40
+PROP_LARGE ?= 3
 PROP_SEED  ?= 1
 
 $(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h $(LIB_OBJ) | $(BUILD)/tests
@@ -144,6 +147,7 @@ $(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h $(LIB_OBJ) | 
 
 prop: $(BIN) $(BUILD)/tests/prop_claims
 	REMAT=$(BIN) $(BUILD)/tests/prop_claims --cases $(PROP_CASES) --seed $(PROP_SEED)
+	REMAT=$(BIN) $(BUILD)/tests/prop_claims --large --cases $(PROP_LARGE) --seed $(PROP_SEED) --time-limit 2
 
 build/fuzz/obj/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -166,7 +170,7 @@ fuzz: fuzz-build
 	  if build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_S) -max_len=65536 -timeout=20 \
 	      -rss_limit_mb=4096 -artifact_prefix=build/fuzz/crashes/$$t/ \
 	      build/fuzz/corpus/$$t tests/fuzz/corpus/$$t >build/fuzz/$$t.log 2>&1; then \
-	    echo "fuzz_$$t: $$(grep -E '^#[0-9]+ *DONE' build/fuzz/$$t.log | tail -1)"; \
+	    echo "fuzz_$$t: $$(grep -E '^Done [0-9]+ runs' build/fuzz/$$t.log | tail -1)"; \
 	  else \
 	    echo "fuzz_$$t: FAILED (build/fuzz/$$t.log, input in build/fuzz/crashes/$$t/)"; \
 	    grep -E "ERROR|runtime error|invariant broken" build/fuzz/$$t.log | head -3; \
@@ -231,13 +235,13 @@ $(UNIT_NAMES:%=test-%): test-%: $(BUILD)/tests/%
 	$(call run_test,$*,$<)
 
 $(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
-	$(call run_test,$*,env REMAT=$(BIN) bash $<)
+	$(call run_test,$*,env REMAT=$(BIN) T_SLOW=$(if $(SANITIZE)$(COVERAGE),3,1) bash $<)
 
 $(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
 	$(call run_test,replay_$*,$< tests/fuzz/corpus/$* $$(ls -d tests/fuzz/crashes/$* 2>/dev/null))
 
 test-prop_claims: $(BUILD)/tests/prop_claims $(BIN)
-	$(call run_test,prop_claims,env REMAT=$(BIN) $< --cases $(PROP_CASES) --seed $(PROP_SEED))
+	$(call run_test,prop_claims,sh -c 'REMAT=$(BIN) $< --cases $(PROP_CASES) --seed $(PROP_SEED) && REMAT=$(BIN) $< --large --cases $(PROP_LARGE) --seed $(PROP_SEED) --time-limit 2')
 
 # run_tests NAMES: their targets, all of them (-k), then the summary
 define run_tests

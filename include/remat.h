@@ -154,6 +154,33 @@ enum {
 /* "optimal", "feasible", "over-budget", "infeasible", "error". */
 const char *remat_status_name(int status);
 
+/* The schedules a proof (status optimal or infeasible) or a lower bound
+ * speaks of.  A claim about a set holds for every subset of it: the stage
+ * model's schedules are sequences whose first computations follow the
+ * input order, which are sequences in some order. */
+enum {
+  REMAT_COVERS_NONE = 0,
+  REMAT_COVERS_STAGES_COPIES, /* the stage model: the input order's stages
+                                 (first computations in the input order,
+                                 each stage's recomputations before its
+                                 node, in the input order), at most C_v
+                                 computations of each node v */
+  REMAT_COVERS_STAGES,        /* the stage model, any number of
+                                 recomputations */
+  REMAT_COVERS_FIRSTS_COPIES, /* every sequence whose first computations
+                                 follow the input order, recomputations
+                                 anywhere, at most C_v computations of v */
+  REMAT_COVERS_FIRSTS,        /* the same, any number of recomputations */
+  REMAT_COVERS_ANY_ORDER,     /* every sequence, in any order */
+  REMAT_COVERS_ANY_ORDER_COPIES /* every sequence in any order with at
+                                   most C_v computations of v (free order) */
+};
+
+/* The JSON name of a REMAT_COVERS_* value: "stages-copies", "stages",
+ * "input-order-firsts-copies", "input-order-firsts", "any-order",
+ * "any-order-copies" (NULL for none). */
+const char *remat_covers_name(int covers);
+
 /* One improvement of the best schedule during a solve. */
 typedef struct remat_trace {
   double seconds;   /* since the start of the solve */
@@ -182,7 +209,10 @@ typedef struct remat_result {
   remat_trace *trace;
   int ntrace, cap_trace;
   int has_bound;         /* a lower bound on the duration is known */
-  double bound;          /* that bound (duration units) */
+  double bound;          /* that bound (duration units; a whole number) */
+  int proof_covers;      /* REMAT_COVERS_*: what status optimal or
+                            infeasible was proven for */
+  int bound_covers;      /* REMAT_COVERS_*: what the bound holds for */
   int *copies;           /* C_v used per node (CP), or NULL */
   int64_t mem_quantum, dur_quantum; /* CP scaling (1 = exact) */
   long long nodes, fails, restarts, solutions, propagations;

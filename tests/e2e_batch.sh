@@ -14,14 +14,7 @@ field() {
 }
 
 mkdir graphs
-cat >graphs/g1.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond graphs/g1.json
 cat >graphs/g2.json <<'EOF'
 {"name": "skip",
  "nodes": [{"id": "s", "duration": 2, "memory": 6}, {"id": "p", "duration": 1, "memory": 2},
@@ -146,16 +139,9 @@ grep -q "^lp,60,0.8,[0-9]*,feasible,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]\+$" ou
 # ------------------------------------- Ctrl-C, then --resume finishes
 t_case "Ctrl-C, then --resume finishes"
 ex="$root/examples"
-set +e
-"$REMAT" batch "$ex/layered_120.json" "$ex/layered_60.json" "$ex/layered_30.json" \
-  --budget 0.9,0.8 -j 2 --time-limit 4 -o out/long >long.out 2>long.err &
-pid=$!
-sleep 5
-t_sigint $pid
-wait $pid
-rc=$?
-set -e
-[ "$rc" = 130 ] || fail "interrupted batch: exit $rc ($(cat long.err))"
+t_interrupt 5 "$REMAT" batch "$ex/layered_120.json" "$ex/layered_60.json" "$ex/layered_30.json" \
+  --budget 0.9,0.8 -j 2 --time-limit 4 -o out/long
+[ "$rc" = 130 ] || fail "interrupted batch: exit $rc ($err)"
 # the ids with a final record (status other than interrupted)
 final_ids() {
   paste -d '|' <(field "$1" id) <(field "$1" status) | { grep -v '|interrupted$' || true; } | cut -d '|' -f 1 | sort

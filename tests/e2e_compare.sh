@@ -5,14 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cat >g.json <<'JSON'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-JSON
+t_diamond g.json
 
 t_case "CSV rows equal the per-method commands"
 "$REMAT" compare g.json --budget 13,14 --time-limit 10 --copies 6 --format csv -q -o t.csv ||

@@ -38,14 +38,7 @@ run "$REMAT" solve two.json --budget 20 --free-order -q --copies 2
   fail "exit $rc: $err"
 
 t_case "emit --free-order: the MiniZinc model agrees with the FlatZinc and solve"
-cat >dia.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond dia.json
 for B in 13 14 16; do
   "$REMAT" emit dia.json --budget $B --phase 2 --copies 2 --free-order --dzn -o d.dzn
   grep -q "moccasin_free.mzn" d.dzn || fail "the data does not name moccasin_free.mzn"

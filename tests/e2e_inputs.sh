@@ -8,37 +8,12 @@
 # Usage: REMAT=build/remat bash tests/e2e_inputs.sh
 set -euo pipefail
 
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+. "$(dirname "$0")/lib.sh"
 
-fail() {
-  echo "FAIL (e2e_inputs): $*" >&2
-  exit 1
-}
-
-# run CMD...; sets $rc, $out, $err
-run() {
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  out=$(cat out.txt)
-  err=$(cat err.txt)
-}
-
-cat >g.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond g.json
 
 # ------------------------------------ --merge: a truncated result file
+t_case "--merge: a truncated result file"
 "$REMAT" solve g.json --budget 14 -q -o whole.json >/dev/null
 head -c 200 whole.json >cut.json
 line=$(wc -l <cut.json)
@@ -50,6 +25,7 @@ grep -q "^- \`cut.json\`: error: cut.json:$((line + 1)):[0-9]*: JSON syntax erro
   fail "merge truncated: summary $(cat m.md)"
 
 # ----------------------------- --resume: a NUL byte inside a record line
+t_case "--resume: a NUL byte inside a record line"
 run "$REMAT" batch g.json --budget 1.0:0.9:0.05 -j 1 -q --time-limit 5 -o r
 [ "$rc" = 0 ] || fail "batch of 3: exit $rc '$err'"
 [ "$(wc -l <r.jsonl)" = 3 ] || fail "batch of 3: $(cat r.jsonl)"
@@ -67,6 +43,7 @@ grep -q "resuming: 2 of 3 jobs already done, 1 to run" <<<"$err" ||
   fail "resume: the job of the spoilt line not run again: $(tr -d '\000' <r.jsonl)"
 
 # ------------------------------------ eval: an invalid schedule on stderr
+t_case "eval: an invalid schedule on stderr"
 echo '{"sequence": ["in", "c", "a", "b"]}' >early.json
 run "$REMAT" eval g.json early.json
 [ "$rc" = 2 ] || fail "eval invalid: exit $rc"
@@ -78,6 +55,7 @@ run "$REMAT" eval g.json - <early.json
   fail "eval invalid from stdin: $rc '$err'"
 
 # ---------------------------------- manifest: an empty item in a list
+t_case "manifest: an empty item in a list"
 printf 'g.json 0.9\ng.json 0.9, 7,\n' >m.txt
 run "$REMAT" batch m.txt -q -o mm
 [ "$rc" = 2 ] || fail "empty item: exit $rc"
@@ -88,6 +66,7 @@ run "$REMAT" batch g.json --budget 0.9,,0.8 -q -o mm
   fail "empty item on the command line: $rc '$err'"
 
 # ----------------------------------------------------- budget ranges
+t_case "budget ranges"
 run "$REMAT" batch g.json --budget 0.95,90%:80%:5% --emit-jobs -o e
 [ "$rc" = 0 ] || fail "ranges: exit $rc '$err'"
 [ "$(sed -n 's/.* --budget \([^ ]*\) .*/\1/p' <<<"$out" | tr '\n' ' ')" = "0.95 90% 85% 80% " ] ||
@@ -108,4 +87,4 @@ run "$REMAT" compare g.json --budget 0.9, --method checkpoint-all -q
 [ "$rc" = 2 ] && grep -q "^remat compare: budget list '0.9,' has an empty item" <<<"$err" ||
   fail "compare empty item: $rc '$err'"
 
-echo "e2e_inputs: ok"
+t_done

@@ -36,21 +36,6 @@ grep -q "^nodes: 13$" "$tmp/info" || fail "the test graph does not have 13 nodes
 
 field() { jq -r "$2" "$1"; }
 
-# interrupt S CMD...: run CMD (stderr to $tmp/err.txt), Ctrl-C after S seconds;
-# sets $rc
-interrupt() {
-  local s=$1
-  shift
-  set +e
-  "$@" >/dev/null 2>"$tmp/err.txt" &
-  local pid=$!
-  sleep "$s"
-  t_sigint $pid
-  wait $pid
-  rc=$?
-  set -e
-}
-
 # The schedule in $1 re-simulates (remat eval) to the JSON's peak, duration.
 check_eval() {
   local json=$1 budget=$2
@@ -178,7 +163,7 @@ for ((l = 0; l < 16; l++)); do
 done
 echo "{\"nodes\": [$nodes], \"edges\": [$edges]}" >"$h"
 t0=$SECONDS
-interrupt 4 "$REMAT" milp "$h" --budget 0.8 --time-limit 120 -o "$tmp/int.json" -q
+t_interrupt 4 "$REMAT" milp "$h" --budget 0.8 --time-limit 120 -o "$tmp/int.json" -q
 ((SECONDS - t0 < 60)) || fail "milp did not stop within 60 s of Ctrl-C"
 [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || fail "interrupted milp exited with $rc"
 [ -s "$tmp/int.json" ] || fail "interrupted milp wrote no JSON"
@@ -210,7 +195,7 @@ run "$REMAT" milp "$d" --budget 0.5 --time-limit 2 --no-heuristic -o "$tmp/dense
 grep -q 'out of time' "$tmp/err.txt" || fail "dense graph: no 'out of time' message: $(cat "$tmp/err.txt")"
 t_case "dense graph: Ctrl-C in CBC's root LP"
 t0=$SECONDS
-interrupt 2 "$REMAT" milp "$d" --budget 0.5 --time-limit 300 --no-heuristic -q
+t_interrupt 2 "$REMAT" milp "$d" --budget 0.5 --time-limit 300 --no-heuristic -q
 ((SECONDS - t0 <= 8)) || fail "milp did not stop within 6 s of Ctrl-C in CBC's root LP"
 [ "$rc" -eq 3 ] || fail "milp interrupted in its root LP exited with $rc, expected 3"
 grep -q 'interrupted' "$tmp/err.txt" || fail "no 'interrupted' message: $(cat "$tmp/err.txt")"
@@ -227,18 +212,19 @@ t_case "dense graph: solve's covering bound proves infeasibility"
 # the covering bound proves at once that nothing fits with C_v = 2
 run "$REMAT" solve "$d" --budget 0.5 --time-limit 1
 [ "$rc" -eq 3 ] || fail "solve on the dense graph exited with $rc, expected 3"
-grep -q '^remat solve: proven infeasible (by the covering bound): no schedule with at most C_v copies per node on the input order.s stages fits 182020; best peak' "$tmp/err.txt" ||
+grep -q '^remat solve: proven infeasible (by the covering bound): no sequence whose first computations follow the input order fits 182020 with at most C_v computations of each node; best peak' "$tmp/err.txt" ||
   fail "dense graph: solve says '$(cat "$tmp/err.txt")'"
 t_case "dense graph, --copies 150: the time limit holds"
 # with C_v = 150 nothing is proven; the window search's sub-models hold at
 # most one copy of a node per stage, so they stay small and the limit holds
-# (with every copy in each window, Gecode's parser alone overruns it)
+# (with every copy in each window, Gecode's parser alone overran it several
+# times over); the margin is for a loaded machine
 t0=$(date +%s.%N)
 run "$REMAT" solve "$d" --budget 0.5 --copies 150 --time-limit 1 -q
 t=$(echo "$(date +%s.%N) - $t0" | bc)
 [ "$rc" -eq 3 ] && grep -q '^remat solve: out of time' "$tmp/err.txt" ||
   fail "dense graph, --copies 150: exit $rc '$(cat "$tmp/err.txt")'"
-awk -v t="$t" 'BEGIN { exit !(t < 3) }' || fail "dense graph, --copies 150: $t s at a 1 s limit"
+awk -v t="$t" -v k="$T_SLOW" 'BEGIN { exit !(t < 1 + 4 * k) }' || fail "dense graph, --copies 150: $t s at a 1 s limit"
 
 # --- usage errors: exit 2 with a message -----------------------------------
 t_case "usage errors"

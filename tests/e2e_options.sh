@@ -9,14 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # the diamond of e2e_solve.sh: topo peak 16, 0.9 is 14
-cat >g.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond g.json
 echo '{"sequence": ["in", "a", "b", "c", "d", "out"]}' >s.json
 
 # ------------------------------------------------------------ bad values

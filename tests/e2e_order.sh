@@ -92,23 +92,16 @@ run "$REMAT" order --help
 # Ctrl-C keeps the best order so far (a graph the search does not finish)
 t_case "Ctrl-C keeps the best order"
 "$REMAT" gen layered --nodes 3000 --seed 5 -o big.json -q
-set +e
-"$REMAT" order big.json --time-limit 60 -q -o big-order.json >big.out 2>big.err &
-pid=$!
-sleep 2
-t_sigint $pid
-start=$(date +%s)
-wait $pid
-rc=$?
-set -e
-[ $(($(date +%s) - start)) -le 5 ] || fail "Ctrl-C took more than 5 s"
-[ "$rc" = 0 ] || fail "Ctrl-C: exit $rc ($(cat big.err))"
-if ! grep -qx "status: optimal" big.out; then
-  grep -qx "status: open (interrupted)" big.out || fail "Ctrl-C: $(cat big.out)"
+t_interrupt 2 "$REMAT" order big.json --time-limit 60 -q -o big-order.json
+[ "$secs" -le 5 ] || fail "Ctrl-C took more than 5 s"
+[ "$rc" = 0 ] || fail "Ctrl-C: exit $rc ($err)"
+if ! grep -qx "status: optimal" <<<"$out"; then
+  grep -qx "status: open (interrupted)" <<<"$out" || fail "Ctrl-C: $out"
   jq -e '.interrupted' big-order.json >/dev/null || fail "interrupted result not marked"
 fi
+peak=$(sed -n 's/^peak: //p' <<<"$out")
 run "$REMAT" eval big.json big-order.json
-[ "$rc" = 0 ] && grep -qx "peak: $(sed -n 's/^peak: //p' big.out)" <<<"$out" ||
+[ "$rc" = 0 ] && grep -qx "peak: $peak" <<<"$out" ||
   fail "the interrupted order does not re-simulate to its peak: '$out'"
 
 t_done

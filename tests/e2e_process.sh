@@ -8,38 +8,13 @@
 # absurd PEAK is reported as what it is.
 # Usage: REMAT=build/remat bash tests/e2e_process.sh
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
 pids=$tmp/pids # every process the wrappers start, one pid a line
 : >"$pids"
-# kill (by pid) whatever a failing run left, then remove the scratch files
-cleanup() {
+# at exit: kill (by pid) whatever a failing run left
+t_cleanup() {
   while read -r p; do kill -9 "$p" 2>/dev/null || true; done <"$pids"
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_process): $*" >&2
-  exit 1
-}
-
-# run CMD...; sets $rc, $out, $err and $secs (wall seconds, rounded up)
-run() {
-  local t0 t1
-  t0=$(date +%s%N)
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  t1=$(date +%s%N)
-  secs=$(((t1 - t0 + 999999999) / 1000000000))
-  out=$(cat out.txt)
-  err=$(cat err.txt)
 }
 
 # fail if a process the wrappers started is still alive (zombies waiting
@@ -49,7 +24,7 @@ no_leftovers() {
   sleep 0.5
   while read -r p; do
     st=$(ps -o stat= -p "$p" 2>/dev/null || true)
-    case "$st" in "" | Z*) ;; *) left="$left $p($(ps -o args= -p "$p"))" ;; esac
+    case "$st" in "" | Z*) ;; *) left="$left $p($(ps -o args= -p "$p" || true))" ;; esac
   done <"$pids"
   [ -z "$left" ] || fail "$1: processes left behind:$left"
 }
@@ -103,6 +78,7 @@ chmod +x ./*.sh
 
 # -------------------- wrappers: end on time, best schedule, no leftovers
 for w in plain deaf; do
+  t_case "$w wrapper: ends on time, best schedule, no leftovers"
   run "$REMAT" solve "$G" --budget 0.8 --fzn-solver "./$w.sh" --time-limit 2 --no-heuristic -q -o $w.json
   [ "$rc" = 3 ] || fail "$w: exit $rc '$err'"
   [ "$secs" -le 12 ] || fail "$w: took $secs s for a time limit of 2 s"
@@ -114,12 +90,14 @@ for w in plain deaf; do
 done
 
 # the leader ends; a grandchild outside its group holds the pipes open
+t_case "escape: a grandchild holds the pipes open"
 run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./escape.sh --time-limit 2 --no-heuristic -q
 [ "$rc" = 3 ] && [ "$secs" -le 12 ] || fail "escape: exit $rc after $secs s '$err'"
 while read -r p; do kill "$p" 2>/dev/null || true; done <"$pids"
 : >"$pids"
 
 # ------------------------------------------ external solver statuses
+t_case "one solution, over budget"
 run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./one.sh --time-limit 20 --no-heuristic -q -o one.json
 [ "$rc" = 3 ] || fail "one solution: exit $rc '$err'"
 grep -q "^remat solve: the external solver ./one.sh ended without a proof after 1 solution: no schedule within 22056" <<<"$err" ||
@@ -129,11 +107,13 @@ grep -q "out of time" <<<"$err" && fail "one solution reported as out of time: '
 [ "$(jq -r .status one.json)" = over-budget ] || fail "one solution: status $(jq -r .status one.json)"
 # the same within budget (the heuristics' schedule fits; phase 2 stops
 # after its first solution): feasible, exit 0, and the message says why
+t_case "one solution, within budget"
 run "$REMAT" solve "$G" --budget 0.9 --fzn-solver ./one.sh --time-limit 20 -q -o one9.json
 [ "$rc" = 0 ] && [ "$secs" -lt 15 ] || fail "one solution within budget: exit $rc after $secs s '$err'"
 [ "$(jq -r '.status + ": " + .message' one9.json)" = "feasible: the external solver ./one.sh ended without a proof after 1 solution" ] ||
   fail "one solution within budget: $(jq -c '[.status, .message]' one9.json)"
 
+t_case "solver exits 1"
 run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./exit1.sh --time-limit 5 --no-heuristic -o e.json
 [ "$rc" = 4 ] || fail "exit 1: exit $rc"
 grep -q "^remat solve: internal error: solver error: ./exit1.sh failed (exit code 1): solver: bad model$" <<<"$err" ||
@@ -141,11 +121,13 @@ grep -q "^remat solve: internal error: solver error: ./exit1.sh failed (exit cod
 grep -q "^cp: budget 22056 .*  error  " <<<"$out" || fail "exit 1: summary '$out'"
 [ "$(jq -r .status e.json)" = error ] || fail "exit 1: status $(jq -r .status e.json)"
 
+t_case "solver prints garbage"
 run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./garbage.sh --time-limit 5 --no-heuristic
 [ "$rc" = 4 ] && grep -q "  error  " <<<"$out" || fail "garbage: exit $rc '$out'"
 grep -q "^remat solve: internal error: solver error: the external solver ./garbage.sh printed no solution and no status line (its output starts with 'garbage')$" <<<"$err" ||
   fail "garbage: '$err'"
 
+t_case "no such solver program"
 run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./no-such-solver --time-limit 5 --no-heuristic
 [ "$rc" = 4 ] && grep -q "  error  " <<<"$out" || fail "no such program: exit $rc '$out'"
 grep -q "^remat solve: internal error: solver error: cannot run ./no-such-solver: No such file or directory$" <<<"$err" ||
@@ -153,6 +135,7 @@ grep -q "^remat solve: internal error: solver error: cannot run ./no-such-solver
 
 # untrusted numbers: PEAK past 64 bits once scaled, or negative
 for w in huge negative; do
+  t_case "$w PEAK"
   run "$REMAT" solve "$G" --budget 0.8 --fzn-solver ./$w.sh --time-limit 5 --no-heuristic
   [ "$rc" = 4 ] || fail "$w PEAK: exit $rc '$err'"
   grep -q "^remat solve: internal error: cannot decode the solver's solution: solver output: PEAK is not an integer in 0\.\.[0-9]*$" <<<"$err" ||
@@ -160,6 +143,7 @@ for w in huge negative; do
 done
 
 # --------------------------------- a batch job whose solver hangs
+t_case "a batch job whose solver hangs"
 printf '%s 0.8 --fzn-solver %s --time-limit 2 --no-heuristic\n' "$G" "$tmp/deaf.sh" >jobs.txt
 run "$REMAT" batch jobs.txt -j 1 -q -o b
 [ "$rc" = 3 ] || fail "batch: exit $rc '$err'"
@@ -167,4 +151,4 @@ run "$REMAT" batch jobs.txt -j 1 -q -o b
 grep -q '"status":"over-budget"' b.jsonl || fail "batch: $(cat b.jsonl)"
 no_leftovers batch
 
-echo "e2e_process: ok"
+t_done

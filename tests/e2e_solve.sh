@@ -63,14 +63,7 @@ run "$REMAT" info longdur.json --budget 10 # topo peak 11, min_peak 9
 
 t_case "usage errors"
 # a small graph: a diamond with a long-lived input
-cat >g.json <<'EOF'
-{"name": "diamond",
- "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
-           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
-           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
- "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
-           ["d", "out"], ["a", "out"]]}
-EOF
+t_diamond g.json
 
 # --------------------------------------------------------- usage errors
 run "$REMAT" solve g.json -q
@@ -111,7 +104,7 @@ EOF_Z28
 t0=$SECONDS
 run "$REMAT" solve z28.json --budget 270 --time-limit 60 -q -o z28-r.json
 [ "$rc" = 3 ] || fail "z28: exit $rc ($err)"
-[ "$err" = "remat solve: proven infeasible (by Checkmate's MILP): no schedule on the input order's stages fits 270, with any number of recomputations; best peak 300" ] ||
+[ "$err" = "remat solve: proven infeasible (by Checkmate's MILP): no schedule on the input order's stages fits 270, with any number of recomputations (the stage model; other sequences may fit); best peak 300" ] ||
   fail "z28: '$err'"
 ((SECONDS - t0 < 10)) || fail "z28: $((SECONDS - t0)) s to prove it"
 jq -e '.status == "infeasible"' z28-r.json >/dev/null || fail "z28: z28-r.json"
@@ -126,7 +119,7 @@ t_case "infeasible with C_v = 1, more copies fit"
 # covering bound proves the first part at once, before or after the
 # heuristics end: either way the MILP must still run; three tries.)
 ct=$root/examples/chain_train_12.json
-re="^remat solve: proven infeasible \(by Checkmate's MILP\): no schedule with at most C_v copies per node on the input order's stages fits 22368; best peak 27960; one with up to ([0-9]+) copies of a node does \(--copies ([0-9]+)\)$"
+re="^remat solve: proven infeasible \(by Checkmate's MILP\): no schedule with at most C_v copies per node on the input order's stages fits 22368 \(the stage model; other sequences may fit\); best peak 27960; one with up to ([0-9]+) copies of a node does \(--copies ([0-9]+)\)$"
 for try in 1 2 3; do
   run "$REMAT" solve "$ct" --budget 0.8 --copies 1 --time-limit 60 -q
   [ "$rc" = 3 ] || fail "copies 1: exit $rc ($err)"
@@ -193,27 +186,17 @@ t0=$(date +%s.%N)
 run "$REMAT" solve huge.json --budget 0.9 --time-limit 4 -q -o huge-r.json
 t1=$(date +%s.%N)
 [ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "large graph: exit $rc ($err)"
-awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 8) }' ||
+awk -v a="$t0" -v b="$t1" -v k="$T_SLOW" 'BEGIN { exit !(b - a < 4 + 4 * k) }' ||
   fail "large graph: $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s for a 4 s limit"
 jq -e '(.sequence | length) >= 10000 and .trace[-1][0] < 6' huge-r.json >/dev/null ||
   fail "large graph: huge-r.json"
 t_case "a large graph: Ctrl-C while seeding"
 # Ctrl-C while it seeds: stops at once, says so, keeps the best schedule
-set +e
-"$REMAT" solve huge.json --budget 0.8 --time-limit 60 -q -o huge-int.json >/dev/null 2>huge-int.err &
-pid=$!
-sleep 1
-t_sigint $pid
-t0=$(date +%s.%N)
-wait $pid
-rc=$?
-t1=$(date +%s.%N)
-set -e
-awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 3) }' ||
-  fail "large graph: Ctrl-C took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
-[ "$rc" = 3 ] || fail "large graph: Ctrl-C: exit $rc ($(cat huge-int.err))"
-grep -q "^remat solve: interrupted: no schedule within [0-9]* found with at most 2 copies per node; best peak" huge-int.err ||
-  fail "large graph: Ctrl-C message: $(cat huge-int.err)"
+t_interrupt 1 "$REMAT" solve huge.json --budget 0.8 --time-limit 60 -q -o huge-int.json
+[ "$ms" -lt 3000 ] || fail "large graph: Ctrl-C took $ms ms"
+[ "$rc" = 3 ] || fail "large graph: Ctrl-C: exit $rc ($err)"
+grep -q "^remat solve: interrupted: no schedule within [0-9]* found with at most 2 copies per node; best peak" <<<"$err" ||
+  fail "large graph: Ctrl-C message: $err"
 jq -e '.interrupted and (.sequence | length) >= 10000' huge-int.json >/dev/null ||
   fail "large graph: Ctrl-C result"
 
@@ -351,17 +334,9 @@ cover=$(sed -n 's/^lower_bound: duration \([0-9]*\) .*(covering bound, .*$/\1/p'
 
 # ---------------------------- Ctrl-C keeps the best schedule so far
 t_case "Ctrl-C keeps the best schedule"
-set +e
-"$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --time-limit 60 -q -o int.json >int.out 2>int.err &
-pid=$!
-sleep 3
-t_sigint $pid
-start=$(date +%s)
-wait $pid
-rc=$?
-set -e
-[ $(($(date +%s) - start)) -le 5 ] || fail "Ctrl-C took more than 5 s"
-[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "Ctrl-C: exit $rc ($(cat int.err))"
+t_interrupt 3 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --time-limit 60 -q -o int.json
+[ "$secs" -le 5 ] || fail "Ctrl-C took more than 5 s"
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "Ctrl-C: exit $rc ($err)"
 grep -q '"interrupted": true' int.json || fail "interrupted result not marked"
 grep -q '"sequence": \[' int.json || fail "interrupted result has no schedule"
 run "$REMAT" eval "$root/examples/layered_120.json" int.json

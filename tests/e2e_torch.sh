@@ -8,37 +8,17 @@
 # import torch (Debian: python3-torch python3-torchvision python3-onnx).
 # Usage: REMAT=build/remat bash tests/e2e_torch.sh
 set -euo pipefail
-
-: "${REMAT:?set REMAT to the remat binary}"
-REMAT=$(cd "$(dirname "$REMAT")" && pwd)/$(basename "$REMAT")
-root=$(cd "$(dirname "$0")/.." && pwd)
 PY=/usr/bin/python3
 if ! "$PY" -c 'import torch' 2>/dev/null; then
   echo "SKIP (e2e_torch): $PY cannot import torch" \
        "(apt-get install python3-torch python3-torchvision python3-onnx)"
   exit 0
 fi
+. "$(dirname "$0")/lib.sh"
+
 RT=$root/scripts/remat-torch
 RO=$root/scripts/remat-onnx
 M=$root/tests/torch_models.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() {
-  echo "FAIL (e2e_torch): $*" >&2
-  exit 1
-}
-
-# run CMD...; sets $rc, $out, $err
-run() {
-  set +e
-  "$@" >out.txt 2>err.txt
-  rc=$?
-  set -e
-  out=$(cat out.txt)
-  err=$(cat err.txt)
-}
 
 # field FILE SCHEDULE KEY: KEY's value in SCHEDULE's section of a run report
 field() {
@@ -50,6 +30,7 @@ field() {
 # model | input | nodes of the inference graph
 while IFS='|' read -r name shape; do
   for mode in infer train; do
+    t_case "$name $mode: export, solve, run"
     flag=""
     [ "$mode" = train ] && flag=--train
     g=$name-$mode.json
@@ -83,7 +64,7 @@ while IFS='|' read -r name shape; do
       case $outputs in equal*) ;; *) fail "run $g $s: outputs $outputs" ;; esac
       measured=$(field out.txt $s peak_measured)
       simulated=$(field out.txt $s peak_simulated)
-      evalpeak=$("$REMAT" eval "$g" $s | awk '$1 == "peak:" { print $2 }')
+      evalpeak=$("$REMAT" eval "$g" $s | awk '$1 == "peak:" { print $2 }') || true
       [ -n "$measured" ] && [ "$measured" = "$simulated" ] &&
         [ "$measured" = "$evalpeak" ] ||
         fail "run $g $s: peak measured $measured, simulated $simulated, remat eval $evalpeak"
@@ -101,6 +82,7 @@ transformer|8x16
 EOF
 
 # ------------------------------------------------- node sizes by hand
+t_case "node sizes by hand"
 # MLP at batch 4: every hidden activation is 4 x 32 float32 = 512 B, the
 # logits 4 x 10 x 4 = 160 B; the weights' transposes are views of fixed
 # memory; the parameters are 7 x (32 x 32 + 32) + 32 x 10 + 10 floats.
@@ -118,6 +100,7 @@ jq -e '[.nodes[] | select(.backward)] | length > 0' $g >/dev/null ||
   fail "$g: no backward node"
 
 # ------------------------------------------------------------ mismatches
+t_case "mismatches"
 jq '.nodes[3].label = "relu_99"' mlp-infer.json >bad-graph.json
 run "$RT" run "$M:mlp" bad-graph.json mlp-infer-0.8.json -q
 [ "$rc" = 2 ] && [[ $err == *"bad-graph.json does not match the trace of"* ]] ||
@@ -132,6 +115,7 @@ run "$RT" run "$M:transformer" transformer-train.json order.json -q
   fail "schedule reading before computing: exit $rc: $err"
 
 # ------------------------------------------------------------------ ONNX
+t_case "ONNX"
 "$PY" -B - "$M" <<'EOF'
 import importlib.util, sys, torch
 spec = importlib.util.spec_from_file_location("m", sys.argv[1])
@@ -161,6 +145,7 @@ run "$RO" dynamic.onnx --batch 3 -o dyn.json -q
   fail "dyn.json: Conv outputs at batch 3 are not 24576 B"
 
 # ------------------------------------------------------------ bad inputs
+t_case "bad inputs"
 head -c 3000 rescnn.onnx >truncated.onnx
 printf 'not a model\n' >text.onnx
 # command | exit code | the start of the one-line message
@@ -182,4 +167,4 @@ done <<EOF
 "$RO" missing.onnx|2|remat-onnx: missing.onnx: cannot read: No such file or directory
 EOF
 
-echo "e2e_torch: all passed"
+t_done

@@ -5,7 +5,8 @@
 #     below it, never above;
 #   - header names are unique across wings (includes name no folder);
 #   - no include cycle between modules (a module is a name: x.c, x.h);
-#   - no file in src/ longer than 800 lines.
+#   - no file in src/ longer than 800 lines;
+#   - README's Layout section names every file of src/ (cmd_* as a group).
 # Usage: bash tests/layout.sh [ROOT]   (prints every breach, exit 1 if any)
 set -uo pipefail
 
@@ -69,5 +70,14 @@ done
 if ! out=$(tsort "$edges" 2>&1 >/dev/null); then
   breach "include cycle between modules: $(echo "$out" | sed -n 's/^tsort: //p' | grep -v loop | tr '\n' ' ')"
 fi
+
+section=$(sed -n '/^## Layout$/,/^## /p' README.md)
+for f in src/*/*.c src/*/*.cpp; do
+  [ -e "$f" ] || continue
+  mod=$(basename "$f")
+  mod=${mod%.c}
+  case $mod in cmd_*) grep -qF 'cmd_*' <<<"$section" && continue ;; esac
+  grep -qw -- "$mod" <<<"$section" || breach "$f is not named in README's Layout section"
+done
 
 exit $bad

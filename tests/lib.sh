@@ -24,8 +24,12 @@
 # still run.  t_done prints "e2e_x: N passed, M failed" (the failed cases'
 # first messages again before it) and exits 1 if a case failed.
 #
+# A script that starts processes which may outlive a failed check defines
+# t_cleanup (a function): the exit trap calls it before removing $tmp.
+#
 # t_sigint PID sends Ctrl-C to a command started with &, once it can catch
-# it.
+# it; t_interrupt S CMD... runs CMD like run and sends it Ctrl-C after S
+# seconds.
 #
 # A command that fails outside a check (set -e) still stops the script:
 # the exit trap reports it as a failure of the current case, with its line,
@@ -52,6 +56,10 @@ t__failed=0
 t__done=0
 t__abort=""
 t__abort_at=""
+# T_SLOW: how many times slower than a plain build the binary runs (3 under
+# the sanitizers or gcov: the Makefile sets it); wall-time checks scale
+# their slack by it
+T_SLOW=${T_SLOW:-1}
 
 # t__case_failed: whether the current case has failed (in a subshell too)
 t__case_failed() { grep -q "^$t__no	" "$t__fails"; }
@@ -80,16 +88,20 @@ fail() {
 }
 
 # run CMD...: runs CMD, stdout to $tmp/out.txt, stderr to $tmp/err.txt;
-# sets rc, out and err.  In a failed case only sets rc=125, out="", err="".
+# sets rc, out, err and secs (the wall time in seconds, rounded up).  In a
+# failed case only sets rc=125, out="", err="", secs=0.
 run() {
   if t__case_failed; then
-    rc=125 out="" err=""
+    rc=125 out="" err="" secs=0
     return 0
   fi
+  local t0
+  t0=$(date +%s%N)
   set +e
   "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"
   rc=$?
   set -e
+  secs=$((($(date +%s%N) - t0 + 999999999) / 1000000000))
   out=$(cat "$tmp/out.txt")
   err=$(cat "$tmp/err.txt")
 }
@@ -109,6 +121,33 @@ t_sigint() {
   kill -INT "$pid" 2>/dev/null || true
 }
 
+# t_interrupt S CMD...: runs CMD in the background like run (stdout to
+# $tmp/out.txt, stderr to $tmp/err.txt), Ctrl-C (t_sigint) after S seconds,
+# waits for it; sets rc, out, err, and ms and secs: the time from the Ctrl-C
+# to its end in milliseconds and in seconds rounded up.  In a failed case
+# only sets rc=125, out="", err="", ms=0, secs=0.
+t_interrupt() {
+  local s=$1 pid t0
+  shift
+  if t__case_failed; then
+    rc=125 out="" err="" ms=0 secs=0
+    return 0
+  fi
+  set +e
+  "$@" >"$tmp/out.txt" 2>"$tmp/err.txt" &
+  pid=$!
+  sleep "$s"
+  t_sigint $pid
+  t0=$(date +%s%N)
+  wait $pid
+  rc=$?
+  set -e
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  secs=$(((ms + 999) / 1000))
+  out=$(cat "$tmp/out.txt")
+  err=$(cat "$tmp/err.txt")
+}
+
 # the first message of every failed case, then the summary line
 t__summary() {
   local n line
@@ -117,6 +156,19 @@ t__summary() {
     echo "FAIL [$t_script: $(cut -f 2 <<<"$line")]: $(cut -f 3- <<<"$line")"
   done
   echo "$t_script: $t__passed passed, $t__failed failed$t__abort"
+}
+
+# t_diamond FILE: the six-node diamond graph the scripts share (topo peak
+# 16; the least peak of any schedule 13)
+t_diamond() {
+  cat >"$1" <<'JSON'
+{"name": "diamond",
+ "nodes": [{"id": "in", "duration": 3, "memory": 4}, {"id": "a", "duration": 2, "memory": 5},
+           {"id": "b", "duration": 4, "memory": 2}, {"id": "c", "duration": 1, "memory": 3},
+           {"id": "d", "duration": 5, "memory": 4}, {"id": "out", "duration": 2, "memory": 1}],
+ "edges": [["in", "a"], ["in", "b"], ["a", "c"], ["b", "c"], ["in", "d"], ["c", "d"],
+           ["d", "out"], ["a", "out"]]}
+JSON
 }
 
 t_done() {
@@ -145,6 +197,7 @@ t__exit() {
     t__summary
     status=1
   fi
+  ! declare -F t_cleanup >/dev/null || t_cleanup
   cd / && rm -rf "$tmp"
   exit "$status"
 }

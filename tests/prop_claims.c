@@ -150,6 +150,9 @@ typedef struct claim {
   int has_bound;
   double bound;
   int copies_kept;        /* the command keeps to C_v (solve --copies) */
+  char proof_covers[40];  /* the result's "proof_covers" ("": none) */
+  char bound_covers[40];  /* its "lower_bound_covers" */
+  int bound_real;         /* "lower_bound" is not a JSON integer */
 } claim;
 
 /* Stage-structured for the input order 0..n-1: first computations in
@@ -183,7 +186,12 @@ static int prop_load(const remat_graph *g, const char *path, claim *c, char *why
   const char *msg = json_string_value(json_object_get(root, "message"));
   snprintf(c->status, sizeof c->status, "%s", st ? st : "?");
   snprintf(c->message, sizeof c->message, "%s", msg ? msg : "");
+  const char *pc = json_string_value(json_object_get(root, "proof_covers"));
+  const char *bc = json_string_value(json_object_get(root, "lower_bound_covers"));
+  snprintf(c->proof_covers, sizeof c->proof_covers, "%s", pc ? pc : "");
+  snprintf(c->bound_covers, sizeof c->bound_covers, "%s", bc ? bc : "");
   json_t *lb = json_object_get(root, "lower_bound");
+  c->bound_real = json_is_real(lb);
   c->has_bound = json_is_number(lb);
   c->bound = c->has_bound ? json_number_value(lb) : 0;
   json_t *seq = json_object_get(root, "sequence");
@@ -282,6 +290,8 @@ static int prop_check_self(prop *P, const char *gpath, const claim *c, int64_t M
     prop_wrong(P, gpath, c, "its schedule does not re-simulate");
     return -1;
   }
+  if (c->bound_real)
+    prop_wrong(P, gpath, c, "lower bound %.17g is not a JSON integer (rounded)", c->bound);
   int fits = c->valid && c->peak <= M;
   if ((c->rc == 0) != fits) {
     prop_wrong(P, gpath, c, "exit %d but the schedule %s the budget", c->rc,
@@ -302,8 +312,23 @@ static const char *model_names[NMODELS] = {"the stages with C_v copies",
                                            "the stages with any number of copies",
                                            "free order with C_v copies"};
 
-/* The model an `infeasible` names (its message), or a command solves. */
+/* The narrowest model a "proof_covers" or "lower_bound_covers" value
+ * includes (-1: none given).  The covering bound's sequences whose first
+ * computations follow the input order include the stages. */
+static int prop_covers_model(const char *covers, const claim *c) {
+  if (!covers[0]) return -1;
+  if (!strcmp(covers, "any-order")) return MODEL_FREE_C;
+  if (!strcmp(covers, "stages") || !strcmp(covers, "input-order-firsts"))
+    return MODEL_STAGE_ANY;
+  (void)c;
+  return MODEL_STAGE_C;
+}
+
+/* The model an `infeasible` names (its "proof_covers", else its message),
+ * or a command solves. */
 static int prop_infeasible_model(const claim *c) {
+  int k = prop_covers_model(c->proof_covers, c);
+  if (k >= 0) return k;
   if (strstr(c->message, "free order") || strstr(c->message, "every sequence"))
     return MODEL_FREE_C;
   if (strstr(c->message, "any number of recomputations") || !c->copies_kept)
@@ -349,8 +374,7 @@ static void prop_check_claims(prop *P, const char *gpath, claim *cl, int ncl, in
     if (c->rc != 0 && c->rc != 3) continue;
     int k = prop_solved_model(c);
     if (!strcmp(c->status, "optimal") && c->valid && c->peak <= M) {
-      int rounded = strstr(c->message, "rounded") != NULL;
-      if (!rounded && best[k] >= 0 && c->duration > best[k])
+      if (best[k] >= 0 && c->duration > best[k])
         prop_wrong(P, gpath, c, "optimal at %lld, but %s has %lld", (long long)c->duration,
                    model_names[k], (long long)best[k]);
     }
@@ -360,9 +384,11 @@ static void prop_check_claims(prop *P, const char *gpath, claim *cl, int ncl, in
         prop_wrong(P, gpath, c, "infeasible (%s), but a schedule of duration %lld fits: %s",
                    model_names[named], (long long)best[named], c->message);
     }
-    if (c->has_bound && best[k] >= 0 && c->bound > (double)best[k])
+    int kb = prop_covers_model(c->bound_covers, c);
+    if (kb < 0) kb = k;
+    if (c->has_bound && best[kb] >= 0 && c->bound > (double)best[kb])
       prop_wrong(P, gpath, c, "lower bound %.17g above %s's best schedule %lld", c->bound,
-                 model_names[k], (long long)best[k]);
+                 model_names[kb], (long long)best[kb]);
     if (!strcmp(c->status, "optimal") || !strcmp(c->status, "infeasible")) continue;
     if (opt[k] >= 0 && !(c->valid && c->peak <= M) &&
         !strncmp(c->cmd, "solve", 5))

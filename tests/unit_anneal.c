@@ -12,37 +12,20 @@
 #include "gen.h"
 #include "oracle.h"
 
-typedef struct seen {
-  const remat_graph *g;
-  int64_t M;
-  const int *copies;
-  int reports, fits;
-  int64_t last_peak, last_dur;
-} seen;
+typedef report_seen seen;
 
 static int check_report(void *ctx, const int *seq, int len, const char *name) {
   seen *S = ctx;
-  const remat_graph *g = S->g;
   assert_string_equal(name, "anneal");
   remat_sim sim;
-  assert_int_equal(remat_simulate(g, seq, len, &sim, NULL), 0);
-  if (S->copies) {
-    int *cnt = calloc((size_t)g->n, sizeof *cnt);
-    for (int j = 0; j < len; j++) cnt[seq[j]]++;
-    for (int v = 0; v < g->n; v++) assert_true(cnt[v] <= S->copies[v]);
-    free(cnt);
-  }
-  int fits = sim.peak <= S->M;
+  int fits = report_simulate(S, seq, len, &sim);
   if (S->reports) { /* each report improves on the previous one */
     if (S->fits)
       assert_true(fits && sim.duration < S->last_dur);
     else
       assert_true(fits || sim.peak < S->last_peak);
   }
-  S->reports++;
-  S->fits = fits;
-  S->last_peak = sim.peak;
-  S->last_dur = sim.duration;
+  report_count(S, fits, &sim);
   return 0;
 }
 
@@ -160,12 +143,5 @@ static void test_anneal_moving_target(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_anneal_optimal_tiny),
-      cmocka_unit_test(test_anneal_copies_and_validity),
-      cmocka_unit_test(test_anneal_one_copy),
-      cmocka_unit_test(test_anneal_moving_target),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_anneal_optimal_tiny, test_anneal_copies_and_validity,
+           test_anneal_one_copy, test_anneal_moving_target)

@@ -160,11 +160,5 @@ static void test_articulation_points(void **state) {
 }
 
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_articulation_points),
-      cmocka_unit_test(test_baseline_training_chain),
-      cmocka_unit_test(test_baseline_sparse_equals_dense),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_articulation_points, test_baseline_training_chain,
+           test_baseline_sparse_equals_dense)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define UNIT_TMPDIR "unit_batch"
 #include "testutil.h"
 
 #include "batch.h"
@@ -16,31 +17,12 @@
 #include "sim.h"
 #include "util.h"
 
-/* A scratch directory per test run. */
-static char tmpdir[256];
-
-static char *tpath(const char *name) {
-  util_buf b = {0};
-  util_buf_printf(&b, "%s/%s", tmpdir, name);
-  return b.s;
-}
-
 static void write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fputs(text, f);
   fclose(f);
 }
-
-/* the diamond of e2e_solve.sh: topo peak 16, duration 17 */
-static const char *diamond =
-    "{\"name\": \"diamond\", \"nodes\": [{\"id\": \"in\", \"duration\": 3, "
-    "\"memory\": 4}, {\"id\": \"a\", \"duration\": 2, \"memory\": 5}, {\"id\": "
-    "\"b\", \"duration\": 4, \"memory\": 2}, {\"id\": \"c\", \"duration\": 1, "
-    "\"memory\": 3}, {\"id\": \"d\", \"duration\": 5, \"memory\": 4}, {\"id\": "
-    "\"out\", \"duration\": 2, \"memory\": 1}], \"edges\": [[\"in\", \"a\"], "
-    "[\"in\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"], [\"in\", \"d\"], [\"c\", "
-    "\"d\"], [\"d\", \"out\"], [\"a\", \"out\"]]}";
 
 static batch_defaults defaults_with(const char *budgets) {
   batch_defaults d;
@@ -208,36 +190,33 @@ static void test_manifest(void **state) {
   assert_int_equal(L.job[4].threads, 2);
   batch_list_free(&L);
 
-  /* errors name the line */
-  assert_int_equal(batch_parse_manifest("a.json 0.9\nb.json 0.9 --frob\n",
-                                        "m.txt", &d, &L, err, sizeof err),
-                   REMAT_EUSAGE);
-  assert_non_null(strstr(err, "m.txt:2: unknown or batch-level option '--frob'"));
-  batch_list_free(&L);
-  assert_int_equal(batch_parse_manifest("a.json zero\n", "m.txt", &d, &L, err,
-                                        sizeof err),
-                   REMAT_EUSAGE);
-  assert_non_null(strstr(err, "m.txt:1: cannot parse budget 'zero'"));
-  batch_list_free(&L);
-  assert_int_equal(batch_parse_manifest("a.json 'x\n", "m.txt", &d, &L, err,
-                                        sizeof err),
-                   REMAT_EUSAGE);
-  assert_string_equal(err, "m.txt:1: unclosed quote");
-  batch_list_free(&L);
-  /* a list ending in an empty item (blanks inside it): an error, and
-   * nothing of the line kept (no leak under ASan) */
-  assert_int_equal(batch_parse_manifest("a.json 0.9\nb.json 0.9, 7,\n", "m.txt",
-                                        &d, &L, err, sizeof err),
-                   REMAT_EUSAGE);
-  assert_string_equal(err, "m.txt:2: budget list '0.9,' has an empty item "
-                           "(write items without blanks between them, e.g. "
-                           "0.9,0.8)");
-  batch_list_free(&L);
-  assert_int_equal(batch_parse_manifest("a.json 0.9,0.8,zero\n", "m.txt", &d, &L,
-                                        err, sizeof err),
-                   REMAT_EUSAGE);
-  assert_non_null(strstr(err, "m.txt:1: cannot parse budget 'zero'"));
-  batch_list_free(&L);
+  /* errors name the line (whole: the exact message, else a part of it);
+   * a list ending in an empty item (blanks inside it) keeps nothing of
+   * the line (no leak under ASan) */
+  static const struct {
+    const char *text, *msg;
+    int whole;
+  } bad[] = {
+      {"a.json 0.9\nb.json 0.9 --frob\n",
+       "m.txt:2: unknown or batch-level option '--frob'", 0},
+      {"a.json zero\n", "m.txt:1: cannot parse budget 'zero'", 0},
+      {"a.json 'x\n", "m.txt:1: unclosed quote", 1},
+      {"a.json 0.9\nb.json 0.9, 7,\n",
+       "m.txt:2: budget list '0.9,' has an empty item (write items without "
+       "blanks between them, e.g. 0.9,0.8)",
+       1},
+      {"a.json 0.9,0.8,zero\n", "m.txt:1: cannot parse budget 'zero'", 0},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_equal(batch_parse_manifest(bad[i].text, "m.txt", &d, &L, err,
+                                          sizeof err),
+                     REMAT_EUSAGE);
+    if (bad[i].whole)
+      assert_string_equal(err, bad[i].msg);
+    else
+      assert_non_null(strstr(err, bad[i].msg));
+    batch_list_free(&L);
+  }
   /* ranges: items in their shortest decimal form, mixed with plain ones */
   assert_int_equal(batch_parse_manifest("a.json 0.95,0.9:0.8:0.05 --seed 2\n",
                                         "m.txt", &d, &L, err, sizeof err),
@@ -274,8 +253,8 @@ static void test_inputs(void **state) {
   mkdir(dir, 0755);
   char *b = tpath("in/b.json"), *a = tpath("in/a.json"), *x = tpath("in/x.txt");
   char *man = tpath("in/list");
-  write_text(b, diamond);
-  write_text(a, diamond);
+  write_text(b, DIAMOND_JSON);
+  write_text(a, DIAMOND_JSON);
   write_text(x, "not a graph");
   write_text(man, "b.json 0.5\n");
   batch_defaults d = defaults_with("0.9,0.8");
@@ -441,7 +420,7 @@ static char *write_result(const char *name, const char *graph,
 static void test_rec_from_result(void **state) {
   (void)state;
   char *g = tpath("d.json");
-  write_text(g, diamond);
+  write_text(g, DIAMOND_JSON);
   const char *topo = "[\"in\", \"a\", \"b\", \"c\", \"d\", \"out\"]";
   char *ok = write_result("ok.json", g, "optimal", 16, 16, topo);
   batch_rec r;
@@ -533,7 +512,7 @@ static void test_rec_from_result(void **state) {
 static void test_classify(void **state) {
   (void)state;
   char *g = tpath("d.json");
-  write_text(g, diamond);
+  write_text(g, DIAMOND_JSON);
   char *ok = write_result("ok.json", g, "optimal", 16, 16,
                           "[\"in\", \"a\", \"b\", \"c\", \"d\", \"out\"]");
   batch_rec r;
@@ -646,35 +625,9 @@ static void test_summaries(void **state) {
   batch_rec_free(&b);
   batch_rec_free(&c);
 }
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/unit_batch.XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
 
-static int teardown(void **state) {
-  (void)state;
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_split_words),
-      cmocka_unit_test(test_options),
-      cmocka_unit_test(test_job_ids),
-      cmocka_unit_test(test_job_argv),
-      cmocka_unit_test(test_manifest),
-      cmocka_unit_test(test_is_manifest),
-      cmocka_unit_test(test_inputs),
-      cmocka_unit_test(test_jsonl_resume),
-      cmocka_unit_test(test_jsonl_nul),
-      cmocka_unit_test(test_rec_from_result),
-      cmocka_unit_test(test_classify),
-      cmocka_unit_test(test_exit_code),
-      cmocka_unit_test(test_summaries),
-  };
-  return cmocka_run_group_tests(tests, setup, teardown);
-}
-
+UNIT_TESTS_WITH(tmpdir_setup, tmpdir_teardown, test_split_words, test_options,
+                test_job_ids, test_job_argv, test_manifest, test_is_manifest,
+                test_inputs, test_jsonl_resume, test_jsonl_nul,
+                test_rec_from_result, test_classify, test_exit_code,
+                test_summaries)

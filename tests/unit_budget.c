@@ -80,9 +80,4 @@ static void test_budget_lists(void **state) {
   free(got);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_budget_lists),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_budget_lists)

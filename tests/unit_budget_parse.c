@@ -221,11 +221,4 @@ static void test_budget_parse(void **state) {
   assert_string_equal(buf, "31.9 GiB");
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_budget_ok),
-      cmocka_unit_test(test_budget_bad),
-      cmocka_unit_test(test_budget_parse),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_budget_ok, test_budget_bad, test_budget_parse)

@@ -209,16 +209,6 @@ static void test_forked_functions(void **state) {
   assert_int_equal(signo, SIGABRT);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_capture),
-      cmocka_unit_test(test_missing_program),
-      cmocka_unit_test(test_log_file),
-      cmocka_unit_test(test_stop_deaf_group),
-      cmocka_unit_test(test_stop_term),
-      cmocka_unit_test(test_leftover_killed),
-      cmocka_unit_test(test_escaped_pipe),
-      cmocka_unit_test(test_forked_functions),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_capture, test_missing_program, test_log_file,
+           test_stop_deaf_group, test_stop_term, test_leftover_killed,
+           test_escaped_pipe, test_forked_functions)

@@ -184,11 +184,5 @@ static void test_compare_subset(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_compare_methods_parse),
-      cmocka_unit_test(test_compare_subset),
-      cmocka_unit_test(test_compare_brute_force),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_compare_methods_parse, test_compare_subset,
+           test_compare_brute_force)

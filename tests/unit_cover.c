@@ -156,11 +156,5 @@ static void test_child_deadline(void **state) {
   nanosleep(&ts, NULL);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cover_against_brute_force),
-      cmocka_unit_test(test_cover_chain_exact),
-      cmocka_unit_test(test_child_deadline),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_cover_against_brute_force, test_cover_chain_exact,
+           test_child_deadline)

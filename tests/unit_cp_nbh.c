@@ -243,12 +243,5 @@ static void test_nbh_phase1(void **state) {
   fx_free(&F);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_nbh_complete_searches),
-      cmocka_unit_test(test_nbh_phase2_neighbourhoods),
-      cmocka_unit_test(test_nbh_size_adapts),
-      cmocka_unit_test(test_nbh_phase1),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_nbh_complete_searches, test_nbh_phase2_neighbourhoods,
+           test_nbh_size_adapts, test_nbh_phase1)

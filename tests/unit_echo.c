@@ -37,11 +37,14 @@ static remat_graph *make_net(int layers, int with_ops) {
   }
   remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "net");
   if (with_ops) {
-    g->op = util_calloc((size_t)n, sizeof *g->op);
-    for (int v = 0; v < n; v++)
+    /* the graph may come with an array of ops (all NULL): fill it */
+    if (!g->op) g->op = util_calloc((size_t)n, sizeof *g->op);
+    for (int v = 0; v < n; v++) {
+      free(g->op[v]);
       g->op[v] = util_strdup(v < 2 * layers ? (v % 2 ? "aten.relu" : "aten.convolution")
                              : v == loss  ? "aten.sum"
                                           : "aten.convolution_backward");
+    }
   }
   free(w), free(m), free(src), free(dst);
   return g;
@@ -80,9 +83,10 @@ static void check_run(remat_graph *g, double frac, int expect_fit) {
   remat_result_free(&r);
 }
 
-static void test_echo_reaches_budget_with_ops(void **state) {
-  (void)state;
-  remat_graph *g = make_net(6, 1);
+/* The net with or without ops (cheap then by duration per byte): node 0
+ * is not cheap, node 1 is; the budget 0.8 is reached. */
+static void check_cheap_reaches(int ops) {
+  remat_graph *g = make_net(6, ops);
   unsigned char *cheap = echo_cheap(g);
   assert_false(cheap[0]);
   assert_true(cheap[1]);
@@ -91,15 +95,14 @@ static void test_echo_reaches_budget_with_ops(void **state) {
   remat_graph_free(g);
 }
 
+static void test_echo_reaches_budget_with_ops(void **state) {
+  (void)state;
+  check_cheap_reaches(1);
+}
+
 static void test_echo_without_ops(void **state) {
   (void)state;
-  remat_graph *g = make_net(6, 0);
-  unsigned char *cheap = echo_cheap(g); /* by duration per byte */
-  assert_false(cheap[0]);
-  assert_true(cheap[1]);
-  free(cheap);
-  check_run(g, 0.8, 1);
-  remat_graph_free(g);
+  check_cheap_reaches(0);
 }
 
 /* A budget only heavy recomputations could reach: it stops over budget,
@@ -111,12 +114,5 @@ static void test_echo_stops(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_echo_heavy_ops),
-      cmocka_unit_test(test_echo_reaches_budget_with_ops),
-      cmocka_unit_test(test_echo_without_ops),
-      cmocka_unit_test(test_echo_stops),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_echo_heavy_ops, test_echo_reaches_budget_with_ops,
+           test_echo_without_ops, test_echo_stops)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define UNIT_TMPDIR "remat-ext"
 #include "testutil.h"
 
 #include "decode.h"
@@ -112,18 +113,15 @@ static void test_decode_ranges(void **state) {
 
 /* ------------------------------------------------------- ext_solve */
 
-static char tmpdir[64];
-
 /* An executable script NAME in tmpdir running body; returns its path. */
 static char *script(const char *name, const char *body) {
-  util_buf p = {0};
-  util_buf_printf(&p, "%s/%s", tmpdir, name);
-  FILE *f = fopen(p.s, "w");
+  char *path = tpath(name);
+  FILE *f = fopen(path, "w");
   assert_non_null(f);
   fprintf(f, "#!/bin/sh\n%s\n", body);
   fclose(f);
-  chmod(p.s, 0755);
-  return p.s;
+  chmod(path, 0755);
+  return path;
 }
 
 static int count_solution(void *ctx, const char *text) {
@@ -145,66 +143,48 @@ static gz_status ext_run_script(const char *name, const char *body,
 
 static void test_ext_statuses(void **state) {
   (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/remat-ext-XXXXXX");
-  assert_non_null(mkdtemp(tmpdir));
   char err[512], want[600], *path;
   int seen;
   static const char sol[] = "echo 'PEAK = 3;'; echo ----------; ";
   char body[256];
 
-  snprintf(body, sizeof body, "%secho ==========", sol);
-  assert_int_equal(ext_run_script("proof.sh", body, 10, &seen, err, sizeof err, &path),
-                   GZ_OPTIMAL);
-  assert_int_equal(seen, 1);
-  assert_string_equal(err, "");
-  free(path);
-
-  snprintf(body, sizeof body, "%sexit 0", sol);
-  assert_int_equal(ext_run_script("one.sh", body, 10, &seen, err, sizeof err, &path),
-                   GZ_SATISFIED);
-  snprintf(want, sizeof want,
-           "the external solver %s ended without a proof after 1 solution", path);
-  assert_string_equal(err, want);
-  free(path);
-
-  assert_int_equal(ext_run_script("unknown.sh", "echo =====UNKNOWN=====", 10, &seen,
-                                  err, sizeof err, &path),
-                   GZ_UNKNOWN);
-  snprintf(want, sizeof want,
-           "the external solver %s ended without a proof after 0 solutions", path);
-  assert_string_equal(err, want);
-  free(path);
-
-  assert_int_equal(ext_run_script("unsat.sh", "echo =====UNSATISFIABLE=====", 10,
-                                  &seen, err, sizeof err, &path),
-                   GZ_UNSAT);
-  assert_string_equal(err, "");
-  free(path);
-
-  /* a failure wins over the solutions printed before it */
-  snprintf(body, sizeof body, "%secho 'bad model' >&2; exit 1", sol);
-  assert_int_equal(ext_run_script("exit1.sh", body, 10, &seen, err, sizeof err, &path),
-                   GZ_ERROR);
-  snprintf(want, sizeof want, "%s failed (exit code 1): bad model", path);
-  assert_string_equal(err, want);
-  free(path);
-
-  assert_int_equal(ext_run_script("garbage.sh", "echo garbage; echo more", 10, &seen,
-                                  err, sizeof err, &path),
-                   GZ_ERROR);
-  snprintf(want, sizeof want,
-           "the external solver %s printed no solution and no status line "
-           "(its output starts with 'garbage')",
-           path);
-  assert_string_equal(err, want);
-  free(path);
-
-  assert_int_equal(ext_run_script("silent.sh", "exit 0", 10, &seen, err, sizeof err,
-                                  &path),
-                   GZ_ERROR);
-  snprintf(want, sizeof want, "the external solver %s ended without any output", path);
-  assert_string_equal(err, want);
-  free(path);
+  /* how a script ends: its status, the message (%s: the script's path),
+   * the solutions passed on (-1: not checked); body comes after sol when
+   * with_sol */
+  static const struct {
+    const char *name, *body;
+    int with_sol;
+    gz_status status;
+    const char *msg;
+    int solutions;
+  } cases[] = {
+      {"proof.sh", "echo ==========", 1, GZ_OPTIMAL, "", 1},
+      {"one.sh", "exit 0", 1, GZ_SATISFIED,
+       "the external solver %s ended without a proof after 1 solution", -1},
+      {"unknown.sh", "echo =====UNKNOWN=====", 0, GZ_UNKNOWN,
+       "the external solver %s ended without a proof after 0 solutions", -1},
+      {"unsat.sh", "echo =====UNSATISFIABLE=====", 0, GZ_UNSAT, "", -1},
+      /* a failure wins over the solutions printed before it */
+      {"exit1.sh", "echo 'bad model' >&2; exit 1", 1, GZ_ERROR,
+       "%s failed (exit code 1): bad model", -1},
+      {"garbage.sh", "echo garbage; echo more", 0, GZ_ERROR,
+       "the external solver %s printed no solution and no status line (its "
+       "output starts with 'garbage')",
+       -1},
+      {"silent.sh", "exit 0", 0, GZ_ERROR,
+       "the external solver %s ended without any output", -1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(body, sizeof body, "%s%s", cases[i].with_sol ? sol : "",
+             cases[i].body);
+    assert_int_equal(ext_run_script(cases[i].name, body, 10, &seen, err,
+                                    sizeof err, &path),
+                     cases[i].status);
+    snprintf(want, sizeof want, cases[i].msg, path);
+    assert_string_equal(err, want);
+    if (cases[i].solutions >= 0) assert_int_equal(seen, cases[i].solutions);
+    free(path);
+  }
 
   /* deaf to SIGTERM, with a child: stopped at the limit, killed after
    * EXT_GRACE, its solution kept, no error */
@@ -217,16 +197,7 @@ static void test_ext_statuses(void **state) {
   assert_int_equal(seen, 1);
   assert_string_equal(err, "");
   free(path);
-
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-  assert_int_equal(system(cmd), 0);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_decode_ranges),
-      cmocka_unit_test(test_ext_statuses),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS_WITH(tmpdir_setup, tmpdir_teardown, test_decode_ranges,
+                test_ext_statuses)

@@ -83,11 +83,5 @@ static void test_free_exact_gives_up(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_free_exact_small),
-      cmocka_unit_test(test_free_exact_large_numbers),
-      cmocka_unit_test(test_free_exact_gives_up),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_free_exact_small, test_free_exact_large_numbers,
+           test_free_exact_gives_up)

@@ -128,10 +128,4 @@ static void test_backends_agree(void **state) {
   }
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_fzn_roundtrip),
-      cmocka_unit_test(test_backends_agree),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_fzn_roundtrip, test_backends_agree)

@@ -100,6 +100,14 @@ const char *__lsan_default_suppressions(void) {
   return "leak:Gecode::branch\nleak:libgecodeflatzinc.so\n";
 }
 
+/* p: the defaults, solutions recorded in s (cleared) */
+static void recording(gz_params *p, sols *s) {
+  gz_params_init(p);
+  memset(s, 0, sizeof *s);
+  p->on_solution = on_sol;
+  p->ctx = s;
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -119,10 +127,8 @@ static void test_version(void **state) {
 static void test_minimize(void **state) {
   (void)state;
   gz_params p;
-  gz_params_init(&p);
-  sols s = {0};
-  p.on_solution = on_sol;
-  p.ctx = &s;
+  sols s;
+  recording(&p, &s);
   gz_stats st;
   char err[256];
   assert_int_equal(solve(MIN_FZN, &p, &st, err, sizeof err), GZ_OPTIMAL);
@@ -147,10 +153,8 @@ static void test_minimize_variants(void **state) {
    * (without LNS every restart is a complete search). */
   for (int v = 0; v < 3; v++) {
     gz_params p;
-    gz_params_init(&p);
-    sols s = {0};
-    p.on_solution = on_sol;
-    p.ctx = &s;
+    sols s;
+    recording(&p, &s);
     if (v != 1) p.threads = 0;
     if (v != 0) { p.restart = GZ_RESTART_LUBY; p.restart_scale = 1; }
     gz_stats st;
@@ -164,10 +168,8 @@ static void test_minimize_variants(void **state) {
 static void test_unsat(void **state) {
   (void)state;
   gz_params p;
-  gz_params_init(&p);
-  sols s = {0};
-  p.on_solution = on_sol;
-  p.ctx = &s;
+  sols s;
+  recording(&p, &s);
   gz_stats st;
   assert_int_equal(solve(UNSAT_FZN, &p, &st, NULL, 0), GZ_UNSAT);
   assert_int_equal(s.n, 0);
@@ -186,10 +188,8 @@ static void test_time_limit(void **state) {
   pigeon_fzn(fzn, sizeof fzn);
   for (int restarts = 0; restarts < 2; restarts++) {
     gz_params p;
-    gz_params_init(&p);
-    sols s = {0};
-    p.on_solution = on_sol;
-    p.ctx = &s;
+    sols s;
+    recording(&p, &s);
     p.time_limit = 0.3;
     if (restarts) p.restart = GZ_RESTART_LUBY;
     gz_stats st;
@@ -225,11 +225,9 @@ static void test_stop_flag(void **state) {
 static void test_callback_stop(void **state) {
   (void)state;
   gz_params p;
-  gz_params_init(&p);
-  sols s = {0};
+  sols s;
+  recording(&p, &s);
   s.stop_after = 1;
-  p.on_solution = on_sol;
-  p.ctx = &s;
   gz_stats st;
   assert_int_equal(solve(MANY_FZN, &p, &st, NULL, 0), GZ_SATISFIED);
   assert_int_equal(s.n, 1);
@@ -265,10 +263,8 @@ static void test_parse_error(void **state) {
 static void test_output_array(void **state) {
   (void)state;
   gz_params p;
-  gz_params_init(&p);
-  sols s = {0};
-  p.on_solution = on_sol;
-  p.ctx = &s;
+  sols s;
+  recording(&p, &s);
   /* Satisfaction: the first solution is enough (fzn-gecode without -a). */
   assert_int_equal(solve(ARRAY_FZN, &p, NULL, NULL, 0), GZ_OPTIMAL);
   assert_int_equal(s.n, 1);
@@ -318,12 +314,10 @@ static int nbh_cb(void *ctx, long long restart, int n, int *values,
 static void test_neighbourhood(void **state) {
   (void)state;
   gz_params p;
-  gz_params_init(&p);
-  sols s = {0};
+  sols s;
+  recording(&p, &s);
   nbh c = {0};
   c.s = &s;
-  p.on_solution = on_sol;
-  p.ctx = &s;
   p.neighbourhood = nbh_cb;
   p.nbh_ctx = &c;
   p.time_limit = 10.0; /* safety net only */
@@ -365,6 +359,14 @@ static int fix_cb(void *ctx, long long restart, int n, int *values,
   return GZ_NBH_COMPLETE;
 }
 
+/* p: neighbourhoods from fix_cb with f, threads and a time limit */
+static void fixing(gz_params *p, fixer *f, int threads, double time_limit) {
+  p->neighbourhood = fix_cb;
+  p->nbh_ctx = f;
+  p->threads = threads;
+  p->time_limit = time_limit;
+}
+
 static void test_neighbourhood_infeasible_start(void **state) {
   (void)state;
   /* Initial values 0,0,0,0 violate the sum.  RBS ignores what slave()
@@ -377,15 +379,10 @@ static void test_neighbourhood_infeasible_start(void **state) {
   memcpy(init, "[0,0,0,0]", 9);
   for (int threads = 1; threads <= 2; threads++) {
     gz_params p;
-    gz_params_init(&p);
-    sols s = {0};
+    sols s;
+    recording(&p, &s);
     fixer f = {0};
-    p.on_solution = on_sol;
-    p.ctx = &s;
-    p.neighbourhood = fix_cb;
-    p.nbh_ctx = &f;
-    p.threads = threads;
-    p.time_limit = 10.0;
+    fixing(&p, &f, threads, 10.0);
     gz_stats st;
     assert_int_equal(solve(fzn, &p, &st, NULL, 0), GZ_OPTIMAL);
     assert_non_null(strstr(s.last, "obj = 21;"));
@@ -409,15 +406,10 @@ static void test_stop_at_restart(void **state) {
    * then; the time limit must still end the search. */
   for (int threads = 1; threads <= 2; threads++) {
     gz_params p;
-    gz_params_init(&p);
-    sols s = {0};
+    sols s;
+    recording(&p, &s);
     fixer f = {0, 1};
-    p.on_solution = on_sol;
-    p.ctx = &s;
-    p.neighbourhood = fix_cb;
-    p.nbh_ctx = &f;
-    p.threads = threads;
-    p.time_limit = 0.3;
+    fixing(&p, &f, threads, 0.3);
     gz_stats st;
     double t0 = now();
     assert_int_equal(solve(LNS_FZN, &p, &st, NULL, 0), GZ_SATISFIED);
@@ -435,10 +427,8 @@ static void test_gecode_lns(void **state) {
   /* Gecode's own LNS (no callback) never proves optimality: it runs until
    * the time limit, then reports SATISFIED with the best solution. */
   gz_params p;
-  gz_params_init(&p);
-  sols s = {0};
-  p.on_solution = on_sol;
-  p.ctx = &s;
+  sols s;
+  recording(&p, &s);
   p.time_limit = 0.3;
   gz_stats st;
   assert_int_equal(solve(LNS_FZN, &p, &st, NULL, 0), GZ_SATISFIED);
@@ -454,21 +444,8 @@ static void test_gecode_lns(void **state) {
   assert_true(st.restarts >= s.n && st.restarts < st.searches);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_version),
-      cmocka_unit_test(test_minimize),
-      cmocka_unit_test(test_minimize_variants),
-      cmocka_unit_test(test_unsat),
-      cmocka_unit_test(test_time_limit),
-      cmocka_unit_test(test_stop_flag),
-      cmocka_unit_test(test_callback_stop),
-      cmocka_unit_test(test_parse_error),
-      cmocka_unit_test(test_output_array),
-      cmocka_unit_test(test_neighbourhood),
-      cmocka_unit_test(test_neighbourhood_infeasible_start),
-      cmocka_unit_test(test_stop_at_restart),
-      cmocka_unit_test(test_gecode_lns),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_version, test_minimize, test_minimize_variants, test_unsat,
+           test_time_limit, test_stop_flag, test_callback_stop,
+           test_parse_error, test_output_array, test_neighbourhood,
+           test_neighbourhood_infeasible_start, test_stop_at_restart,
+           test_gecode_lns)

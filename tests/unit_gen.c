@@ -285,16 +285,7 @@ static void test_random_dag(void **state) {
   remat_graph_free(b);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_layered_shape),
-      cmocka_unit_test(test_layered_skip_fraction),
-      cmocka_unit_test(test_layered_statistics),
-      cmocka_unit_test(test_layered_deterministic),
-      cmocka_unit_test(test_training),
-      cmocka_unit_test(test_unet),
-      cmocka_unit_test(test_random_dag),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_layered_shape, test_layered_skip_fraction,
+           test_layered_statistics, test_layered_deterministic, test_training,
+           test_unet, test_random_dag)
 

@@ -10,34 +10,19 @@
 #include "heur.h"
 #include "oracle.h"
 
-typedef struct seen {
-  const remat_graph *g;
-  int64_t M;
-  const int *copies;
-  int reports, fits;
-  int64_t last_peak, last_dur;
-} seen;
-
+typedef report_seen seen;
 
 static int check_heur(void *ctx, const int *seq, int len, const char *name) {
   seen *S = ctx;
-  const remat_graph *g = S->g;
   assert_true(!strcmp(name, "greedy") || !strcmp(name, "exchange") ||
               !strcmp(name, "heuristic"));
   remat_sim sim;
-  assert_int_equal(remat_simulate(g, seq, len, &sim, NULL), 0);
-  int *cnt = calloc((size_t)g->n, sizeof *cnt);
-  for (int j = 0; j < len; j++) cnt[seq[j]]++;
-  for (int v = 0; v < g->n; v++) assert_true(cnt[v] <= (S->copies ? S->copies[v] : len));
-  free(cnt);
-  int fits = sim.peak <= S->M;
+  int fits = report_simulate(S, seq, len, &sim);
   /* the greedy's first schedule may miss the budget (and is then the only
    * one); each later one fits and is shorter */
   if (S->reports) assert_true(S->fits && fits && sim.duration < S->last_dur);
   else if (!fits) assert_string_equal(name, "greedy");
-  S->reports++;
-  S->fits = fits;
-  S->last_dur = sim.duration;
+  report_count(S, fits, &sim);
   return 0;
 }
 
@@ -80,9 +65,4 @@ static void test_heur_validity(void **state) {
   assert_true(reached * 4 >= cases * 3);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_heur_validity),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_heur_validity)

@@ -240,15 +240,6 @@ static void test_milp_too_large(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_milp_trivial),
-      cmocka_unit_test(test_milp_brute_force),
-      cmocka_unit_test(test_milp_chain),
-      cmocka_unit_test(test_milp_copies),
-      cmocka_unit_test(test_lp_bound),
-      cmocka_unit_test(test_milp_too_large),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_milp_trivial, test_milp_brute_force, test_milp_chain,
+           test_milp_copies, test_lp_bound, test_milp_too_large)
 

@@ -151,13 +151,5 @@ static void test_model_limits(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_model_events),
-      cmocka_unit_test(test_model_peak_sweep),
-      cmocka_unit_test(test_model_encode_decode),
-      cmocka_unit_test(test_model_scaling),
-      cmocka_unit_test(test_model_limits),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_model_events, test_model_peak_sweep, test_model_encode_decode,
+           test_model_scaling, test_model_limits)

@@ -135,10 +135,4 @@ static void test_free_encode(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_free_encode),
-      cmocka_unit_test(test_free_matches_exhaustive),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_free_encode, test_free_matches_exhaustive)

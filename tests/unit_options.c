@@ -258,13 +258,5 @@ static void test_help(void **state) {
   free(text);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_table),
-      cmocka_unit_test(test_defaults_and_values),
-      cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_job_scan),
-      cmocka_unit_test(test_help),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_table, test_defaults_and_values, test_errors, test_job_scan,
+           test_help)

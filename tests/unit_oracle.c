@@ -76,11 +76,5 @@ static void test_oracle_cp_only(void **state) {
   run(0, 0, 24);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_oracle_with_heuristics),
-      cmocka_unit_test(test_oracle_cp_only),
-      cmocka_unit_test(test_oracle_one_worker),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_oracle_with_heuristics, test_oracle_cp_only,
+           test_oracle_one_worker)

@@ -501,20 +501,8 @@ static void test_stop_keeps_an_order(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_dp_matches_enumeration),
-      cmocka_unit_test(test_walk_peak_matches_simulator),
-      cmocka_unit_test(test_solve_against_brute_force),
-      cmocka_unit_test(test_bounds_per_node),
-      cmocka_unit_test(test_bound_pairs),
-      cmocka_unit_test(test_exact_alone),
-      cmocka_unit_test(test_dfs_window_against_brute_force),
-      cmocka_unit_test(test_window_search),
-      cmocka_unit_test(test_chain_and_tree),
-      cmocka_unit_test(test_flow),
-      cmocka_unit_test(test_memo),
-      cmocka_unit_test(test_stop_keeps_an_order),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_dp_matches_enumeration, test_walk_peak_matches_simulator,
+           test_solve_against_brute_force, test_bounds_per_node,
+           test_bound_pairs, test_exact_alone,
+           test_dfs_window_against_brute_force, test_window_search,
+           test_chain_and_tree, test_flow, test_memo, test_stop_keeps_an_order)

@@ -114,10 +114,4 @@ static void test_plan_move_matches_run(void **state) {
   }
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_sched_matches_simulator),
-      cmocka_unit_test(test_plan_move_matches_run),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_sched_matches_simulator, test_plan_move_matches_run)

@@ -41,13 +41,10 @@ static remat_graph *test_graph(void) {
 typedef int (*plot_fn)(FILE *f, void *ctx, char *err, size_t errlen);
 
 static char *render(plot_fn fn, void *ctx, int *rc) {
-  char *buf = NULL, err[512] = "";
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  assert_non_null(f);
-  *rc = fn(f, ctx, err, sizeof err);
-  fclose(f);
-  return buf;
+  char err[512] = "";
+  memout mo;
+  *rc = fn(memout_open(&mo), ctx, err, sizeof err);
+  return memout_close(&mo);
 }
 
 /* The next element <tag ...> after p whose class attribute is exactly cls;
@@ -214,15 +211,14 @@ static void test_intervals_invalid(void **state) {
   static const int bad[] = {0, 2, 1, 3}; /* d"q before its input <c> */
   plot_opts o;
   plot_opts_init(&o);
-  char err[512] = "", *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  assert_int_equal(plot_intervals(f, g, bad, 4, &o, err, sizeof err),
-                   REMAT_EUSAGE);
-  fclose(f);
+  char err[512] = "";
+  memout mo;
+  assert_int_equal(
+      plot_intervals(memout_open(&mo), g, bad, 4, &o, err, sizeof err),
+      REMAT_EUSAGE);
+  free(memout_close(&mo));
   assert_non_null(strstr(err, "<c>"));
-  assert_int_equal(len, 0); /* nothing written */
-  free(buf);
+  assert_int_equal(mo.len, 0); /* nothing written */
   remat_graph_free(g);
 }
 
@@ -372,14 +368,6 @@ static void test_progress_monotone(void **state) {
   free(r[1].trace);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_intervals_bars),
-      cmocka_unit_test(test_intervals_invalid),
-      cmocka_unit_test(test_memory_curve),
-      cmocka_unit_test(test_memory_two_lengths),
-      cmocka_unit_test(test_progress_monotone),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_intervals_bars, test_intervals_invalid, test_memory_curve,
+           test_memory_two_lengths, test_progress_monotone)
 

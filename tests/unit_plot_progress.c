@@ -19,14 +19,13 @@ static void test_progress_empty_trace(void **state) {
   remat_result_init(&r, g, 3, "cp");
   r.t_total = 0.0004;
   plot_run run = {&r, "g", NULL};
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
   plot_opts o;
   plot_opts_init(&o);
   char err[256];
-  assert_int_equal(plot_progress(f, &run, 1, &o, err, sizeof err), 0);
-  fclose(f);
+  memout mo;
+  assert_int_equal(
+      plot_progress(memout_open(&mo), &run, 1, &o, err, sizeof err), 0);
+  char *buf = memout_close(&mo);
   /* no non-finite number in an attribute or a coordinate */
   assert_null(strstr(buf, "=\"inf"));
   assert_null(strstr(buf, "=\"-inf"));
@@ -38,7 +37,4 @@ static void test_progress_empty_trace(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_progress_empty_trace)};
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_progress_empty_trace)

@@ -26,14 +26,13 @@ static void test_tradeoff_svg(void **state) {
                         {0.5, 500, REMAT_STATUS_OVER_BUDGET, NAN, NAN},
                         {0.3, 300, REMAT_STATUS_OVER_BUDGET, NAN, NAN}};
   plot_curve c[2] = {{"cp", "g", cp, 3}, {"chen-greedy", "g", chen, 3}};
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
   plot_opts o;
   plot_opts_init(&o);
   char err[256];
-  assert_int_equal(plot_tradeoff(f, c, 2, &o, err, sizeof err), 0);
-  fclose(f);
+  memout mo;
+  assert_int_equal(plot_tradeoff(memout_open(&mo), c, 2, &o, err, sizeof err),
+                   0);
+  char *buf = memout_close(&mo);
   assert_int_equal(count(buf, "class=\"tradeoff\""), 2);
   assert_int_equal(count(buf, "<circle"), 6);
   assert_int_equal(count(buf, "class=\"optimal\""), 1);
@@ -46,7 +45,4 @@ static void test_tradeoff_svg(void **state) {
   free(buf);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_tradeoff_svg)};
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_tradeoff_svg)

@@ -170,13 +170,5 @@ static void test_reader_shared_graphs(void **state) {
   }
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_reader_dialect_a),
-      cmocka_unit_test(test_reader_dialect_b_order),
-      cmocka_unit_test(test_reader_native),
-      cmocka_unit_test(test_reader_errors),
-      cmocka_unit_test(test_reader_shared_graphs),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_reader_dialect_a, test_reader_dialect_b_order,
+           test_reader_native, test_reader_errors, test_reader_shared_graphs)

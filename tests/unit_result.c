@@ -131,18 +131,19 @@ static void test_errors(void **state) {
   /* schedules that are not one of g's */
   remat_graph *g = chain();
   int *seq, len;
-  put_s("{\"sequence\": [0, 7]}");
-  assert_int_equal(result_file_load(path, &f, err, sizeof err), 0);
-  assert_int_equal(result_file_sequence(&f, g, &seq, &len, err, sizeof err), REMAT_EUSAGE);
-  snprintf(want, sizeof want, "%s: sequence entry 1 is not a node of chain", path);
-  assert_string_equal(err, want);
-  result_file_free(&f);
-  put_s("{\"sequence\": null}");
-  assert_int_equal(result_file_load(path, &f, err, sizeof err), 0);
-  assert_int_equal(result_file_sequence(&f, g, &seq, &len, err, sizeof err), REMAT_EUSAGE);
-  snprintf(want, sizeof want, "%s: expected a \"sequence\" array of node ids", path);
-  assert_string_equal(err, want);
-  result_file_free(&f);
+  static const char *const bad_seq[][2] = {
+      {"{\"sequence\": [0, 7]}", "sequence entry 1 is not a node of chain"},
+      {"{\"sequence\": null}", "expected a \"sequence\" array of node ids"},
+  };
+  for (int i = 0; i < 2; i++) {
+    put_s(bad_seq[i][0]);
+    assert_int_equal(result_file_load(path, &f, err, sizeof err), 0);
+    assert_int_equal(result_file_sequence(&f, g, &seq, &len, err, sizeof err),
+                     REMAT_EUSAGE);
+    snprintf(want, sizeof want, "%s: %s", path, bad_seq[i][1]);
+    assert_string_equal(err, want);
+    result_file_free(&f);
+  }
   put_s("{\"budget\": 1, \"base_duration\": 2, \"trace\": [[0.1, 0, 3]]}");
   assert_int_equal(result_file_load(path, &f, err, sizeof err), 0);
   remat_result r;

@@ -88,10 +88,4 @@ static void test_polish_chain(void **state) {
 }
 
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_rounding_and_baselines),
-      cmocka_unit_test(test_polish_chain),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_rounding_and_baselines, test_polish_chain)

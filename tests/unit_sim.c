@@ -40,10 +40,4 @@ static void test_sim_invalid(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_sim_basic),
-      cmocka_unit_test(test_sim_invalid),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_sim_basic, test_sim_invalid)

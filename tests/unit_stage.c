@@ -143,11 +143,4 @@ static void test_checkmate_accounting(void **state) {
   }
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_r_opt_chain),
-      cmocka_unit_test(test_r_opt_diamond),
-      cmocka_unit_test(test_checkmate_accounting),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_r_opt_chain, test_r_opt_diamond, test_checkmate_accounting)

@@ -51,10 +51,4 @@ static void test_svg_ticks(void **state) {
   }
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_svg_escape),
-      cmocka_unit_test(test_svg_ticks),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_svg_escape, test_svg_ticks)

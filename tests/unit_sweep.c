@@ -68,7 +68,4 @@ static void test_sweep(void **state) {
   assert_true(fits > 0);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_sweep)};
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_sweep)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define UNIT_TMPDIR "unit_tune"
 #include "testutil.h"
 
 #include "remat.h"
@@ -12,30 +13,11 @@
 #include "tune.h"
 #include "util.h"
 
-/* A scratch directory per test run. */
-static char tmpdir[256];
-
-static char *tpath(const char *name) {
-  util_buf b = {0};
-  util_buf_printf(&b, "%s/%s", tmpdir, name);
-  return b.s;
-}
-
-/* the diamond of e2e_solve.sh: topo peak 16, duration 17 */
-static const char *diamond =
-    "{\"name\": \"diamond\", \"nodes\": [{\"id\": \"in\", \"duration\": 3, "
-    "\"memory\": 4}, {\"id\": \"a\", \"duration\": 2, \"memory\": 5}, {\"id\": "
-    "\"b\", \"duration\": 4, \"memory\": 2}, {\"id\": \"c\", \"duration\": 1, "
-    "\"memory\": 3}, {\"id\": \"d\", \"duration\": 5, \"memory\": 4}, {\"id\": "
-    "\"out\", \"duration\": 2, \"memory\": 1}], \"edges\": [[\"in\", \"a\"], "
-    "[\"in\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"], [\"in\", \"d\"], [\"c\", "
-    "\"d\"], [\"d\", \"out\"], [\"a\", \"out\"]]}";
-
 static void test_tune_helpers(void **state) {
   (void)state;
   char err[256];
-  remat_graph *g = remat_graph_read_buffer(diamond, strlen(diamond), "d.json",
-                                           err, sizeof err);
+  remat_graph *g = remat_graph_read_buffer(
+      DIAMOND_JSON, strlen(DIAMOND_JSON), "d.json", err, sizeof err);
   assert_non_null(g);
   int topo[] = {0, 1, 2, 3, 4, 5}, c1[6] = {1, 1, 1, 1, 1, 1};
   int again[] = {0, 1, 2, 3, 0, 4, 5};
@@ -75,8 +57,8 @@ static void test_tune_helpers(void **state) {
 static void test_tune_sweep(void **state) {
   (void)state;
   char err[256];
-  remat_graph *g = remat_graph_read_buffer(diamond, strlen(diamond), "d.json",
-                                           err, sizeof err);
+  remat_graph *g = remat_graph_read_buffer(
+      DIAMOND_JSON, strlen(DIAMOND_JSON), "d.json", err, sizeof err);
   tune_params p;
   tune_params_init(&p);
   p.solve.budget = 13;
@@ -109,23 +91,4 @@ static void test_tune_sweep(void **state) {
   remat_graph_free(g);
 }
 
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/unit_tune.XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tune_helpers),
-      cmocka_unit_test(test_tune_sweep),
-  };
-  return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TESTS_WITH(tmpdir_setup, tmpdir_teardown, test_tune_helpers, test_tune_sweep)

@@ -242,12 +242,5 @@ static void test_window_phase1(void **state) {
   window_sound(1);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_window_parse_no_leak),
-      cmocka_unit_test(test_window_limits),
-      cmocka_unit_test(test_window_phase2),
-      cmocka_unit_test(test_window_phase1),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_window_parse_no_leak, test_window_limits, test_window_phase2,
+           test_window_phase1)

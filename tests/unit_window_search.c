@@ -132,71 +132,80 @@ static remat_graph *tiny(uint64_t seed, int64_t *M, int64_t *optimum) {
   return NULL;
 }
 
-static void test_wsearch_phase2_optimum(void **state) {
-  (void)state;
+/* Runs check on the first four of the tiny graphs of seeds 701 to 799
+ * that it takes (check returns 1; 0: passed over), then frees them. */
+static void on_tiny_graphs(int (*check)(remat_graph *g, uint64_t seed,
+                                        int64_t M, int64_t optimum)) {
   int done = 0;
   for (uint64_t seed = 701; seed < 800 && done < 4; seed++) {
     int64_t M, optimum;
     remat_graph *g = tiny(seed, &M, &optimum);
     if (!g) continue;
-    int start[TINY * TINY];
-    int len = recompute_all(g, start);
-    remat_sim s0;
-    assert_int_equal(remat_simulate(g, start, len, &s0, NULL), 0);
-    if (s0.peak > M || s0.duration == optimum) { /* not a start that shows much */
-      remat_graph_free(g);
-      continue;
-    }
-    watch W = {0};
-    W.halt_at = optimum; /* no need to wait for the time limit there */
-    gz_stats st;
-    gz_status s = run(&W, g, 2, M, start, len, 5.0, NULL, &st);
-    assert_true(s == GZ_SATISFIED || s == GZ_OPTIMAL);
-    assert_true(W.reports > 0);
-    if (W.last_dur != optimum)
-      fail_msg("graph %d: window search %lld, optimum %lld", (int)seed, (long long)W.last_dur,
-               (long long)optimum);
-    assert_true(W.last_tick <= st.searches);
-    assert_true(W.ticks > 0 || st.searches <= 1);
-    /* from the same start, polling the optimum first: nothing is better */
-    watch P = {0};
-    P.give = W.last;
-    P.give_len = W.last_len;
-    run(&P, g, 2, M, start, len, 0.2, NULL, NULL);
-    assert_true(P.polled);
-    assert_int_equal(P.reports, 0);
-    /* halt after the first report */
-    watch H = {0};
-    H.halt_after = 1;
-    run(&H, g, 2, M, start, len, 1.0, NULL, NULL);
-    assert_int_equal(H.reports, 1);
-    free(W.last);
-    free(H.last);
+    done += check(g, seed, M, optimum);
     remat_graph_free(g);
-    done++;
   }
   assert_int_equal(done, 4);
 }
 
+static int phase2_optimum(remat_graph *g, uint64_t seed, int64_t M,
+                          int64_t optimum) {
+  int start[TINY * TINY];
+  int len = recompute_all(g, start);
+  remat_sim s0;
+  assert_int_equal(remat_simulate(g, start, len, &s0, NULL), 0);
+  if (s0.peak > M || s0.duration == optimum)
+    return 0; /* not a start that shows much */
+  watch W = {0};
+  W.halt_at = optimum; /* no need to wait for the time limit there */
+  gz_stats st;
+  gz_status s = run(&W, g, 2, M, start, len, 5.0, NULL, &st);
+  assert_true(s == GZ_SATISFIED || s == GZ_OPTIMAL);
+  assert_true(W.reports > 0);
+  if (W.last_dur != optimum)
+    fail_msg("graph %d: window search %lld, optimum %lld", (int)seed, (long long)W.last_dur,
+             (long long)optimum);
+  assert_true(W.last_tick <= st.searches);
+  assert_true(W.ticks > 0 || st.searches <= 1);
+  /* from the same start, polling the optimum first: nothing is better */
+  watch P = {0};
+  P.give = W.last;
+  P.give_len = W.last_len;
+  run(&P, g, 2, M, start, len, 0.2, NULL, NULL);
+  assert_true(P.polled);
+  assert_int_equal(P.reports, 0);
+  /* halt after the first report */
+  watch H = {0};
+  H.halt_after = 1;
+  run(&H, g, 2, M, start, len, 1.0, NULL, NULL);
+  assert_int_equal(H.reports, 1);
+  free(W.last);
+  free(H.last);
+  return 1;
+}
+
+static void test_wsearch_phase2_optimum(void **state) {
+  (void)state;
+  on_tiny_graphs(phase2_optimum);
+}
+
+static int phase1_fits(remat_graph *g, uint64_t seed, int64_t M,
+                       int64_t optimum) {
+  (void)seed;
+  (void)optimum;
+  int topo[TINY] = {0, 1, 2, 3, 4, 5};
+  assert_true(remat_topo_peak(g) > M);
+  watch W = {0};
+  gz_status s = run(&W, g, 1, M, topo, TINY, 2.0, NULL, NULL);
+  assert_int_equal(s, GZ_OPTIMAL); /* phase 1: within budget */
+  assert_true(W.reports > 0);
+  assert_true(W.last_peak <= M);
+  free(W.last);
+  return 1;
+}
+
 static void test_wsearch_phase1_fits(void **state) {
   (void)state;
-  int done = 0;
-  for (uint64_t seed = 701; seed < 800 && done < 4; seed++) {
-    int64_t M, optimum;
-    remat_graph *g = tiny(seed, &M, &optimum);
-    if (!g) continue;
-    int topo[TINY] = {0, 1, 2, 3, 4, 5};
-    assert_true(remat_topo_peak(g) > M);
-    watch W = {0};
-    gz_status s = run(&W, g, 1, M, topo, TINY, 2.0, NULL, NULL);
-    assert_int_equal(s, GZ_OPTIMAL); /* phase 1: within budget */
-    assert_true(W.reports > 0);
-    assert_true(W.last_peak <= M);
-    free(W.last);
-    remat_graph_free(g);
-    done++;
-  }
-  assert_int_equal(done, 4);
+  on_tiny_graphs(phase1_fits);
 }
 
 static void test_wsearch_ends(void **state) {
@@ -223,11 +232,5 @@ static void test_wsearch_ends(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_wsearch_phase2_optimum),
-      cmocka_unit_test(test_wsearch_phase1_fits),
-      cmocka_unit_test(test_wsearch_ends),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_wsearch_phase2_optimum, test_wsearch_phase1_fits,
+           test_wsearch_ends)

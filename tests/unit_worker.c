@@ -169,12 +169,5 @@ static void test_cp_worker_proves_optimum(void **state) {
   }
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_seeds_input_order),
-      cmocka_unit_test(test_anneal_worker_optimum),
-      cmocka_unit_test(test_window_worker_optimum),
-      cmocka_unit_test(test_cp_worker_proves_optimum),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_seeds_input_order, test_anneal_worker_optimum,
+           test_window_worker_optimum, test_cp_worker_proves_optimum)

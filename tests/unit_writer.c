@@ -12,11 +12,10 @@
 #include "writer.h"
 
 static char *write_text(const remat_graph *g, size_t *len) {
-  char *buf = NULL;
-  FILE *f = open_memstream(&buf, len);
-  assert_non_null(f);
-  assert_int_equal(writer_graph_json(g, f), 0);
-  fclose(f);
+  memout mo;
+  assert_int_equal(writer_graph_json(g, memout_open(&mo)), 0);
+  char *buf = memout_close(&mo);
+  *len = mo.len;
   return buf;
 }
 
@@ -107,11 +106,4 @@ static void test_writer_error(void **state) {
   remat_graph_free(g);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_writer_round_trip),
-      cmocka_unit_test(test_writer_strings),
-      cmocka_unit_test(test_writer_error),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TESTS(test_writer_round_trip, test_writer_strings, test_writer_error)

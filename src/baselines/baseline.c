@@ -617,6 +617,7 @@ int base_conclude(remat_result *r, int method) {
     /* no recomputation at all is optimal */
     r->status =
         r->recomputations ? REMAT_STATUS_FEASIBLE : REMAT_STATUS_OPTIMAL;
+    if (!r->recomputations) r->proof_covers = REMAT_COVERS_ANY_ORDER;
     return REMAT_OK;
   }
   r->status = REMAT_STATUS_OVER_BUDGET;

@@ -46,8 +46,8 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   if (p.budget < remat_graph_min_peak(g))
     printf("lower_bound: infeasible (the budget is below min_peak)\n");
   else if (st == COVER_INFEASIBLE)
-    printf("lower_bound: infeasible (covering bound: no schedule on the input "
-           "order's stages fits with these copies)\n");
+    printf("lower_bound: infeasible (covering bound: no sequence whose first "
+           "computations follow the input order fits with these copies)\n");
   else if (st == COVER_NONE)
     printf("lower_bound: none (%s)\n", out.why);
   else

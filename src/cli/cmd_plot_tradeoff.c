@@ -124,8 +124,8 @@ static int tc_load(tcurves *T, const char *path, char *err, size_t errlen) {
   free(text);
   if (!array) return tc_batch(T, path, err, errlen);
   result_file f;
-  if (result_file_load(path, &f, err, errlen)) return 2;
-  int rc = tc_compare(T, f.root, f.path, err, errlen);
+  int rc = result_file_load(path, &f, err, errlen) ? 2
+                                                    : tc_compare(T, f.root, f.path, err, errlen);
   result_file_free(&f);
   return rc;
 }

@@ -1,14 +1,13 @@
 /* cmdutil.c -- shared subcommand helpers. */
 #include "cmdutil.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "copies.h"
 #include "graph.h"
-#include "reader.h"
 #include "result.h"
 #include "util.h"
 
@@ -42,74 +41,6 @@ int cmdu_budget(const char *cmd, const char *text, const remat_graph *g,
   return 0;
 }
 
-/* Load a JSON document as the graph reader does: "-" is standard input,
- * duplicate keys are refused, syntax errors are FILE:LINE:COL. */
-static json_t *cmdu_json_load(const char *cmd, const char *path) {
-  const char *shown = util_shown_path(path);
-  size_t len;
-  char *buf = util_read_file(path, &len);
-  if (!buf) {
-    fprintf(stderr, "remat %s: cannot read %s: %s\n", cmd, shown,
-            strerror(errno));
-    return NULL;
-  }
-  json_error_t je;
-  json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-  free(buf);
-  if (!root) {
-    char err[1024];
-    reader_json_error(&je, shown, err, sizeof err);
-    fprintf(stderr, "remat %s: %s\n", cmd, err);
-  }
-  return root;
-}
-
-/* One node's C_v from a copies map: 0, else a message and 2. */
-static int cmdu_copies_value(const char *cmd, const char *path,
-                             const char *key, const json_t *val, int *c) {
-  json_int_t v = json_is_integer(val) ? json_integer_value(val) : 0;
-  if (v >= 1 && v <= CLI_MAX_COPIES) {
-    *c = (int)v;
-    return 0;
-  }
-  char *text = json_dumps(val, JSON_ENCODE_ANY);
-  fprintf(stderr,
-          "remat %s: %s: copies of node %s must be an integer in [1, %d], "
-          "not %s\n",
-          cmd, path, key, CLI_MAX_COPIES, text ? text : "?");
-  free(text);
-  return 2;
-}
-
-static int cmdu_copies_file(const char *cmd, const char *path,
-                            const remat_graph *g, int *c) {
-  json_t *root = cmdu_json_load(cmd, path);
-  if (!root) return 2;
-  path = util_shown_path(path);
-  json_t *map = json_object_get(root, "copies");
-  if (!map) map = root;
-  int rc = 0;
-  if (!json_is_object(map)) {
-    fprintf(stderr, "remat %s: %s: expected a JSON object {node id: copies}\n",
-            cmd, path);
-    rc = 2;
-  }
-  const char *key;
-  json_t *val;
-  if (!rc)
-    json_object_foreach(map, key, val) {
-      int v = remat_graph_find(g, key);
-      if (v < 0) {
-        fprintf(stderr, "remat %s: %s: unknown node id %s\n", cmd, path, key);
-        rc = 2;
-        break;
-      }
-      if ((rc = cmdu_copies_value(cmd, path, key, val, &c[v]))) break;
-    }
-  json_decref(root);
-  return rc;
-}
-
 int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
                 int **copies, int *uniform) {
   *copies = NULL;
@@ -122,7 +53,9 @@ int cmdu_copies(const char *cmd, const char *arg, const remat_graph *g,
   }
   int *c = util_calloc((size_t)g->n, sizeof *c);
   for (int v = 0; v < g->n; v++) c[v] = g->copies[v];
-  if (cmdu_copies_file(cmd, arg, g, c)) {
+  char err[1024];
+  if (copies_file_read(arg, g, c, err, sizeof err)) {
+    fprintf(stderr, "remat %s: %s\n", cmd, err);
     free(c);
     return 2;
   }

@@ -81,9 +81,10 @@ enum {
   O(seed, "seed", 0, INT, 1, "N", CMD_SOLVERS | CMD_GEN | CMD_ORDER | CMD_JOB,            \
     "[0, 4294967295]", "random seed")                                         \
   O(copies, "copies", 'c', NFILE, NULL, "N|FILE",                             \
-    CMD_SOLVE | CMD_EMIT | CMD_COMPARE | CMD_BATCH | CMD_INFO | CMD_JOB,      \
-    "[1, " CLI_STR(CLI_MAX_COPIES) "]",                                       \
-    "copies C_v per node: one number, or a JSON file {id: C_v}")             \
+    CMD_SOLVE | CMD_EMIT | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_INFO |    \
+    CMD_JOB, "[1, " CLI_STR(CLI_MAX_COPIES) "]",                              \
+    "copies C_v per node: one number, or a JSON file {id: C_v} (milp: at "   \
+    "most C_v computations, nodes not in the file any number)")              \
   O(tune_copies, "copies", 'c', NLIST, NULL, "N|LIST|FILE", CMD_TUNE,         \
     "[1, " CLI_STR(CLI_MAX_COPIES) "]",                                       \
     "C_v to start from (one number, or a JSON file {id: C_v}), or uniform "  \
@@ -115,6 +116,16 @@ enum {
     "solve the LP relaxation and round it (Checkmate's two-phase rounding)") \
   O(eps, "eps", 0, REAL, 0.1, "E", CMD_MILP, "[0, 1)",                        \
     "milp --relax: round the LP solved at (1 - E) x budget")                  \
+  O(write_mps, "write-mps", 0, TEXT, NULL, "FILE", CMD_MILP, NULL,           \
+    "milp: write the MILP remat solves (free MPS, names R_t_i, S_t_i...) "   \
+    "and stop")                                                               \
+  O(write_lp, "write-lp", 0, TEXT, NULL, "FILE", CMD_MILP, NULL,             \
+    "milp: write the MILP in CPLEX LP format and stop")                       \
+  O(read_solution, "read-solution", 0, TEXT, NULL, "FILE", CMD_MILP, NULL,   \
+    "milp: the schedule of a solver's solution of that MILP (CBC, HiGHS, "    \
+    "SCIP .sol or 'name value' lines), re-simulated")                        \
+  O(write_solution, "write-solution", 0, TEXT, NULL, "FILE", CMD_MILP, NULL, \
+    "milp: also write the best schedule as 'name value' lines of R and S")  \
   O(format, "format", 'f', ONEOF, "md", "md|csv|json", CMD_COMPARE,           \
     "md|csv|json", "table format")                                            \
   O(jobs, "jobs", 'j', INT, 1, "N", CMD_BATCH, "[0, 4096]",                   \

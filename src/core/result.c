@@ -2,6 +2,7 @@
 #include "result.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,18 @@ const char *remat_status_name(int status) {
   case REMAT_STATUS_OVER_BUDGET: return "over-budget";
   case REMAT_STATUS_ERROR: return "error";
   default: return "infeasible";
+  }
+}
+
+const char *remat_covers_name(int covers) {
+  switch (covers) {
+  case REMAT_COVERS_STAGES_COPIES: return "stages-copies";
+  case REMAT_COVERS_STAGES: return "stages";
+  case REMAT_COVERS_FIRSTS_COPIES: return "input-order-firsts-copies";
+  case REMAT_COVERS_FIRSTS: return "input-order-firsts";
+  case REMAT_COVERS_ANY_ORDER: return "any-order";
+  case REMAT_COVERS_ANY_ORDER_COPIES: return "any-order-copies";
+  default: return NULL;
   }
 }
 
@@ -48,6 +61,7 @@ int remat_result_precheck(remat_result *r, const remat_graph *g) {
                     GRAPH_DURATIONS_TOO_LARGE);
   if (r->budget >= r->min_peak) return REMAT_OK;
   r->status = REMAT_STATUS_INFEASIBLE;
+  r->proof_covers = REMAT_COVERS_ANY_ORDER;
   return util_err(r->message, sizeof r->message, REMAT_ENOFIT,
                   "infeasible: budget %lld is below %lld, the memory node %s "
                   "needs with its inputs (max over v of m_v + sum of its "
@@ -103,6 +117,14 @@ json_t *result_node_id(const remat_graph *g, int v) {
   return json_string(g->id[v]);
 }
 
+/* A lower bound as a JSON integer, rounded down (a real with ten digits
+ * can round it above the schedule it bounds). */
+static json_t *result_bound(double b) {
+  double f = floor(b);
+  if (f >= -9.2e18 && f <= 9.2e18) return json_integer((json_int_t)f);
+  return json_real(f);
+}
+
 static json_t *result_round(double x, double unit) {
   return json_real((double)(long long)(x / unit + (x >= 0 ? 0.5 : -0.5)) * unit);
 }
@@ -156,14 +178,14 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
   json_object_set_new(ph, "phase2", result_round(r->t_phase[2], 1e-3));
   json_object_set_new(o, "phase_times_s", ph);
   if (r->has_bound) {
-    json_object_set_new(o, "lower_bound", json_real(r->bound));
-    double lb_tdi = remat_tdi(r->base_duration, r->bound);
+    json_object_set_new(o, "lower_bound", result_bound(r->bound));
+    double lb_tdi = remat_tdi(r->base_duration, floor(r->bound));
     json_object_set_new(o, "lower_bound_tdi_percent", json_real(lb_tdi));
     /* a gap only makes sense for a schedule within budget */
     if (r->seq && r->duration > 0 && r->peak <= r->budget)
       json_object_set_new(
           o, "gap_percent",
-          json_real(100.0 * ((double)r->duration - r->bound) / (double)r->duration));
+          json_real(100.0 * ((double)r->duration - floor(r->bound)) / (double)r->duration));
   }
   json_t *tr = json_array();
   for (int i = 0; i < r->ntrace; i++) {
@@ -181,6 +203,10 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
                          (json_int_t)r->mem_quantum, "duration_quantum",
                          (json_int_t)r->dur_quantum);
   json_object_set_new(o, "solver_stats", st);
+  const char *pc = remat_covers_name(r->proof_covers), *bc = remat_covers_name(r->bound_covers);
+  if (pc && (r->status == REMAT_STATUS_OPTIMAL || r->status == REMAT_STATUS_INFEASIBLE))
+    json_object_set_new(o, "proof_covers", json_string(pc));
+  if (bc && r->has_bound) json_object_set_new(o, "lower_bound_covers", json_string(bc));
   if (r->interrupted) json_object_set_new(o, "interrupted", json_true());
   json_object_set_new(o, "remat_version", json_string(REMAT_VERSION));
   return o;
@@ -339,11 +365,13 @@ int result_file_trace(const result_file *f, remat_result *r, char *err,
   r->cap_trace = (int)(n ? n : 1);
   const json_t *p;
   json_array_foreach(tr, i, p) {
-    if (result_trace_point(p, &r->trace[r->ntrace]))
+    if (result_trace_point(p, &r->trace[r->ntrace])) {
+      remat_result_free(r);
       return util_err(err, errlen, REMAT_EUSAGE,
                       "%s: trace entry %zu is not [seconds, phase, peak, "
                       "duration]",
                       f->path, i);
+    }
     r->ntrace++;
   }
   return 0;
@@ -372,8 +400,8 @@ void result_summary(FILE *f, const remat_result *r) {
 
 void result_bound_line(FILE *f, const remat_result *r) {
   if (!r->has_bound) return;
-  fprintf(f, "lower bound: duration %.0f  TDI %.3f%%", r->bound,
-          remat_tdi(r->base_duration, r->bound));
+  fprintf(f, "lower bound: duration %.0f  TDI %.3f%%", floor(r->bound),
+          remat_tdi(r->base_duration, floor(r->bound)));
   if (r->seq && r->peak <= r->budget && r->duration > 0)
     fprintf(f, "  gap %.3f%%",
             100.0 * ((double)r->duration - r->bound) / (double)r->duration);

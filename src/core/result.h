@@ -61,7 +61,7 @@ int result_file_sequence(const result_file *f, const remat_graph *g,
  * remat_result_free): method (else the file's stem), budget,
  * base_duration, time and the "trace".  Returns 0, or REMAT_EUSAGE when
  * the file is not a result (no trace, base_duration or budget) or a trace
- * entry is not [seconds, phase, peak, duration]. */
+ * entry is not [seconds, phase, peak, duration] (r then holds nothing). */
 int result_file_trace(const result_file *f, remat_result *r, char *err,
                       size_t errlen);
 

@@ -304,6 +304,22 @@ void fzn_body(const model *md, const fzn_params *p, util_buf *b, util_buf *cons,
     fzn_layout_free(&l);
 }
 
+void fzn_scaling_comment(const model *md, util_buf *b) {
+  util_buf_printf(b,
+                  "%% budget %lld bytes = %d x memory quantum %lld%s; "
+                  "duration quantum %lld%s\n",
+                  (long long)md->budget, md->cap, (long long)md->mem_q,
+                  md->mem_exact ? "" : " (heights rounded up)",
+                  (long long)md->dur_q, md->dur_exact ? "" : " (rounded)");
+}
+
+void fzn_peak_var(const model *md, util_buf *b) {
+  if (md->phase != 1) return;
+  int lo = md->cap > md->lb_peak ? md->cap : md->lb_peak;
+  int hi = md->ub_peak < lo ? lo : md->ub_peak;
+  util_buf_printf(b, "var %d..%d: PEAK :: output_var;\n", lo, hi);
+}
+
 void fzn_write(const model *md, const fzn_params *p, util_buf *b,
                fzn_layout *layout) {
   if (md->free_order) {
@@ -313,19 +329,11 @@ void fzn_write(const model *md, const fzn_params *p, util_buf *b,
   const remat_graph *g = md->g;
   util_buf_printf(b,
                   "%% remat stage model (Moccasin), phase %d\n"
-                  "%% graph %s: %d nodes, %d edges, %d copies\n"
-                  "%% budget %lld bytes = %d x memory quantum %lld%s; "
-                  "duration quantum %lld%s\n",
-                  md->phase, g->name, g->n, g->n_edges, md->ncopy,
-                  (long long)md->budget, md->cap, (long long)md->mem_q,
-                  md->mem_exact ? "" : " (heights rounded up)",
-                  (long long)md->dur_q, md->dur_exact ? "" : " (rounded)");
+                  "%% graph %s: %d nodes, %d edges, %d copies\n",
+                  md->phase, g->name, g->n, g->n_edges, md->ncopy);
+  fzn_scaling_comment(md, b);
   fzn_decls(md, b);
-  if (md->phase == 1) {
-    int lo = md->cap > md->lb_peak ? md->cap : md->lb_peak;
-    int hi = md->ub_peak < lo ? lo : md->ub_peak;
-    util_buf_printf(b, "var %d..%d: PEAK :: output_var;\n", lo, hi);
-  }
+  fzn_peak_var(md, b);
   /* FlatZinc wants every declaration before the first constraint */
   util_buf cons = {0};
   fzn_intervals(md, &cons);

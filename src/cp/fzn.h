@@ -39,6 +39,12 @@ void fzn_params_init(fzn_params *p);
 void fzn_write(const model *md, const fzn_params *p, util_buf *out,
                fzn_layout *layout);
 
+/* For the two writers: the comment line on the model's scaling (budget
+ * and quanta), and in phase 1 the PEAK variable (between the capacity or
+ * the lower bound and the upper bound). */
+void fzn_scaling_comment(const model *md, util_buf *b);
+void fzn_peak_var(const model *md, util_buf *b);
+
 /* For the two writers: after the declarations (in out) and the model's
  * own constraints (in cons), the objective, the output arrays, the
  * constraints, memory and the solve item. */

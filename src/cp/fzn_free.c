@@ -108,19 +108,11 @@ void fzn_write_free(const model *md, const fzn_params *p, util_buf *b, fzn_layou
   const remat_graph *g = md->g;
   util_buf_printf(b,
                   "%% remat free-order model (Moccasin, Sections 2.1-2.2), phase %d\n"
-                  "%% graph %s: %d nodes, %d edges, %d copies, events 1..%d\n"
-                  "%% budget %lld bytes = %d x memory quantum %lld%s; "
-                  "duration quantum %lld%s\n",
-                  md->phase, g->name, g->n, g->n_edges, md->ncopy, md->horizon,
-                  (long long)md->budget, md->cap, (long long)md->mem_q,
-                  md->mem_exact ? "" : " (heights rounded up)", (long long)md->dur_q,
-                  md->dur_exact ? "" : " (rounded)");
+                  "%% graph %s: %d nodes, %d edges, %d copies, events 1..%d\n",
+                  md->phase, g->name, g->n, g->n_edges, md->ncopy, md->horizon);
+  fzn_scaling_comment(md, b);
   fzn_free_decls(md, b);
-  if (md->phase == 1) {
-    int lo = md->cap > md->lb_peak ? md->cap : md->lb_peak;
-    int hi = md->ub_peak < lo ? lo : md->ub_peak;
-    util_buf_printf(b, "var %d..%d: PEAK :: output_var;\n", lo, hi);
-  }
+  fzn_peak_var(md, b);
   util_buf cons = {0};
   fzn_free_intervals(md, &cons);
   fzn_free_precedence(md, b, &cons);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "solver_end.h"
 #include "util.h"
 
 void cover_params_init(cover_params *p) {
@@ -226,17 +227,16 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_setParameter(m, "log", "0");
   Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units: 0.5 proves */
   Cbc_setParameter(m, "ratioGap", "0");
-  double t0 = util_now();
+  double t0 = util_now(), limit = atof(sec);
   Cbc_solve(m);
-  double took = util_now() - t0;
+  int in_time = solver_end_in_time(util_now() - t0, limit);
   const double *x = Cbc_bestSolution(m);
   if (Cbc_isProvenInfeasible(m)) {
-    /* CBC also says so when its time limit cuts its first LPs short: the
-     * proof stands when the LP relaxation is infeasible, or when CBC ended
-     * well within its limit with the relaxation feasible (the integers
-     * then are what does not fit) */
+    /* the proof stands when the LP relaxation is infeasible too (Clp to
+     * the end), or when CBC ended in time with the relaxation feasible
+     * (the integers then are what does not fit): solver_end.h */
     int lp = cv_lp_infeasible(L);
-    if (lp == 1 || (lp == 0 && took < 0.5 * C->p->time_limit))
+    if (lp == 1 || (lp == 0 && in_time))
       o->status = COVER_INFEASIBLE;
     else
       snprintf(o->why, sizeof o->why,
@@ -248,6 +248,12 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   /* CBC's bound, in whole units of wq; an optimum proven within half a
    * unit of it is the exact value of the solution found */
   double bp = Cbc_getBestPossibleObjValue(m);
+  if (!in_time && Cbc_status(m) == 0) { /* "finished" at the limit: no bound */
+    snprintf(o->why, sizeof o->why, "CBC ended the covering problem at its time limit "
+             "as if finished: no bound taken");
+    Cbc_deleteModel(m);
+    return;
+  }
   if (!isfinite(bp) || bp <= -1e300) {
     Cbc_deleteModel(m);
     return; /* cover_solve says why */

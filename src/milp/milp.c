@@ -5,6 +5,7 @@
 
 #include <Cbc_C_Interface.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "child.h"
 #include "progress.h"
+#include "solver_end.h"
 #include "util.h"
 
 void milp_params_init(milp_params *p) {
@@ -27,7 +29,11 @@ typedef struct milp_run {
   const milp_params *p;
   remat_result *r;
   milp_stats *st;
-  milp_model md;
+  milp_model md;    /* the model, sizes rounded down when not exact: its
+                       infeasibility, optimum and bounds are proofs */
+  milp_model md_up; /* sizes rounded up (built for phase 1 when md is not
+                       exact): its solutions fit, it proves nothing */
+  const milp_model *cur; /* the model CBC runs on */
   int phase; /* 1: until a first schedule within budget, 2: the rest */
   prog pr;
   double t0;
@@ -38,6 +44,7 @@ typedef struct milp_run {
   double t_inc;     /* when CBC logged its incumbent */
   int stopped;      /* a callback saw the stop flag */
   Cbc_Model *cbc;   /* while CBC runs */
+  double cbc_limit; /* CBC's time limit (seconds) */
   int internal;
   char errmsg[480];
 } milp_run;
@@ -157,16 +164,17 @@ static void milp_setp(Cbc_Model *m, const char *name, const char *fmt,
 #define MILP_PUMP_MAX_COLS 100000
 
 static Cbc_Model *milp_cbc_model(milp_run *M) {
-  const milp_model *md = &M->md;
+  const milp_model *md = M->cur;
   Cbc_Model *m = Cbc_newModel();
   Cbc_loadProblem(m, md->ncols, md->nrows, md->start, md->index, md->value,
                   md->collb, md->colub, md->obj, md->rowlb, md->rowub);
   for (int j = 0; j < md->nint; j++) Cbc_setInteger(m, j);
   int threads = M->p->threads > 0 ? M->p->threads : util_ncpus();
   double left = M->p->time_limit - milp_elapsed(M);
+  M->cbc_limit = left > 0.01 ? left : 0.01;
   milp_setp(m, "log", "%.0f", 1);
   Cbc_setParameter(m, "timeMode", "elapsed");
-  milp_setp(m, "sec", "%.3f", left > 0.01 ? left : 0.01);
+  milp_setp(m, "sec", "%.3f", M->cbc_limit);
   if (threads > 1) milp_setp(m, "threads", "%.0f", threads);
   milp_setp(m, "ratioGap", "%.12g", M->p->rel_gap);
   milp_setp(m, "allowableGap", "%.12g", 1e-9);
@@ -234,15 +242,14 @@ static void milp_take(milp_run *M, const double *x, double obj) {
     milp_internal(M, msg);
   } else {
     int64_t cm = stage_checkmate_peak(g, &R, &S, NULL);
-    double claimed = milp_duration(&M->md, obj);
+    double claimed = milp_duration(&M->md, obj); /* exact: obj is whole */
     if (sim.peak > cm) {
       snprintf(msg, sizeof msg,
                "the MILP's memory (%lld) is below the "
                "simulated peak (%lld)",
                (long long)cm, (long long)sim.peak);
       milp_internal(M, msg);
-    } else if (fabs((double)sim.duration - claimed) >
-               1e-6 * claimed + 0.5 * (double)M->md.dur_q) {
+    } else if ((double)sim.duration != claimed) {
       snprintf(msg, sizeof msg,
                "the MILP's objective (%.0f) differs from "
                "the simulated duration (%lld)",
@@ -307,45 +314,65 @@ static int milp_input_order(milp_run *M) {
 /* What one CBC run ended with. */
 typedef struct milp_end {
   int optimal, infeasible, have_sol;
-  double obj;
+  double obj; /* the solution's objective (its R rounded), in quanta */
 } milp_end;
 
-/* Status, bound and message once CBC is done. */
+/* The model the proofs speak of: the stages, with the C_v rows or not. */
+static int milp_covers(const milp_run *M) {
+  return M->p->copies ? REMAT_COVERS_STAGES_COPIES : REMAT_COVERS_STAGES;
+}
+
+/* Status, bound and message once CBC is done.  e is the last run's end;
+ * only runs on M->md (its sizes rounded down when not exact) prove. */
 static int milp_conclude(milp_run *M, milp_end e) {
   remat_result *r = M->r;
   int fits = r->seq && r->peak <= r->budget, stopped = M->stopped;
   if (fits && e.infeasible && !stopped)
     milp_internal(M, "CBC reports the MILP infeasible, but a schedule fits");
+  if (M->dbound > -1e40) {
+    r->has_bound = 1;
+    r->bound = M->dbound;
+    r->bound_covers = milp_covers(M);
+  }
   if (fits) {
-    /* proven: CBC completed and its optimum is what we report */
+    /* proven: CBC completed and the best schedule is as short as its
+     * optimum (a whole number of quanta) */
     int proven = e.optimal && !stopped && e.have_sol &&
-                 (double)r->duration <= milp_duration(&M->md, e.obj) +
-                                            1e-6 * (double)r->duration + 0.5;
+                 (double)r->duration <= milp_duration(&M->md, e.obj);
     r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
     if (proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
-    } else if (M->dbound > -1e40) {
-      r->has_bound = 1;
-      r->bound =
-          M->dbound < (double)r->duration ? M->dbound : (double)r->duration;
+      r->proof_covers = r->bound_covers = milp_covers(M);
+    } else if (r->has_bound && r->bound > (double)r->duration) {
+      r->bound = (double)r->duration;
     }
     return REMAT_OK;
   }
+  char any[64] = "";
+  if (!M->p->copies) snprintf(any, sizeof any, ", with any number of recomputations");
   if (e.infeasible && !stopped) {
     r->status = REMAT_STATUS_INFEASIBLE;
+    r->proof_covers = milp_covers(M);
     snprintf(r->message, sizeof r->message,
-             "proven infeasible: no stage-structured schedule on the input "
-             "order fits %lld; best peak found %lld (%.1f%% of budget)",
-             (long long)r->budget, (long long)r->peak,
-             100.0 * (double)r->peak / (double)r->budget);
+             "proven infeasible: no schedule on the input order's stages fits "
+             "%lld%s (the stage model; other sequences may fit); best peak found "
+             "%lld (%.1f%% of budget)",
+             (long long)r->budget, M->p->copies ? " with at most C_v copies per node" : any,
+             (long long)r->peak, 100.0 * (double)r->peak / (double)r->budget);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
+    char why[160] = "";
+    if (!M->md.mem_exact && !stopped)
+      snprintf(why, sizeof why,
+               " (the MILP counts sizes in units of %lld; its schedules "
+               "may pass the budget by less than a unit per value)",
+               (long long)M->md.mem_q);
     snprintf(r->message, sizeof r->message,
              "%s: no schedule within %lld found; best peak %lld (%.1f%% of "
-             "budget)",
+             "budget)%s",
              stopped ? "interrupted" : "out of time", (long long)r->budget,
-             (long long)r->peak, 100.0 * (double)r->peak / (double)r->budget);
+             (long long)r->peak, 100.0 * (double)r->peak / (double)r->budget, why);
   }
   return REMAT_ENOFIT;
 }
@@ -380,14 +407,19 @@ static void milp_cbc_child(void *arg) {
   if (M->phase == 1) Cbc_setParameter(m, "maxSolutions", "1");
   M->incumbent = INFINITY;
   M->bound = -INFINITY;
+  double t0 = util_now();
   milp_run_cbc(M, m);
+  /* a proof only from a run that ended in time (solver_end.h) */
+  int in_time = solver_end_in_time(util_now() - t0, M->cbc_limit);
   prog_done(&M->pr);
   const double *x = Cbc_bestSolution(m);
-  o->e.optimal = Cbc_isProvenOptimal(m) &&
+  o->e.optimal = in_time && Cbc_isProvenOptimal(m) &&
                  !(M->phase == 1 && Cbc_secondaryStatus(m) == 6); /* solutions */
-  o->e.infeasible = Cbc_isProvenInfeasible(m);
+  o->e.infeasible = in_time && Cbc_isProvenInfeasible(m);
   o->e.have_sol = x != NULL;
-  o->e.obj = x ? Cbc_getObjValue(m) : INFINITY;
+  /* the objective of the rounded solution, exactly (CBC's own carries its
+   * integrality tolerance times the durations) */
+  o->e.obj = x ? (double)milp_objective_units(M->cur, x) : INFINITY;
   if (x) memcpy(o->x, x, (size_t)M->md.ncols * sizeof(double));
   o->stopped = M->stopped || milp_stop_requested(M);
   o->best_possible = Cbc_getBestPossibleObjValue(m);
@@ -416,8 +448,9 @@ static void milp_cbc_child(void *arg) {
  * with preprocessing.  CBC runs in a child process (child.h): its root LP
  * ignores the clock and the stop callback, so the child is stopped at the
  * time limit (or the stop flag) and killed MILP_GRACE seconds later. */
-static milp_end milp_cbc_run(milp_run *M) {
+static milp_end milp_cbc_run(milp_run *M, const milp_model *mm) {
   milp_end e = {0, 0, 0, INFINITY};
+  M->cur = mm;
   double t = util_now();
   milp_cbc_job J = {M, NULL, 0, NULL, NULL};
   J.nstart = milp_mipstart(M, &J.idx, &J.val);
@@ -426,10 +459,10 @@ static milp_end milp_cbc_run(milp_run *M) {
   prog_line(&M->pr,
             "[%7.2fs] CBC phase %d on %d columns (%d integer), %d rows, "
             "%lld nonzeros%s",
-            milp_elapsed(M), M->phase, M->md.ncols, M->md.nint, M->md.nrows,
-            M->md.nnz,
+            milp_elapsed(M), M->phase, mm->ncols, mm->nint, mm->nrows, mm->nnz,
             warm ? "; warm start"
-                 : "; no preprocessing, stop at the first schedule");
+            : mm->mem_up ? "; sizes rounded up, no preprocessing, stop at the first schedule"
+                         : "; no preprocessing, stop at the first schedule");
   size_t bytes = sizeof(milp_cbc_out) + (size_t)M->md.ncols * sizeof(double);
   milp_cbc_out *o = child_shared(bytes);
   J.out = o;
@@ -441,6 +474,7 @@ static milp_end milp_cbc_run(milp_run *M) {
   free(J.val);
   if (o->done) {
     e = o->e;
+    if (mm->mem_up) e.optimal = e.infeasible = 0; /* a restriction proves nothing */
     M->incumbent = o->incumbent;
     M->bound = o->bound;
     M->t_inc = o->t_inc;
@@ -450,7 +484,10 @@ static milp_end milp_cbc_run(milp_run *M) {
     /* CBC's final bound; after an interrupt the last one it logged (its
      * own closes on the incumbent) */
     double bp = M->stopped ? M->bound : o->best_possible;
-    if (bp > -1e40 && bp < 1e40) M->dbound = milp_duration(&M->md, bp);
+    if (bp > -1e40 && bp < 1e40 && M->cur == &M->md) {
+      double db = milp_bound_duration(&M->md, bp);
+      if (db > M->dbound) M->dbound = db;
+    }
     M->r->nodes += o->nodes;
     if (M->st) {
       M->st->cbc_status = o->status;
@@ -475,16 +512,34 @@ static int milp_time_left(const milp_run *M) {
   return milp_elapsed(M) < M->p->time_limit - 0.01;
 }
 
+static int milp_fits(const milp_run *M) { return M->r->seq && M->r->peak <= M->r->budget; }
+
+/* Phase 1 when the sizes are rounded: first with sizes rounded up, whose
+ * first solution fits; when that finds none, on the relaxation, which
+ * proves infeasibility (its solution may not fit). */
+static milp_end milp_phase1_rounded(milp_run *M) {
+  char err[256];
+  milp_end e = {0, 0, 0, INFINITY};
+  if (!milp_build_rounded(&M->md_up, M->g, M->p->budget, MILP_INTEGRAL, M->p->copies,
+                          LLONG_MAX, 1,
+                          err, sizeof err)) {
+    e = milp_cbc_run(M, &M->md_up);
+    milp_free(&M->md_up);
+  }
+  if (milp_fits(M) || M->stopped || M->internal || !milp_time_left(M)) return e;
+  return milp_cbc_run(M, &M->md);
+}
+
 /* Phase 1 (only while no schedule fits): CBC until its first schedule;
  * phase 2: CBC warm-started from the best fitting schedule. */
 static int milp_cbc(milp_run *M) {
   milp_end e;
-  M->phase = M->r->peak <= M->r->budget ? 2 : 1;
-  e = milp_cbc_run(M);
+  M->phase = milp_fits(M) ? 2 : 1;
+  e = M->phase == 1 && !M->md.mem_exact ? milp_phase1_rounded(M) : milp_cbc_run(M, &M->md);
   if (M->phase == 1 && !e.optimal && M->r->peak <= M->r->budget &&
       !M->stopped && !M->internal && milp_time_left(M) && !M->p->first_fit) {
     M->phase = 2;
-    e = milp_cbc_run(M);
+    e = milp_cbc_run(M, &M->md);
   }
   return milp_conclude(M, e);
 }
@@ -515,6 +570,7 @@ static int milp_main(milp_run *M) {
   remat_result *r = M->r;
   if (milp_input_order(M)) {
     r->status = REMAT_STATUS_OPTIMAL; /* no recomputation needed */
+    r->proof_covers = r->bound_covers = REMAT_COVERS_ANY_ORDER;
     r->has_bound = 1;
     r->bound = (double)r->base_duration;
     return REMAT_OK;

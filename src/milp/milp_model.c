@@ -5,11 +5,13 @@
 #include <Clp_C_Interface.h>
 #include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "child.h"
+#include "solver_end.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -21,23 +23,27 @@
  * order, so each column's entries come out sorted). */
 typedef struct milp_bld {
   milp_model *md;
-  int fill;  /* 0: counting, 1: writing */
+  int fill;  /* 0: counting, 1: writing, 2: tags only (milp_tags) */
   int row;   /* rows so far */
   int *cur;  /* counting: entries per column; writing: next slot */
   int *fidx; /* FREE column of each predecessor slot in this stage, -1 */
   int fcol;  /* next FREE column */
+  milp_tag *rtag, *ftag; /* tags only: of the rows, of the FREE columns */
 } milp_bld;
 
-static int milp_row(milp_bld *b, double lb, double ub) {
-  if (b->fill) {
+/* A row of kind MILP_ROW_* with indices t, a, c, d (milp_tag). */
+static int milp_row(milp_bld *b, double lb, double ub, int kind, int t, int a, int c, int d) {
+  if (b->fill == 1) {
     b->md->rowlb[b->row] = lb;
     b->md->rowub[b->row] = ub;
+  } else if (b->fill == 2) {
+    b->rtag[b->row] = (milp_tag){kind, t, a, c, d};
   }
   return b->row++;
 }
 
 static void milp_put(milp_bld *b, int row, int col, double v) {
-  if (v == 0) return;
+  if (v == 0 || b->fill == 2) return;
   if (!b->fill) {
     b->cur[col]++;
     return;
@@ -48,7 +54,7 @@ static void milp_put(milp_bld *b, int row, int col, double v) {
 }
 
 static void milp_col(milp_bld *b, int col, double lb, double ub, double obj) {
-  if (!b->fill) return;
+  if (b->fill != 1) return;
   b->md->collb[col] = lb;
   b->md->colub[col] = ub;
   b->md->obj[col] = obj;
@@ -74,8 +80,11 @@ static int milp_free_fixed(const remat_graph *g, int t, int i, int k) {
   return k == t || milp_edge(g, i, t);
 }
 
+/* m_v in units of mem_q: rounded down in the relaxation, up in the
+ * restriction (equal when exact). */
 static double milp_mem(const milp_model *md, int v) {
-  return (double)(md->g->m[v] / md->mem_q);
+  int64_t m = md->g->m[v], q = md->mem_q;
+  return (double)(md->mem_up ? m / q + (m % q != 0) : m / q);
 }
 
 /* (1b) R[t,v] <= R[t,u] + S[t,u] and (1c) S[t+1,i] <= S[t,i] + R[t,i]. */
@@ -86,9 +95,9 @@ static void milp_stage_logic(milp_bld *b, int t) {
     for (int p = g->pred_off[v]; p < g->pred_off[v + 1]; p++) {
       int u = g->pred[p], row;
       if (v == t) {
-        row = milp_row(b, 1, DBL_MAX);
+        row = milp_row(b, 1, DBL_MAX, MILP_ROW_DEP, t, v, u, 0);
       } else {
-        row = milp_row(b, -DBL_MAX, 0);
+        row = milp_row(b, -DBL_MAX, 0, MILP_ROW_DEP, t, v, u, 0);
         milp_put(b, row, milp_col_r(t, v), 1);
       }
       milp_put(b, row, milp_col_r(t, u), v == t ? 1 : -1);
@@ -96,7 +105,7 @@ static void milp_stage_logic(milp_bld *b, int t) {
     }
   if (t >= 1 && t + 1 < md->n)
     for (int i = 0; i < t; i++) {
-      int row = milp_row(b, -DBL_MAX, 0);
+      int row = milp_row(b, -DBL_MAX, 0, MILP_ROW_KEEP, t + 1, i, 0, 0);
       milp_put(b, row, milp_col_s(md, t, i), -1);
       milp_put(b, row, milp_col_r(t, i), -1);
       milp_put(b, row, milp_col_s(md, t + 1, i), 1);
@@ -114,11 +123,12 @@ static void milp_stage_free(milp_bld *b, int t) {
       if (milp_free_fixed(g, t, i, k)) continue;
       int f = b->fidx[p] = b->fcol++;
       milp_col(b, f, 0, 1, 0);
-      int row = milp_row(b, -DBL_MAX, 0); /* k < t */
+      if (b->fill == 2) b->ftag[f - md->f_base] = (milp_tag){MILP_COL_FREE, t, i, k, 0};
+      int row = milp_row(b, -DBL_MAX, 0, MILP_ROW_FREE_R, t, i, k, 0); /* k < t */
       milp_put(b, row, milp_col_r(t, k), -1);
       milp_put(b, row, f, 1);
       if (t + 1 < md->n) {
-        row = milp_row(b, -DBL_MAX, 1);
+        row = milp_row(b, -DBL_MAX, 1, MILP_ROW_FREE_S, t, i, k, 0);
         milp_put(b, row, f, 1);
         milp_put(b, row, milp_col_s(md, t + 1, i), 1);
       }
@@ -126,7 +136,7 @@ static void milp_stage_free(milp_bld *b, int t) {
         int j = g->succ[q];
         if (j <= k) continue;
         if (j >= t) break;
-        row = milp_row(b, -DBL_MAX, 1);
+        row = milp_row(b, -DBL_MAX, 1, MILP_ROW_FREE_J, t, i, k, j);
         milp_put(b, row, milp_col_r(t, j), 1);
         milp_put(b, row, f, 1);
       }
@@ -138,14 +148,14 @@ static void milp_stage_memory(milp_bld *b, int t) {
   const milp_model *md = b->md;
   const remat_graph *g = md->g;
   double m0 = milp_mem(md, 0);
-  int row = milp_row(b, t == 0 ? m0 : 0, t == 0 ? m0 : 0);
+  int row = milp_row(b, t == 0 ? m0 : 0, t == 0 ? m0 : 0, MILP_ROW_MEM, t, 0, 0, 0);
   for (int i = 0; i < t; i++)
     milp_put(b, row, milp_col_s(md, t, i), -milp_mem(md, i));
   if (t >= 1) milp_put(b, row, milp_col_r(t, 0), -m0);
   milp_put(b, row, milp_col_u(md, t, 0), 1);
   for (int k = 1; k <= t; k++) {
     double mk = milp_mem(md, k);
-    row = milp_row(b, k == t ? mk : 0, k == t ? mk : 0);
+    row = milp_row(b, k == t ? mk : 0, k == t ? mk : 0, MILP_ROW_MEM, t, k, 0, 0);
     for (int p = g->pred_off[k - 1]; p < g->pred_off[k]; p++)
       if (b->fidx[p] >= 0)
         milp_put(b, row, b->fidx[p], milp_mem(md, g->pred[p]));
@@ -179,7 +189,7 @@ static void milp_copy_rows(milp_bld *b) {
   for (int i = 0; i + 1 < md->n; i++) {
     int later = md->copies[i] > 1 ? md->copies[i] - 1 : 0;
     if (later >= md->n - 1 - i) continue; /* no row needed */
-    int row = milp_row(b, -DBL_MAX, later);
+    int row = milp_row(b, -DBL_MAX, later, MILP_ROW_COPIES, i, 0, 0, 0);
     for (int t = i + 1; t < md->n; t++) milp_put(b, row, milp_col_r(t, i), 1);
   }
 }
@@ -187,7 +197,7 @@ static void milp_copy_rows(milp_bld *b) {
 static void milp_generate(milp_bld *b) {
   b->row = 0;
   b->fcol = b->md->f_base;
-  milp_columns(b);
+  if (b->fill != 2) milp_columns(b);
   for (int t = 0; t < b->md->n; t++) {
     milp_stage_logic(b, t);
     milp_stage_free(b, t);
@@ -205,6 +215,9 @@ static long long milp_count_free(const remat_graph *g) {
   return nf;
 }
 
+/* The sizes' GCD while the budget in its units stays within
+ * MILP_MEM_UNITS, else the smallest multiple of it that brings the budget
+ * there (milp_model.h: Scaling). */
 static void milp_scale(milp_model *md) {
   const remat_graph *g = md->g;
   int64_t gm = 0, gw = 0;
@@ -212,15 +225,27 @@ static void milp_scale(milp_model *md) {
     gm = util_gcd(gm, g->m[v]);
     gw = util_gcd(gw, g->w[v]);
   }
-  md->mem_q = gm ? gm : 1;
+  if (gm == 0) gm = 1;
+  int64_t units = md->budget / gm, k = 1;
+  if (units > MILP_MEM_UNITS) k = units / MILP_MEM_UNITS + (units % MILP_MEM_UNITS != 0);
+  md->mem_q = gm * k;
+  md->mem_exact = k == 1;
+  if (md->mem_exact) md->mem_up = 0;
   md->dur_q = gw ? gw : 1;
   md->cap = (double)(md->budget / md->mem_q);
 }
 
 int milp_build_max(milp_model *md, const remat_graph *g, int64_t budget, int kind,
                    const int *copies, long long max_nnz, char *err, size_t errlen) {
+  return milp_build_rounded(md, g, budget, kind, copies, max_nnz, 0, err, errlen);
+}
+
+int milp_build_rounded(milp_model *md, const remat_graph *g, int64_t budget, int kind,
+                       const int *copies, long long max_nnz, int mem_up, char *err,
+                       size_t errlen) {
   memset(md, 0, sizeof *md);
   md->g = g;
+  md->mem_up = mem_up;
   md->copies = copies;
   md->n = g->n;
   md->kind = kind;
@@ -238,7 +263,7 @@ int milp_build_max(milp_model *md, const remat_graph *g, int64_t budget, int kin
   md->u_base = (int)(2 * ntri);
   md->f_base = (int)(2 * ntri + n * (n + 1) / 2);
   md->nint = kind == MILP_INTEGRAL ? (int)(2 * ntri) : 0;
-  milp_bld b = {md, 0, 0, NULL, NULL, 0};
+  milp_bld b = {md, 0, 0, NULL, NULL, 0, NULL, NULL};
   b.cur = util_calloc((size_t)md->ncols + 1, sizeof *b.cur);
   b.fidx = util_malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *b.fidx);
   milp_generate(&b);
@@ -279,6 +304,52 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
   return milp_build_max(md, g, budget, kind, NULL, MILP_MAX_NONZEROS, err, errlen);
 }
 
+void milp_tags(const milp_model *md, milp_tag *rows, milp_tag *frees) {
+  milp_bld b = {(milp_model *)md, 2, 0, NULL, NULL, 0, rows, frees}; /* writes no field */
+  const remat_graph *g = md->g;
+  b.fidx = util_malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *b.fidx);
+  milp_generate(&b);
+  free(b.fidx);
+}
+
+/* "KIND_t_a..." with as many indices as the kind has. */
+void milp_tag_name(const milp_tag *tg, char *buf, size_t len) {
+  switch (tg->kind) {
+  case MILP_ROW_DEP: snprintf(buf, len, "DEP_%d_%d_%d", tg->t, tg->a, tg->c); break;
+  case MILP_ROW_KEEP: snprintf(buf, len, "KEEP_%d_%d", tg->t, tg->a); break;
+  case MILP_ROW_FREE_R: snprintf(buf, len, "FREER_%d_%d_%d", tg->t, tg->a, tg->c); break;
+  case MILP_ROW_FREE_S: snprintf(buf, len, "FREES_%d_%d_%d", tg->t, tg->a, tg->c); break;
+  case MILP_ROW_FREE_J:
+    snprintf(buf, len, "FREEJ_%d_%d_%d_%d", tg->t, tg->a, tg->c, tg->d);
+    break;
+  case MILP_ROW_MEM: snprintf(buf, len, "MEM_%d_%d", tg->t, tg->a); break;
+  case MILP_ROW_COPIES: snprintf(buf, len, "COPIES_%d", tg->t); break;
+  default: snprintf(buf, len, "FREE_%d_%d_%d", tg->t, tg->a, tg->c); break;
+  }
+}
+
+void milp_col_name(const milp_model *md, const milp_tag *frees, int j, char *buf, size_t len) {
+  char c = 'R';
+  int base = 0;
+  if (j >= md->f_base) {
+    milp_tag_name(&frees[j - md->f_base], buf, len);
+    return;
+  }
+  if (j >= md->u_base) { /* U[t,k] at u_base + t(t+1)/2 + k */
+    long long x = j - md->u_base, t = (long long)((sqrt(8.0 * (double)x + 1) - 1) / 2);
+    while (t > 0 && t * (t + 1) / 2 > x) t--;
+    while ((t + 1) * (t + 2) / 2 <= x) t++;
+    snprintf(buf, len, "U_%lld_%lld", t, x - t * (t + 1) / 2);
+    return;
+  }
+  if (j >= md->s_base) c = 'S', base = md->s_base;
+  /* R[t,i], S[t,i] at t(t-1)/2 + i */
+  long long x = j - base, t = (long long)((sqrt(8.0 * (double)x + 1) + 1) / 2);
+  while (t > 1 && t * (t - 1) / 2 > x) t--;
+  while (t * (t + 1) / 2 <= x) t++;
+  snprintf(buf, len, "%c_%lld_%lld", c, t, x - t * (t - 1) / 2);
+}
+
 void milp_free(milp_model *md) {
   free(md->start);
   free(md->index);
@@ -314,9 +385,26 @@ void milp_s_values(const milp_model *md, const double *x, double *s) {
       s[(size_t)t * n + i] = i < t ? x[milp_col_s(md, t, i)] : 0;
 }
 
+int64_t milp_objective_units(const milp_model *md, const double *x) {
+  int64_t units = 0;
+  for (int t = 1; t < md->n; t++)
+    for (int i = 0; i < t; i++)
+      if (x[milp_col_r(t, i)] > 0.5) units += md->g->w[i] / md->dur_q;
+  return units;
+}
+
 double milp_duration(const milp_model *md, double objective) {
   return (double)remat_graph_base_duration(md->g) +
          objective * (double)md->dur_q;
+}
+
+double milp_bound_duration(const milp_model *md, double objective) {
+  double base = (double)remat_graph_base_duration(md->g);
+  if (!(objective > 0)) return base; /* also NaN */
+  /* whole units of dur_q; what CBC or Clp report may exceed the exact
+   * value by their tolerances */
+  double units = ceil(objective - 1e-6 * (objective > 1 ? objective : 1));
+  return units > 0 ? base + units * (double)md->dur_q : base;
 }
 
 /* ------------------------------------------------------------------ */
@@ -343,9 +431,13 @@ static void milp_lp_child(void *arg) {
   Clp_setLogLevel(lp, 0);
   Clp_loadProblem(lp, md->ncols, md->nrows, md->start, md->index, md->value,
                   md->collb, md->colub, md->obj, md->rowlb, md->rowub);
-  Clp_setMaximumSeconds(lp, J->time_limit > 0 ? J->time_limit : 1e-3);
+  double limit = J->time_limit > 0 ? J->time_limit : 1e-3, t0 = util_now();
+  Clp_setMaximumSeconds(lp, limit);
   Clp_initialSolve(lp);
   int st = Clp_status(lp);
+  /* an answer other than optimal may be an interrupted one: out of time
+   * unless it came in time (solver_end.h) */
+  if (st != 0 && !solver_end_in_time(util_now() - t0, limit)) st = 3;
   if (st == 0) {
     memcpy(J->out->x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof(double));
     J->out->objective = Clp_getObjValue(lp);
@@ -389,7 +481,7 @@ int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
   double obj = 0;
   double *x = util_malloc((size_t)md.ncols * sizeof *x);
   int st = milp_solve_lp(&md, time_limit, stop, x, &obj);
-  if (st == 0) *duration = milp_duration(&md, obj);
+  if (st == 0) *duration = milp_bound_duration(&md, obj);
   free(x);
   milp_free(&md);
   return st;

@@ -35,8 +35,20 @@
  * (stage.h) the two agree exactly: the MILP optimum equals the best
  * stage-structured schedule (brute force, or CP with enough copies).
  *
- * Scaling: sizes are divided by their GCD (budget floor(M / g)), durations
- * by theirs.  Models above MILP_MAX_NONZEROS matrix entries are refused
+ * Scaling: durations are divided by their GCD, sizes by theirs (budget
+ * floor(M / g)) while the budget stays within MILP_MEM_UNITS of it: CBC's
+ * absolute tolerances, against sizes of 10^12, cut off feasible schedules
+ * (a proven-infeasible MILP that a schedule fits).  Past that, sizes are
+ * counted in a coarser quantum q (a multiple of the GCD, budget
+ * floor(M / q) <= MILP_MEM_UNITS), rounded one of two ways:
+ *   down (the relaxation, the default): any schedule whose memory fits M
+ *        fits the scaled rows (sum floor(m/q) <= floor(sum m / q)), so an
+ *        infeasible model, an optimum or a bound of it holds for the exact
+ *        problem; a solution may not fit M (re-simulate it);
+ *   up   (the restriction, milp_build_rounded): every solution fits M
+ *        (sum ceil(m/q) <= floor(M/q) implies sum m <= M), but proves
+ *        nothing.
+ * Models above MILP_MAX_NONZEROS matrix entries are refused
  * after a counting pass that allocates one int per column, so a model far
  * too large is refused before anything is built (the benchmark graphs'
  * sizes: bench/RESULTS.md, section 14). */
@@ -50,6 +62,10 @@
 #include "stage.h"
 
 #define MILP_MAX_NONZEROS 15000000LL
+/* The largest budget in memory units the model keeps exact (Scaling): a
+ * margin below 2^31 units, past which CBC was seen to cut off schedules
+ * on random graphs (from 2^35 on). */
+#define MILP_MEM_UNITS (1LL << 26)
 
 /* Model kinds. */
 enum {
@@ -62,7 +78,9 @@ typedef struct milp_model {
   int n;
   int kind;       /* MILP_* */
   int64_t budget; /* M in bytes */
-  int64_t mem_q;  /* GCD of the sizes */
+  int64_t mem_q;  /* memory quantum: the sizes' GCD, or a multiple */
+  int mem_exact;  /* mem_q divides every size */
+  int mem_up;     /* sizes rounded up (the restriction), else down */
   int64_t dur_q;  /* GCD of the durations */
   double cap;     /* floor(M / mem_q) */
   int ncols, nrows, nint;
@@ -92,7 +110,41 @@ int milp_build(milp_model *md, const remat_graph *g, int64_t budget, int kind,
  * row per node) and at most max_nnz nonzeros. */
 int milp_build_max(milp_model *md, const remat_graph *g, int64_t budget, int kind,
                    const int *copies, long long max_nnz, char *err, size_t errlen);
+/* The same with sizes rounded up (mem_up = 1: every solution fits M) or
+ * down (0: the relaxation, as milp_build_max) when not exact. */
+int milp_build_rounded(milp_model *md, const remat_graph *g, int64_t budget, int kind,
+                       const int *copies, long long max_nnz, int mem_up, char *err,
+                       size_t errlen);
 void milp_free(milp_model *md);
+
+/* Names, for the model files (milp_file.h): what each row and each FREE
+ * column stands for. */
+enum {
+  MILP_ROW_DEP = 1, /* DEP_t_v_u: (1b) R[t,v] <= R[t,u] + S[t,u] (v = t:
+                       R[t,u] + S[t,u] >= 1) */
+  MILP_ROW_KEEP,    /* KEEP_t_i: (1c) S[t,i] <= S[t-1,i] + R[t-1,i] */
+  MILP_ROW_FREE_R,  /* FREER_t_i_k: FREE[t,(i,k)] <= R[t,k] */
+  MILP_ROW_FREE_S,  /* FREES_t_i_k: FREE[t,(i,k)] + S[t+1,i] <= 1 */
+  MILP_ROW_FREE_J,  /* FREEJ_t_i_k_j: FREE[t,(i,k)] + R[t,j] <= 1 */
+  MILP_ROW_MEM,     /* MEM_t_k: the memory recurrence at U[t,k] */
+  MILP_ROW_COPIES,  /* COPIES_i: sum over t > i of R[t,i] <= C_i - 1 */
+  MILP_COL_FREE     /* FREE_t_i_k: the column FREE[t,(i,k)] */
+};
+
+typedef struct milp_tag {
+  int kind;       /* MILP_ROW_*, MILP_COL_FREE */
+  int t, a, c, d; /* the indices, in the order of the name */
+} milp_tag;
+
+/* The tags of every row (md->nrows) and of every FREE column
+ * (md->ncols - md->f_base), by the generator that built md. */
+void milp_tags(const milp_model *md, milp_tag *rows, milp_tag *frees);
+
+/* A tag's name ("MEM_3_1"). */
+void milp_tag_name(const milp_tag *tg, char *buf, size_t len);
+
+/* Column j's name: R_t_i, S_t_i, U_t_k or FREE_t_i_k (frees: milp_tags). */
+void milp_col_name(const milp_model *md, const milp_tag *frees, int j, char *buf, size_t len);
 
 /* R of a solution vector (R[t,i] = x > 0.5; R[t,t] = 1). */
 void milp_decode_r(const milp_model *md, const double *x, stage_mat *R);
@@ -104,8 +156,18 @@ void milp_decode_s(const milp_model *md, const double *x, stage_mat *S);
  * s[t * n + i] for i < t (others 0).  For the LP rounding. */
 void milp_s_values(const milp_model *md, const double *x, double *s);
 
+/* The objective of a solution vector with R rounded (x > 0.5), exactly:
+ * the recomputed durations in quanta. */
+int64_t milp_objective_units(const milp_model *md, const double *x);
+
 /* Objective value of (R) in duration units: base + sum of recomputed w. */
 double milp_duration(const milp_model *md, double objective);
+
+/* A lower bound in duration units from a solver's bound on the objective
+ * (LP value, CBC's best possible), rounded down: the objective is a whole
+ * number of duration quanta, so base + ceil(objective - tolerance) quanta,
+ * and never below base. */
+double milp_bound_duration(const milp_model *md, double objective);
 
 /* ------------------------------------------------------------------ */
 /* The LP relaxation                                                   */
@@ -119,8 +181,8 @@ double milp_duration(const milp_model *md, double objective);
 int milp_solve_lp(const milp_model *md, double time_limit, volatile int *stop,
                   double *x, double *objective);
 
-/* The value of the LP relaxation at `budget` in duration units (*duration):
- * a lower bound on the duration of every stage-structured schedule on the
+/* The value of the LP relaxation at `budget` in duration units
+ * (*duration, milp_bound_duration): a lower bound on the duration of every stage-structured schedule on the
  * input order, so on every schedule of the CP model (any C_v).  Returns
  * milp_solve_lp's codes, or -2 when the model is not built (too large:
  * err says why). */

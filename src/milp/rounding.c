@@ -117,7 +117,7 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
   double *x = util_malloc((size_t)md.ncols * sizeof *x);
   int st = milp_solve_lp(&md, left, X->p->stop, x, &obj);
   if (st == 0) {
-    *duration = milp_duration(&md, obj);
+    *duration = milp_bound_duration(&md, obj); /* rounded down */
     prog_line(&X->pr, "[%7.2fs] LP at %lld: duration >= %.0f (TDI >= %.3f%%)",
               round_elapsed(X), (long long)budget, *duration,
               remat_tdi(X->r->base_duration, *duration));
@@ -139,18 +139,21 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
 static int round_conclude(round_run *X, int lp_status) {
   remat_result *r = X->r;
   if (r->seq && r->peak <= r->budget) {
-    int proven =
-        r->has_bound && (double)r->duration <= r->bound + 1e-9 * r->bound + 0.5;
+    int proven = r->has_bound && (double)r->duration <= r->bound;
     r->status = proven ? REMAT_STATUS_OPTIMAL : REMAT_STATUS_FEASIBLE;
-    if (proven) r->bound = (double)r->duration;
+    if (proven) {
+      r->bound = (double)r->duration;
+      r->proof_covers = REMAT_COVERS_STAGES;
+    }
     return REMAT_OK;
   }
   if (lp_status == 1) {
     r->status = REMAT_STATUS_INFEASIBLE;
+    r->proof_covers = REMAT_COVERS_STAGES;
     snprintf(r->message, sizeof r->message,
              "proven infeasible: the LP relaxation at %lld is infeasible, so "
-             "no stage-structured schedule on the input order fits; best "
-             "peak %lld",
+             "no schedule on the input order's stages fits, with any number "
+             "of recomputations (the stage model; other sequences may fit); best peak %lld",
              (long long)r->budget, (long long)r->peak);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
@@ -175,6 +178,7 @@ static int round_main(round_run *X) {
   free(topo);
   if (r->peak <= r->budget) { /* no recomputation needed */
     r->status = REMAT_STATUS_OPTIMAL;
+    r->proof_covers = r->bound_covers = REMAT_COVERS_ANY_ORDER;
     r->has_bound = 1;
     r->bound = (double)r->base_duration;
     return REMAT_OK;
@@ -186,6 +190,7 @@ static int round_main(round_run *X) {
   if (st == 0) {
     r->has_bound = 1;
     r->bound = lp;
+    r->bound_covers = REMAT_COVERS_STAGES;
   }
   int64_t mb = (int64_t)floor((1.0 - p->eps) * (double)p->budget);
   if (X->st) X->st->rounding_budget = mb;

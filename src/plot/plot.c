@@ -368,10 +368,6 @@ static void plot_mem_zone(svg *s, const plot_mem *p) {
   svg_rect(s, p->x.p0, p->y.p1, PLOT_W, y - p->y.p1, "over-budget-zone", NULL);
 }
 
-static double plot_mem_legend_y(const plot_mem *p) {
-  return p->top + PLOT_H + PLOT_XAXIS_H + 12;
-}
-
 static void plot_mem_draw(svg *s, const plot_mem *p, const char *title,
                           const char *sub) {
   plot_heading(s, title, sub);
@@ -387,7 +383,7 @@ static void plot_mem_draw(svg *s, const plot_mem *p, const char *title,
   plot_mem_budget(s, p);
   plot_area(s, &p->x, &p->y);
   svg_group_begin(s, "legend");
-  double y = plot_mem_legend_y(p);
+  double y = PLOT_LEGEND_Y(p->top);
   for (int i = 0; i < p->ns; i++, y += PLOT_LEGEND_H)
     svg_legend_entry(s, p->left, y, svg_color(i), 1, NULL, p->legend[i]);
   svg_group_end(s);
@@ -423,7 +419,7 @@ static int plot_mem_write(FILE *f, plot_mem *p, const plot_opts *o,
   char title[512], sub[512];
   plot_mem_texts(p, o, title, sizeof title, sub, sizeof sub);
   w = fmax(w, plot_heading_width(title, sub));
-  double h = plot_mem_legend_y(p) + (p->ns - 1) * PLOT_LEGEND_H + PLOT_PAD;
+  double h = PLOT_LEGEND_Y(p->top) + (p->ns - 1) * PLOT_LEGEND_H + PLOT_PAD;
   svg s;
   svg_begin(&s, f, ceil(w), ceil(h), title, plot_css);
   plot_mem_draw(&s, p, title, sub);

@@ -14,6 +14,8 @@
 #define PLOT_TITLE_H 44.0  /* title and subtitle lines */
 #define PLOT_LEGEND_H 18.0 /* one legend row */
 #define PLOT_XAXIS_H 48.0  /* tick labels and axis title below a plot */
+/* The first legend row below a plot whose area starts at top. */
+#define PLOT_LEGEND_Y(top) ((top) + PLOT_H + PLOT_XAXIS_H + 12)
 #define PLOT_W 960.0       /* plot area of the memory, progress and tradeoff pictures */
 #define PLOT_H 400.0
 #define PLOT_TMIN 0.001 /* progress: earlier times are drawn at 1 ms */

@@ -154,13 +154,9 @@ static void plot_prog_legend_text(plot_prog *p, int i) {
 static const char plot_over_text[] =
     "over budget (best peak so far while nothing fits)";
 
-static double plot_prog_legend_y(const plot_prog *p) {
-  return p->top + PLOT_H + PLOT_XAXIS_H + 12;
-}
-
 static void plot_prog_legend(svg *s, const plot_prog *p) {
   svg_group_begin(s, "legend");
-  double y = plot_prog_legend_y(p);
+  double y = PLOT_LEGEND_Y(p->top);
   for (int i = 0; i < p->nr; i++, y += PLOT_LEGEND_H)
     svg_legend_entry(s, p->left, y, svg_color(i), 1, NULL, p->legend[i]);
   if (p->any_over) {
@@ -219,7 +215,7 @@ int plot_progress(FILE *f, const plot_run *runs, int nr, const plot_opts *o,
   char title[512], sub[1024];
   plot_prog_texts(&p, o, title, sizeof title, sub, sizeof sub);
   w = fmax(w, plot_heading_width(title, sub));
-  double h = plot_prog_legend_y(&p) + (nr - 1 + p.any_over) * PLOT_LEGEND_H +
+  double h = PLOT_LEGEND_Y(p.top) + (nr - 1 + p.any_over) * PLOT_LEGEND_H +
              PLOT_PAD;
   svg s;
   svg_begin(&s, f, ceil(w), ceil(h), title, plot_css);

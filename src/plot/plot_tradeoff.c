@@ -149,10 +149,6 @@ static const char plot_trade_keys[] =
     "filled: within budget (thick ring: optimal); hollow on the axis: nothing within "
     "budget (a cross: proven infeasible); grey: no method within budget";
 
-static double plot_trade_legend_y(const plot_trade *p) {
-  return p->top + PLOT_H + PLOT_XAXIS_H + 12;
-}
-
 static void plot_trade_draw(svg *s, const plot_trade *p, const char *title,
                             const char *sub) {
   plot_heading(s, title, sub);
@@ -164,7 +160,7 @@ static void plot_trade_draw(svg *s, const plot_trade *p, const char *title,
   svg_group_end(s);
   plot_area(s, &p->x, &p->y);
   svg_group_begin(s, "legend");
-  double y = plot_trade_legend_y(p);
+  double y = PLOT_LEGEND_Y(p->top);
   for (int i = 0; i < p->nc; i++, y += PLOT_LEGEND_H)
     svg_legend_entry(s, p->left, y, svg_color(i), 1, NULL, p->legend[i]);
   svg_text(s, p->left, y, "start", "legend", 0, plot_trade_keys);
@@ -190,7 +186,7 @@ int plot_tradeoff(FILE *f, const plot_curve *c, int nc, const plot_opts *o, char
            o->title ? o->title : "Budget and overhead: TDI against the memory budget");
   const char *sub = nc && c[0].graph ? c[0].graph : "";
   w = fmax(w, plot_heading_width(title, sub));
-  double h = plot_trade_legend_y(&p) + nc * PLOT_LEGEND_H + PLOT_PAD;
+  double h = PLOT_LEGEND_Y(p.top) + nc * PLOT_LEGEND_H + PLOT_PAD;
   svg s;
   svg_begin(&s, f, ceil(w), ceil(h), title, plot_css);
   plot_trade_draw(&s, &p, title, sub);

@@ -15,6 +15,7 @@ void best_init(best *B, const remat_graph *g, const remat_solve_params *p, remat
   B->p = p;
   B->r = r;
   B->t0 = util_now();
+  B->cover_lb = -1;
   pthread_mutex_init(&B->mu, NULL);
   prog_init(&B->pr, p->verbose);
 }
@@ -42,10 +43,21 @@ static void best_at_bound(best *B) {
   const remat_result *r = B->r;
   if (B->proven || !B->fits || !r->has_bound || (double)r->duration > r->bound) return;
   B->proven = 1;
-  B->cover_proof = 2;
+  B->bound_proof = 1;
   B->done = 1;
-  prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the covering bound", best_elapsed(B),
-            r->tdi);
+  prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the %s bound", best_elapsed(B), r->tdi,
+            B->cover_lb >= 0 && r->bound <= B->cover_lb ? "covering" : "lower");
+}
+
+void best_cp_rounded(best *B, double lb, int64_t q) {
+  pthread_mutex_lock(&B->mu);
+  B->rounded_q = q;
+  best_raise_bound(B->r, lb);
+  B->done = 1;
+  prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (the CP's optimum for durations rounded to %lld)",
+            best_elapsed(B), remat_tdi(B->r->base_duration, lb), (long long)q);
+  best_at_bound(B);
+  pthread_mutex_unlock(&B->mu);
 }
 
 /* With B->mu held: take the covering bound's answer. */
@@ -58,6 +70,7 @@ static void best_cover_take(best *B) {
     B->done = 1;
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
+    B->cover_lb = lb;
     best_raise_bound(r, lb);
     prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
               remat_tdi(B->r->base_duration, lb), o->status == COVER_BOUND ? ", out of time" : "");

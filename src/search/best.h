@@ -45,8 +45,13 @@ typedef struct best {
                             not started) */
   child cov_child;
   _Atomic int cov_taken; /* its answer was read (best_take_cover) */
-  int cover_proof;       /* proven by the covering bound: 1 nothing fits
-                            with C_v, 2 the best schedule is optimal */
+  int cover_proof;       /* proven by the covering bound: nothing fits
+                            with C_v */
+  double cover_lb;       /* the covering bound's lower bound (-1: none) */
+  int bound_proof;       /* proven optimal: the best schedule is at the
+                            lower bound */
+  int64_t rounded_q;     /* the CP's optimum is proven for durations
+                            rounded to multiples of this (0: not) */
   int internal;          /* an internal error happened */
   char errmsg[512];
   char unproven[256];    /* why the external solver ended by itself
@@ -105,6 +110,11 @@ void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2
 
 /* Keep the higher of the result's lower bound and lb. */
 void best_raise_bound(remat_result *r, double lb);
+
+/* The CP proved its optimum for durations rounded to multiples of q; lb is
+ * the bound that gives (bounds_rounded): raise the bound, stop the search
+ * (done), and the best schedule is optimal when it is at the bound. */
+void best_cp_rounded(best *B, double lb, int64_t q);
 
 /* A worker's view of the shared best, behind a worker_io (best_io). */
 typedef struct best_client {

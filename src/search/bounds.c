@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "milp_model.h"
+#include "util.h"
 
 static void bounds_cover_child(void *ctx) {
   best *B = ctx;
@@ -49,21 +51,61 @@ void bounds_lp(best *B) {
   int st = milp_lp_bound(B->g, p->budget, p->lp_time, p->stop, &lp, err, sizeof err);
   double base = (double)r->base_duration;
   if (st == 0) {
-    double lb = ceil(lp - 1e-6 * (lp > 1 ? lp : 1)); /* durations are integers */
-    if (lb < base) lb = base;
+    double lb = lp < base ? base : lp; /* rounded down (milp_lp_bound) */
     best_raise_bound(r, lb);
-    if (B->fits && (double)r->duration <= lb) r->status = REMAT_STATUS_OPTIMAL;
+    if (B->fits && (double)r->duration <= lb) {
+      r->status = REMAT_STATUS_OPTIMAL;
+      r->proof_covers = REMAT_COVERS_STAGES; /* the LP's model */
+      r->message[0] = 0;
+    }
     prog_line(&B->pr, "[%7.2fs] LP bound  duration >= %.0f (TDI >= %.3f%%) in %.2fs%s",
               best_elapsed(B), lb, remat_tdi(r->base_duration, lb), best_elapsed(B) - t,
               r->status == REMAT_STATUS_OPTIMAL ? ": optimal" : "");
   } else if (st == 1 && !B->fits) {
     r->status = REMAT_STATUS_INFEASIBLE;
+    r->proof_covers = REMAT_COVERS_STAGES;
     snprintf(r->message, sizeof r->message,
              "proven infeasible: the LP relaxation at %lld is infeasible, so no "
-             "schedule on the input order's stages fits; best peak %lld",
+             "schedule on the input order's stages fits, with any number of "
+             "recomputations (the stage model; other sequences may fit); best peak %lld",
              (long long)p->budget, (long long)r->peak);
   } else {
     prog_line(&B->pr, "[%7.2fs] LP bound  none: %s", best_elapsed(B),
               st == -2 ? err : milp_lp_status_name(st));
   }
+}
+
+/* w_a / d_a < w_b / d_b, for qsort_r's order by cost per rounded quantum. */
+static int bounds_ratio_cmp(const void *a, const void *b, void *ctx) {
+  const int64_t *wd = ctx; /* w_v, dur'_v pairs */
+  int u = *(const int *)a, v = *(const int *)b;
+  __int128 l = (__int128)wd[2 * u] * wd[2 * v + 1], r = (__int128)wd[2 * v] * wd[2 * u + 1];
+  return l < r ? -1 : l > r;
+}
+
+double bounds_rounded(const remat_graph *g, const model *md, long long units) {
+  int n = g->n, k = 0;
+  int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
+  int64_t *wd = util_malloc((size_t)(2 * n + 1) * sizeof *wd);
+  for (int v = 0; v < n; v++) {
+    wd[2 * v] = g->w[v];
+    wd[2 * v + 1] = md->dur[v];
+    if (md->dur[v] > 0 && md->first[v + 1] - md->first[v] > 1) ord[k++] = v;
+  }
+  qsort_r(ord, (size_t)k, sizeof *ord, bounds_ratio_cmp, wd);
+  __int128 need = units, extra = 0;
+  for (int i = 0; i < k && need > 0; i++) {
+    int v = ord[i];
+    __int128 d = md->dur[v], most = md->first[v + 1] - md->first[v] - 1;
+    if (most * d <= need) {
+      extra += most * g->w[v];
+      need -= most * d;
+    } else { /* a fraction need / d of one more: its cost, rounded up */
+      extra += (need * g->w[v] + d - 1) / d;
+      need = 0;
+    }
+  }
+  free(ord);
+  free(wd);
+  return (double)(remat_graph_base_duration(g) + (int64_t)extra);
 }

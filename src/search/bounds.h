@@ -6,6 +6,7 @@
 #define REMAT_BOUNDS_H
 
 #include "best.h"
+#include "model.h"
 
 /* Start the covering bound in a child (a fork: before any thread); not
  * with --no-heuristic, which runs the CP alone. */
@@ -18,5 +19,16 @@ void bounds_cover_end(best *B);
  * bounds every schedule of the model, so it is a lower bound; a schedule
  * at it is optimal, and an infeasible LP proves that nothing fits. */
 void bounds_lp(best *B);
+
+/* A lower bound on the duration of every schedule of the CP model md
+ * (its C_v) when its optimum with durations rounded to multiples of
+ * md->dur_q (dur'_v = round(w_v / q)) is units quanta: a schedule that
+ * recomputes v k_v <= C_v - 1 times has sum k_v dur'_v >= units, so its
+ * extra duration sum k_v w_v is at least the least value of that sum under
+ * that covering constraint with k_v fractional: a fractional knapsack,
+ * taken greedily by w_v / dur'_v (which never falls below
+ * q units - sum (C_v - 1) max(0, q dur'_v - w_v)).  Returns base + its
+ * ceiling. */
+double bounds_rounded(const remat_graph *g, const model *md, long long units);
 
 #endif

@@ -27,6 +27,7 @@
  * all cores) adds an annealing worker, then a window worker, by turns,
  * each with its own seed.  Alone, worker 0 takes turns (solve_alone).
  * Without heuristics (--no-heuristic) nothing anneals. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,30 +150,51 @@ static void solve_phases(solve *S) {
     if (spawned[k]) pthread_join(tid[k], NULL);
 }
 
-/* The message of a proof that nothing fits. */
+/* The message of a proof that nothing fits, and what it covers. */
 static void solve_infeasible(const best *B, char *buf, size_t len) {
   const char *by = B->milp_proof   ? " (by Checkmate's MILP)"
                    : B->cover_proof ? " (by the covering bound)"
                                     : "";
   long long M = B->p->budget, peak = B->r->peak;
+  if (B->cover_proof && !B->milp_proof) {
+    B->r->proof_covers = REMAT_COVERS_FIRSTS_COPIES;
+    snprintf(buf, len,
+             "proven infeasible%s: no sequence whose first computations follow the "
+             "input order fits %lld with at most C_v computations of each node; "
+             "best peak %lld",
+             by, M, peak);
+    return;
+  }
+  B->r->proof_covers = B->milp_proof == 1 ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES;
   if (B->milp_proof == 1) {
     snprintf(buf, len,
              "proven infeasible%s: no schedule on the input order's stages fits "
-             "%lld, with any number of recomputations; best peak %lld",
+             "%lld, with any number of recomputations (the stage model; other "
+             "sequences may fit); best peak %lld",
              by, M, peak);
     return;
   }
   int n = snprintf(buf, len,
                    "proven infeasible%s: no schedule with at most C_v copies per "
-                   "node on the input order's stages fits %lld; best peak %lld",
+                   "node on the input order's stages fits %lld (the stage model; "
+                   "other sequences may fit); best peak %lld",
                    by, M, peak);
   if (B->milp_proof == 2 && n > 0 && (size_t)n < len)
     snprintf(buf + n, len - (size_t)n, "; one with up to %d copies of a node does (--copies %d)",
              B->milp_copies, B->milp_copies);
 }
 
+/* The widest set of schedules the best one is proven optimal in: every
+ * sequence at the base duration, the covering bound's when it is there. */
+static int solve_optimal_covers(const best *B) {
+  const remat_result *r = B->r;
+  if (r->duration <= r->base_duration) return REMAT_COVERS_ANY_ORDER;
+  if (B->cover_lb >= 0 && (double)r->duration <= B->cover_lb) return REMAT_COVERS_FIRSTS_COPIES;
+  return REMAT_COVERS_STAGES_COPIES;
+}
+
 /* The phases' times, the status and its message. */
-static void solve_status(best *B, const model *md) {
+static void solve_status(best *B) {
   remat_result *r = B->r;
   const remat_solve_params *p = B->p;
   double total = best_elapsed(B), seeded = r->t_phase[0];
@@ -187,11 +209,7 @@ static void solve_status(best *B, const model *md) {
     if (B->proven) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
-      /* the MILP's and the covering bound's proofs are exact */
-      if (!md->dur_exact && B->milp_proof != 4 && B->cover_proof != 2)
-        snprintf(r->message, sizeof r->message,
-                 "optimal for durations rounded to multiples of %lld",
-                 (long long)md->dur_q);
+      r->proof_covers = solve_optimal_covers(B);
     }
   } else if (B->proven) {
     r->status = REMAT_STATUS_INFEASIBLE;
@@ -221,8 +239,17 @@ static int solve_conclude(solve *S) {
     r->status = REMAT_STATUS_ERROR;
     return REMAT_EINTERNAL;
   }
-  solve_status(B, &S->C.md);
+  solve_status(B);
   bounds_lp(B);
+  if (r->has_bound) r->bound_covers = REMAT_COVERS_STAGES_COPIES;
+  if (r->status == REMAT_STATUS_FEASIBLE && B->rounded_q)
+    /* the CP's proof holds for rounded durations only; the bound is
+     * bounds_rounded's, or a higher one */
+    snprintf(r->message, sizeof r->message,
+             "optimal for durations rounded to multiples of %lld; with the exact "
+             "durations at most %.0f above the optimum (lower bound %.0f)",
+             (long long)B->rounded_q, (double)r->duration - floor(r->bound),
+             floor(r->bound));
   return B->fits ? REMAT_OK : REMAT_ENOFIT;
 }
 

@@ -5,25 +5,45 @@
  *
  *   bounds  max_v holds in any order (remat_result_precheck);
  *   order   a minimum-peak order without recomputation (order.h); when
- *           one fits M, its duration, the base one, is optimal;
+ *           one fits M, its duration, the base one, is optimal; the
+ *           search stops once it stalls (sfree_order_watch);
+ *   exact   on graphs of at most FREE_EXACT_MAXN nodes, the exact search
+ *           over every sequence (free_exact.h); a proof ends the solve;
+ *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
+ *           model refuses: the best baseline and the segment search
+ *           (seg_search.h) on that order, in linear memory;
+ *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search
+ *           ended above M without a proof: restarts of the order descent
+ *           (order_descent.h), which often finds a lower peak;
  *   stages  the stage-axis portfolio (remat_solve) on the graph renumbered
  *           in that order, whose schedules are schedules of g; when the
  *           input order is a minimum-peak order, on the input order;
+ *   joint   on graphs whose free CP would not end, the last
+ *           SFREE_SEQ_SHARE of the time: the annealing over sequences
+ *           (seq_anneal.h) from the best schedule, one per thread, which
+ *           moves first computations (the order) and recomputations
+ *           together;
  *   free CP on small graphs, the free-order model (model_free.c) in the
  *           CP worker, from the best schedule: its complete searches prove
  *           optimality or infeasibility in free order;
  *   end     the status; a proof says that it covers free order.
  * Every schedule goes to one shared best (best.h) on g. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "baseline.h"
 #include "best.h"
 #include "free_exact.h"
 #include "graph.h"
 #include "order.h"
+#include "order_descent.h"
 #include "remat.h"
 #include "seeds.h"
+#include "seg_search.h"
+#include "seq_anneal.h"
 #include "sim.h"
 #include "solve_free.h"
 #include "util.h"
@@ -33,14 +53,37 @@
  * order fits the budget), and the free CP's on graphs of at most
  * SFREE_CP_COPIES copies, where its complete searches can end. */
 #define SFREE_ORDER_SHARE 0.25
+#define SFREE_ORDER_STALL 1.0
+#define SFREE_STAGE_STALL 3.0
 #define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
+/* The joint annealing's share of the time (after the order search), on
+ * graphs of at most SFREE_SEQ_NODES nodes (it re-simulates the whole
+ * sequence at every move). */
+#define SFREE_SEQ_SHARE 0.5
+#define SFREE_SEQ_NODES 5000
+#define SFREE_MAX_THREADS 16
+/* On the same graphs, when no order fits and the order search did not
+ * prove its order minimal: the order descent's share of the stage-axis
+ * search's time, before it (a lower peak leaves less to recompute). */
+#define SFREE_DESCENT_SHARE 0.3
+/* Graphs above this many nodes are beyond the stage model (model.c): the
+ * segment search (seg_search.h) takes their time instead. */
+#define SFREE_STAGE_NODES 60000
 /* The exact search's share of the time left, on graphs small enough. */
 #define SFREE_EXACT_SHARE 0.5
 
 typedef struct sfree {
   best B;
-  volatile int order_stop; /* the order search found an order that fits */
+  volatile int order_stop; /* the order search found an order that fits,
+                              or stalled (sfree_order_watch) */
+  _Atomic int order_done;   /* it returned */
+  _Atomic long long order_peak, order_lower; /* its best peak and bound ... */
+  _Atomic long long order_tbest_us; /* ... found at this elapsed time */
+  volatile int stage_stop; /* the stage-axis search stalled or the caller
+                              stopped (sfree_stage_watch) */
+  _Atomic int stage_done;   /* it returned */
+  _Atomic long long stage_tbest_us; /* its last improvement, elapsed */
   int input_minimal;       /* the input order is a minimum-peak order */
   int stages_optimal;      /* the stage-axis search proved its optimum */
   int *perm;               /* node i of the renumbered graph is perm[i] */
@@ -63,6 +106,29 @@ static void sfree_order_event(void *ctx, const order_event *e) {
   sfree *F = ctx;
   if (e->peak <= F->B.p->budget) F->order_stop = 1;
   if (F->B.p->stop && *F->B.p->stop) F->order_stop = 1;
+  if (e->peak < F->order_peak || e->lower > F->order_lower) { /* progress */
+    F->order_peak = e->peak;
+    F->order_lower = e->lower;
+    F->order_tbest_us = (long long)(best_elapsed(&F->B) * 1e6);
+  }
+}
+
+/* Stop the order search once no better order or bound came for
+ * SFREE_ORDER_STALL seconds and for longer than it took to find the last (its later
+ * phases rarely improve on what the first second found, and the time is
+ * worth more to the recomputations), or when the caller stops. */
+static void *sfree_order_watch(void *arg) {
+  sfree *F = arg;
+  double t0 = best_elapsed(&F->B);
+  while (!F->order_done) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    double now = best_elapsed(&F->B), tb = (double)F->order_tbest_us / 1e6;
+    if (tb < t0) tb = t0;
+    if (now - tb > SFREE_ORDER_STALL && now - tb > tb - t0) F->order_stop = 1;
+    if (best_interrupted(&F->B)) F->order_stop = 1;
+  }
+  return NULL;
 }
 
 /* A minimum-peak order (or the best found in its share of the time),
@@ -80,12 +146,23 @@ static remat_graph *sfree_order(sfree *F) {
   op.progress = sfree_order_event;
   op.progress_ctx = F;
   order_result o;
-  if (order_solve(g, &op, &o)) {
+  F->order_peak = INT64_MAX;
+  F->order_lower = 0;
+  F->order_tbest_us = 0;
+  F->order_done = 0;
+  pthread_t watch;
+  int watching = pthread_create(&watch, NULL, sfree_order_watch, F) == 0;
+  int rc = order_solve(g, &op, &o);
+  F->order_done = 1;
+  if (watching) pthread_join(watch, NULL);
+  if (rc) {
     best_error(B, "%s", "an order failed re-simulation");
     order_result_free(&o);
     return NULL;
   }
   F->input_minimal = o.lower >= o.input_peak;
+  F->order_lower = o.lower;
+  F->order_peak = o.peak;
   if (F->input_minimal)
     prog_line(&B->pr, "[%7.2fs] order     the input order is a minimum-peak order "
                       "(no order without recomputation peaks below %lld)",
@@ -108,20 +185,182 @@ static remat_graph *sfree_order(sfree *F) {
   return h;
 }
 
-/* The stage-axis search's improvements, back in g's numbering. */
-static void sfree_stage_found(void *ctx, const int *seq, int len) {
-  sfree *F = ctx;
+/* A schedule of the renumbered graph, offered in g's numbering. */
+static void sfree_back(sfree *F, const int *seq, int len, const char *what) {
   const int *perm = F->perm;
   int *back = util_malloc((size_t)(len ? len : 1) * sizeof *back);
   for (int i = 0; i < len; i++) back[i] = perm ? perm[seq[i]] : seq[i];
-  if (best_offer(&F->B, back, len, 2, "stages") < 0)
-    best_error(&F->B, "%s", "the stage-axis search produced a schedule outside C_v");
+  if (best_offer(&F->B, back, len, 2, what) < 0)
+    best_error(&F->B, "the %s search produced a schedule outside C_v", what);
   free(back);
 }
 
+/* The stage-axis search's improvements. */
+static void sfree_stage_found(void *ctx, const int *seq, int len) {
+  sfree *F = ctx;
+  F->stage_tbest_us = (long long)(best_elapsed(&F->B) * 1e6);
+  sfree_back(F, seq, len, "stages");
+}
+
+/* The stage-axis search on an order the order search chose ends once no
+ * better schedule came for SFREE_STAGE_STALL seconds and for longer than
+ * it took to find the last: on such orders it finds its best early, and
+ * the joint annealing, which can change the order, gains the time.  The
+ * caller's stop passes through. */
+typedef struct sfree_sw {
+  sfree *F;
+  int stall; /* watch for stalls, not only the caller's stop */
+} sfree_sw;
+
+static void *sfree_stage_watch(void *arg) {
+  sfree_sw *W = arg;
+  sfree *F = W->F;
+  double t0 = best_elapsed(&F->B);
+  while (!F->stage_done) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    if (best_interrupted(&F->B)) F->stage_stop = 1;
+    double now = best_elapsed(&F->B), tb = (double)F->stage_tbest_us / 1e6;
+    if (tb < t0) tb = t0;
+    if (W->stall && F->B.fits && now - tb > SFREE_STAGE_STALL && now - tb > tb - t0)
+      F->stage_stop = 1;
+  }
+  return NULL;
+}
+
+static int sfree_seg_report(void *ctx, const int *seq, int len, const char *name) {
+  (void)name;
+  sfree *F = ctx;
+  sfree_back(F, seq, len, "segments");
+  return best_stopped(&F->B);
+}
+
+/* Graphs beyond the stage model: the best baseline and the segment
+ * search on h (g renumbered; NULL: g itself), both in linear memory. */
+static void sfree_segments(sfree *F, const remat_graph *h) {
+  best *B = &F->B;
+  const remat_graph *on = h ? h : B->g;
+  remat_result b;
+  remat_result_init(&b, on, B->p->budget, "baseline");
+  int rc = base_best(on, B->p->budget, 0, best_left(B) * 0.05, B->p->stop, &b);
+  if (rc == REMAT_EINTERNAL) best_error(B, "%s", "a baseline failed re-simulation");
+  if (rc == REMAT_OK && b.seq) sfree_back(F, b.seq, b.len, "baseline");
+  remat_result_free(&b);
+  seg_params sp;
+  seg_params_init(&sp);
+  sp.budget = B->p->budget;
+  sp.time_limit = best_left(B);
+  sp.io.report = sfree_seg_report;
+  sp.io.ctx = F;
+  sp.io.stop = B->p->stop;
+  sp.io.seed = B->p->seed;
+  seg_out so;
+  if (seg_run(on, &sp, &so)) best_error(B, "%s", "the segment search: a schedule failed re-simulation");
+  best_verbose(B, "segment search: %lld checkpoint sets, %d of %d forward nodes recomputed",
+               so.evals, so.dropped, so.forward);
+}
+
+/* One thread of the order descent: runs from the input order, each with
+ * its own seed and step, until the time is up; the best order found goes
+ * to the shared one. */
+typedef struct sfree_odw {
+  sfree *F;
+  pthread_mutex_t *mu;
+  int *shared;          /* the best order (under mu) */
+  int64_t *shared_peak;
+  int64_t lower;
+  double end;           /* elapsed seconds */
+  unsigned seed;
+  int runs;
+  pthread_t tid;
+  int started;
+} sfree_odw;
+
+static void *sfree_odw_thread(void *arg) {
+  sfree_odw *W = arg;
+  best *B = &W->F->B;
+  int n = B->g->n;
+  int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
+  for (int r = 0; !best_stopped(B); r++) {
+    double left = W->end - best_elapsed(B);
+    if (left < 0.05) break;
+    for (int i = 0; i < n; i++) ord[i] = i;
+    odesc_params dp;
+    odesc_params_init(&dp);
+    dp.lower = W->lower;
+    dp.target = B->p->budget;
+    dp.step = r % 2 ? 0.5 : 1.0 / 16;
+    dp.time_limit = left;
+    dp.seed = W->seed + 7919u * (unsigned)r;
+    dp.stop = B->p->stop;
+    int64_t peak = odesc_run(B->g, ord, &dp);
+    W->runs++;
+    pthread_mutex_lock(W->mu);
+    if (peak < *W->shared_peak) {
+      *W->shared_peak = peak;
+      memcpy(W->shared, ord, (size_t)n * sizeof *ord);
+    }
+    pthread_mutex_unlock(W->mu);
+    if (peak <= B->p->budget || peak <= W->lower) break;
+  }
+  free(ord);
+  return NULL;
+}
+
+/* Lower the peak of h's order by restarts of the order descent
+ * (order_descent.h) until `end` (elapsed seconds), one per thread;
+ * returns the graph renumbered in the best order found when it peaks
+ * lower (h freed), else h. */
+static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, double end) {
+  best *B = &F->B;
+  const remat_graph *g = B->g;
+  int n = g->n;
+  int threads = B->p->threads > 0 ? B->p->threads : util_ncpus();
+  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads < 1) threads = 1;
+  int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
+  for (int i = 0; i < n; i++) ord[i] = F->perm && h ? F->perm[i] : i;
+  int64_t before = odesc_peak(g, ord), peak = before;
+  pthread_mutex_t mu;
+  pthread_mutex_init(&mu, NULL);
+  sfree_odw W[SFREE_MAX_THREADS];
+  for (int k = 0; k < threads; k++)
+    W[k] = (sfree_odw){F, &mu, ord, &peak, lower, end, B->p->seed + 104729u * (unsigned)k, 0, 0, 0};
+  for (int k = 1; k < threads; k++)
+    W[k].started = pthread_create(&W[k].tid, NULL, sfree_odw_thread, &W[k]) == 0;
+  sfree_odw_thread(&W[0]);
+  int runs = W[0].runs;
+  for (int k = 1; k < threads; k++)
+    if (W[k].started) {
+      pthread_join(W[k].tid, NULL);
+      runs += W[k].runs;
+    }
+  pthread_mutex_destroy(&mu);
+  best_verbose(B, "order descent: peak %lld -> %lld (%d runs)", (long long)before,
+               (long long)peak, runs);
+  if (peak < before) {
+    char err[256];
+    remat_graph *k = graph_permute(g, ord, err, sizeof err);
+    if (!k) {
+      best_error(B, "renumbering the graph: %s", err);
+    } else {
+      prog_line(&B->pr, "[%7.2fs] order     peak %lld by the order descent", best_elapsed(B),
+                (long long)peak);
+      best_offer(B, ord, n, 0, "order");
+      remat_graph_free(h);
+      h = k;
+      if (!F->perm) F->perm = util_malloc((size_t)n * sizeof *F->perm);
+      memcpy(F->perm, ord, (size_t)n * sizeof *F->perm);
+    }
+  }
+  free(ord);
+  return h;
+}
+
 /* The stage-axis portfolio on h (g renumbered; NULL: g itself) until
- * `end` (elapsed seconds). */
-static void sfree_stages(sfree *F, const remat_graph *h, double end) {
+ * `end` (elapsed seconds), or with `stall` until it stalls
+ * (sfree_stage_watch). */
+static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) {
   best *B = &F->B;
   const remat_graph *g = B->g;
   const remat_graph *on = h ? h : g;
@@ -137,15 +376,72 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end) {
   p.verbose = p.verbose > 1 ? 1 : 0;
   p.on_improvement = sfree_stage_found;
   p.improvement_ctx = F;
+  p.stop = &F->stage_stop;
+  F->stage_stop = 0;
+  F->stage_done = 0;
+  F->stage_tbest_us = 0;
+  sfree_sw W = {F, stall};
+  pthread_t watch;
+  int watching = pthread_create(&watch, NULL, sfree_stage_watch, &W) == 0;
   remat_result r;
   remat_result_init(&r, on, p.budget, "cp");
   int rc = remat_solve(on, &p, &r);
+  F->stage_done = 1;
+  if (watching) pthread_join(watch, NULL);
   if (rc == REMAT_EINTERNAL) best_error(B, "stage-axis search: %s", r.message);
   F->stages_optimal = r.status == REMAT_STATUS_OPTIMAL && !(r.message[0]);
   if (r.has_bound)
     best_verbose(B, "stage-axis search: lower bound %.0f (for its order's stages only)", r.bound);
   remat_result_free(&r);
   free(copies);
+}
+
+/* One joint annealing thread. */
+typedef struct sfree_sqa {
+  best_client c;
+  sqa_params p;
+  pthread_t tid;
+  int started;
+  long long moves;
+} sfree_sqa;
+
+static void *sfree_sqa_thread(void *arg) {
+  sfree_sqa *W = arg;
+  int len;
+  int *seq = best_copy(W->c.B, &len, NULL);
+  if (seq) W->moves = sqa_run(W->c.B->g, seq, len, &W->p);
+  free(seq);
+  return NULL;
+}
+
+/* The joint annealing to the time limit, one run per thread. */
+static void sfree_joint(sfree *F) {
+  best *B = &F->B;
+  const remat_solve_params *p = B->p;
+  int threads = p->threads > 0 ? p->threads : util_ncpus();
+  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads < 1) threads = 1;
+  sfree_sqa W[SFREE_MAX_THREADS];
+  double left = best_left(B);
+  if (left < 0.01) return;
+  for (int k = 0; k < threads; k++) {
+    W[k].c = (best_client){B, 0, BEST_FOLLOW, "moves"};
+    sqa_params_init(&W[k].p);
+    W[k].p.budget = p->budget;
+    W[k].p.copies = B->r->copies;
+    W[k].p.time_limit = left;
+    W[k].p.io = best_io(&W[k].c, p->seed * 7919u + 31 + 104729u * (unsigned)k);
+    W[k].started = 0;
+    W[k].moves = 0;
+  }
+  for (int k = 1; k < threads; k++)
+    W[k].started = pthread_create(&W[k].tid, NULL, sfree_sqa_thread, &W[k]) == 0;
+  sfree_sqa_thread(&W[0]);
+  long long moves = 0;
+  for (int k = 1; k < threads; k++)
+    if (W[k].started) pthread_join(W[k].tid, NULL);
+  for (int k = 0; k < threads; k++) moves += W[k].moves;
+  best_verbose(B, "joint annealing: %lld moves in %d threads over %.1f s", moves, threads, left);
 }
 
 /* On graphs of at most FREE_EXACT_MAXN nodes: the exact search over every
@@ -200,6 +496,8 @@ static void sfree_status(sfree *F) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
     r->bound = (double)r->duration;
+    r->proof_covers = r->bound_covers =
+        r->recomputations ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_ANY_ORDER;
     if (!r->recomputations)
       snprintf(r->message, sizeof r->message,
                "optimal: an order without recomputation fits (the base duration)");
@@ -214,6 +512,7 @@ static void sfree_status(sfree *F) {
                "order (free order not proven)");
   } else if (B->proven) {
     r->status = REMAT_STATUS_INFEASIBLE;
+    r->proof_covers = REMAT_COVERS_ANY_ORDER_COPIES;
     snprintf(r->message, sizeof r->message,
              "proven infeasible: no sequence in free order with at most C_v copies per "
              "node fits %lld; best peak %lld",
@@ -241,7 +540,9 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     if (!seeds_input_order(B)) {
       remat_graph *h = sfree_order(&F);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
-      if (!B->fits && !B->proven && !best_stopped(B)) {
+      if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {
+        sfree_segments(&F, h);
+      } else if (!B->fits && !B->proven && !best_stopped(B)) {
         model probe;
         char err[256];
         int small = 0;
@@ -249,11 +550,19 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
           small = probe.ncopy <= SFREE_CP_COPIES;
           model_free(&probe);
         }
+        int joint = !small && g->n <= SFREE_SEQ_NODES && p->heuristics;
         double end = p->time_limit;
         if (small) end = best_elapsed(B) + best_left(B) * (1 - SFREE_CP_SHARE);
-        sfree_stages(&F, h, end);
-        if (!best_stopped(B) && !(F.input_minimal && F.stages_optimal) && small)
-          sfree_cp(&F);
+        else if (joint) end = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
+        if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower) {
+          h = sfree_descend(&F, h, F.order_lower,
+                            best_elapsed(B) + (end - best_elapsed(B)) * SFREE_DESCENT_SHARE);
+          if (B->fits) B->proven = 1; /* no recomputation: the base duration */
+        }
+        if (!B->fits) sfree_stages(&F, h, end, joint && !F.input_minimal);
+        int open = !B->proven && !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
+        if (open && small) sfree_cp(&F);
+        else if (open && joint) sfree_joint(&F);
       } else if (B->fits && !B->proven) {
         B->proven = 1; /* no recomputation: the base duration */
       }

@@ -1,11 +1,13 @@
 /* worker_cp.c -- the portfolio's CP worker (worker_cp.h). */
 #include "worker_cp.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "decode.h"
 #include "extsolver.h"
 #include "gecode.h"
@@ -70,6 +72,7 @@ static int cpw_on_solution(void *ctx, const char *text) {
     free(seq);
     return 1;
   }
+  if (md->phase == 2 && obj < W->obj2) W->obj2 = obj;
   if (best_offer(B, seq, len, md->phase, md->phase == 1 ? "phase 1" : "phase 2") > 0)
     W->seen = B->version;
   free(seq);
@@ -163,6 +166,7 @@ static gz_status cpw_phase(cpw *W, int phase) {
   fzn_write(md, &fp, &text, &W->layout);
   cpw_keep(W, &text, phase);
   W->solutions = 0;
+  W->obj2 = INT64_MAX;
   W->stop = 0;
   nbh_init(&W->nbh, md, &W->layout, p->lns, p->seed + (unsigned)phase, &W->solutions);
   gz_stats st;
@@ -206,22 +210,31 @@ static gz_status cpw_phase(cpw *W, int phase) {
 /* Phase 1 while nothing fits, then phase 2, until W->end. */
 static void cpw_phases(cpw *W) {
   best *B = W->B;
+  if (W->complete) return;
   if (!B->fits && !best_stopped(B) && best_left_by(B, W->end) > 0) {
     gz_status st = cpw_phase(W, 1);
     /* complete without a fitting schedule: nothing fits (in the model,
      * with exact memory; rounded memory only proves it for the scaled
      * model) */
-    if (!B->fits && (st == GZ_UNSAT || st == GZ_OPTIMAL) && W->md.mem_exact &&
-        !best_interrupted(B)) {
-      B->proven = 1;
-      B->done = 1;
+    if (!B->fits && (st == GZ_UNSAT || st == GZ_OPTIMAL) && !best_interrupted(B)) {
+      W->complete = 1;
+      if (W->md.mem_exact) {
+        B->proven = 1;
+        B->done = 1;
+      }
     }
   }
   if (B->fits && !best_stopped(B) && best_left_by(B, W->end) > 0) {
     gz_status st = cpw_phase(W, 2);
-    if (st == GZ_OPTIMAL) { /* optimal in the model */
+    if (st == GZ_OPTIMAL) W->complete = 1;
+    /* optimal in the model: with exact sizes and durations, a proof; with
+     * rounded durations a bound (best_cp_rounded); with rounded sizes
+     * nothing (the model leaves out schedules that fit M) */
+    if (st == GZ_OPTIMAL && W->md.mem_exact && W->md.dur_exact) {
       B->proven = 1;
       B->done = 1;
+    } else if (st == GZ_OPTIMAL && W->md.mem_exact && W->obj2 < INT64_MAX) {
+      best_cp_rounded(B, bounds_rounded(B->g, &W->md, W->obj2), W->md.dur_q);
     }
   }
 }

@@ -23,6 +23,8 @@ typedef struct cpw {
   model_sol x;
   nbh nbh;
   long long solutions; /* of the current phase */
+  long long obj2;      /* the least objective of phase 2 (scaled) */
+  int complete;        /* a search completed: nothing more to learn */
   long seen;           /* shared version last adopted or produced */
   volatile int stop;   /* this worker's stop flag */
   double end;          /* stop at this elapsed time */

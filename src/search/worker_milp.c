@@ -43,14 +43,11 @@ void mw_init(mw *M, best *B) {
   M->B = B;
 }
 
+/* (The MILP's sizes are scaled so that CBC's tolerances cannot cut off a
+ * schedule: milp_model.h.) */
 static int mw_wanted(const best *B) {
   const remat_solve_params *p = B->p;
-  if (p->fzn_solver || p->free_order || B->g->n > MW_NODES) return 0;
-  /* CBC works in doubles with absolute tolerances: trust its proofs only
-   * while the budget in units of the sizes' GCD stays within 32 bits */
-  int64_t q = 0;
-  for (int v = 0; v < B->g->n; v++) q = util_gcd(q, B->g->m[v]);
-  return !(q > 0 && p->budget / q > INT32_MAX);
+  return !p->fzn_solver && !p->free_order && B->g->n <= MW_NODES;
 }
 
 int mw_due(const mw *M) { return M->out || (!M->ran && mw_wanted(M->B)); }

@@ -41,9 +41,8 @@ typedef struct mw {
 
 void mw_init(mw *M, best *B);
 
-/* The MILP is wanted (a small graph, the in-process Gecode, a budget
- * within 32 bits of the sizes' GCD) and started or not yet run: the CP
- * worker gives it a slice. */
+/* The MILP is wanted (a small graph, the in-process Gecode) and started
+ * or not yet run: the CP worker gives it a slice. */
 int mw_due(const mw *M);
 
 /* Start the child, if it is wanted and has not run, with a share of the

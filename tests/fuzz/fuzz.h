@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,6 +31,21 @@ static inline char *fuzz_text(const uint8_t *data, size_t size) {
   memcpy(s, data, size);
   s[size] = 0;
   return s;
+}
+
+/* The input in a fresh file /tmp/remat-fuzz-NAME-XXXXXX, its name in
+ * path: 0, or -1 if it could not be written whole (then no file is left).
+ * The caller unlinks it. */
+static inline int fuzz_file(const uint8_t *data, size_t size, const char *name,
+                            char path[64]) {
+  snprintf(path, 64, "/tmp/remat-fuzz-%s-XXXXXX", name);
+  int fd = mkstemp(path);
+  if (fd < 0) return -1;
+  int wrote = write(fd, data, size) == (ssize_t)size;
+  close(fd);
+  if (wrote) return 0;
+  unlink(path);
+  return -1;
 }
 
 #endif

@@ -3,8 +3,6 @@
  * and the interval and memory pictures of what it accepts. */
 #include "fuzz.h"
 
-#include <unistd.h>
-
 #include "graph.h"
 #include "plot.h"
 #include "remat.h"
@@ -26,17 +24,14 @@ static remat_graph *fuzz_graph(void) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static remat_graph *g;
   if (!g) g = fuzz_graph();
-  char path[] = "/tmp/remat-fuzz-schedule-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  int wrote = write(fd, data, size) == (ssize_t)size;
-  close(fd);
+  char path[64];
+  if (fuzz_file(data, size, "schedule", path)) return 0;
   int *seq = NULL, len = 0;
   char err[1024] = "";
-  int rc = wrote ? result_read_sequence(path, g, &seq, &len, err, sizeof err) : -1;
+  int rc = result_read_sequence(path, g, &seq, &len, err, sizeof err);
   unlink(path);
   if (rc) {
-    fuzz_require(!wrote || err[0] != 0);
+    fuzz_require(err[0] != 0);
     return 0;
   }
   remat_sim s;

@@ -1,0 +1,442 @@
+/* seq_anneal.c -- simulated annealing over sequences in free order
+ * (seq_anneal.h). */
+#include "seq_anneal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void sqa_params_init(sqa_params *p) {
+  memset(p, 0, sizeof *p);
+  p->time_limit = 1.0;
+  worker_io_init(&p->io);
+}
+
+/* A sequence and its evaluation. */
+typedef struct sqa_ev {
+  int *seq, len, cap;
+  int *lastuse;  /* per step: the last step that reads its copy */
+  int64_t *mem;  /* per step */
+  int64_t dur, peak, excess;
+  int over;      /* steps above the budget */
+} sqa_ev;
+
+/* A schedule kept aside and its numbers. */
+typedef struct sqa_rec {
+  int *seq, len, cap, fits;
+  int64_t dur, peak;
+} sqa_rec;
+
+typedef struct sqa {
+  const remat_graph *g;
+  const sqa_params *p;
+  int n;
+  int64_t M;
+  sqa_ev a, b;       /* cur and the candidate (swapped on acceptance) */
+  sqa_ev *cur, *try_;
+  int *latest, *cnt; /* scratch of the evaluation */
+  int *ccnt;         /* cur's copies per node */
+  int mv_add, mv_del;/* the candidate's node added / removed (-1: none) */
+  int64_t *delta;
+  sqa_rec best;      /* overall (reported) */
+  sqa_rec ebest;     /* of this epoch */
+  sqa_rec start;     /* where each epoch starts */
+  int stale;         /* cycles since the epoch's best improved */
+  uint64_t rng;
+  double lambda, lam0, T, T0, T1, fcur, mean_w;
+  long long cycles, cycle0;
+  long long cycle_len, in_cycle;
+  int pending, stopped;
+  double last_emit;
+} sqa;
+
+static int sqa_below(sqa *S, int n) { return util_below(&S->rng, n); }
+
+static double sqa_unit(sqa *S) {
+  return (double)(util_xorshift(&S->rng) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void sqa_ev_reserve(sqa *S, sqa_ev *e, int len) {
+  if (len <= e->cap) return;
+  e->cap = 2 * len + 16;
+  e->seq = util_realloc(e->seq, (size_t)e->cap * sizeof *e->seq);
+  e->lastuse = util_realloc(e->lastuse, (size_t)e->cap * sizeof *e->lastuse);
+  e->mem = util_realloc(e->mem, (size_t)e->cap * sizeof *e->mem);
+  int big = S->a.cap > S->b.cap ? S->a.cap : S->b.cap;
+  S->delta = util_realloc(S->delta, ((size_t)big + 1) * sizeof *S->delta);
+}
+
+static void sqa_ev_free(sqa_ev *e) {
+  free(e->seq);
+  free(e->lastuse);
+  free(e->mem);
+}
+
+/* Evaluate e->seq: 0 when it reads a value with no copy or computes a node
+ * more than C_v times, else 1 with the numbers filled in. */
+static int sqa_eval(sqa *S, sqa_ev *e) {
+  const remat_graph *g = S->g;
+  const int *c = S->p->copies;
+  int len = e->len;
+  for (int v = 0; v < S->n; v++) {
+    S->latest[v] = -1;
+    S->cnt[v] = 0;
+  }
+  for (int j = 0; j < len; j++) {
+    int v = e->seq[j];
+    if (++S->cnt[v] > 1 && c && c[v] && S->cnt[v] > c[v]) return 0;
+    e->lastuse[j] = j;
+    for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) {
+      int i = S->latest[g->pred[k]];
+      if (i < 0) return 0;
+      e->lastuse[i] = j;
+    }
+    S->latest[v] = j;
+  }
+  int64_t *delta = S->delta;
+  memset(delta, 0, ((size_t)len + 1) * sizeof *delta);
+  for (int i = 0; i < len; i++)
+    if (e->lastuse[i] > i) {
+      delta[i + 1] += g->m[e->seq[i]];
+      delta[e->lastuse[i] + 1] -= g->m[e->seq[i]];
+    }
+  int64_t cur = 0, M = S->M;
+  e->dur = e->peak = e->excess = 0;
+  e->over = 0;
+  for (int j = 0; j < len; j++) {
+    cur += delta[j];
+    int64_t here = cur + g->m[e->seq[j]];
+    e->mem[j] = here;
+    if (here > e->peak) e->peak = here;
+    if (here > M) {
+      e->excess += here - M;
+      e->over++;
+    }
+    e->dur += g->w[e->seq[j]];
+  }
+  return 1;
+}
+
+static double sqa_cost(const sqa *S, const sqa_ev *e) {
+  return (double)e->dur + S->lambda * (double)e->excess;
+}
+
+/* ------------------------------------------------------------- moves */
+
+/* The candidate: cur without step i (-1: none), with v inserted before
+ * step at (of cur; -1: none). */
+static void sqa_build(sqa *S, int i, int at, int v) {
+  const sqa_ev *c = S->cur;
+  sqa_ev *t = S->try_;
+  sqa_ev_reserve(S, t, c->len + 1);
+  int len = 0;
+  for (int j = 0; j <= c->len; j++) {
+    if (j == at) t->seq[len++] = v;
+    if (j < c->len && j != i) t->seq[len++] = c->seq[j];
+  }
+  t->len = len;
+  S->mv_add = at >= 0 ? v : -1;
+  S->mv_del = i >= 0 ? c->seq[i] : -1;
+}
+
+/* Steps either side of a step to relieve that sqa_pick_move picks from. */
+#define SQA_NEAR 32
+
+/* A random distance, small more often than large. */
+static int sqa_dist(sqa *S) {
+  int d = 1;
+  while (d < S->cur->len && util_xorshift(&S->rng) & 1) d *= 2;
+  return 1 + sqa_below(S, d);
+}
+
+/* A step to relieve: a random overloaded one, or the fullest of a few. */
+static int sqa_pick_step(sqa *S) {
+  const sqa_ev *c = S->cur;
+  if (c->over > 0) {
+    int k = sqa_below(S, c->over);
+    for (int j = 0; j < c->len; j++)
+      if (c->mem[j] > S->M && k-- == 0) return j;
+  }
+  int best = sqa_below(S, c->len);
+  for (int t = 0; t < 3; t++) {
+    int j = sqa_below(S, c->len);
+    if (c->mem[j] > c->mem[best]) best = j;
+  }
+  return best;
+}
+
+/* A step to move: half the time near a step to relieve (the moves that
+ * matter are there; elsewhere they change nothing), else any. */
+static int sqa_pick_move(sqa *S) {
+  int len = S->cur->len;
+  if (util_xorshift(&S->rng) & 1) return sqa_below(S, len);
+  int i = sqa_pick_step(S) + sqa_below(S, 2 * SQA_NEAR + 1) - SQA_NEAR;
+  return i < 0 ? 0 : i >= len ? len - 1 : i;
+}
+
+static int sqa_shift(sqa *S) {
+  const sqa_ev *c = S->cur;
+  int i = sqa_pick_move(S), d = sqa_dist(S);
+  int j = util_xorshift(&S->rng) & 1 ? i + 1 + d : i - d; /* insert before j */
+  if (j < 0 || j > c->len || j == i || j == i + 1) return 0;
+  sqa_build(S, i, j, c->seq[i]);
+  return 1;
+}
+
+static int sqa_swap(sqa *S) {
+  const sqa_ev *c = S->cur;
+  if (c->len < 2) return 0;
+  int i = sqa_pick_move(S);
+  if (i >= c->len - 1) i = c->len - 2;
+  sqa_build(S, i, i + 2, c->seq[i]);
+  return 1;
+}
+
+static int sqa_drop(sqa *S) {
+  const sqa_ev *c = S->cur;
+  for (int t = 0; t < 16; t++) {
+    int i = sqa_below(S, c->len);
+    if (S->ccnt[c->seq[i]] > 1) {
+      sqa_build(S, i, -1, -1);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int sqa_is_pred(const remat_graph *g, int u, int v) {
+  int lo = g->pred_off[v], hi = g->pred_off[v + 1];
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (g->pred[mid] < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < g->pred_off[v + 1] && g->pred[lo] == u;
+}
+
+/* The add move (seq_anneal.h); with replace, a copy of another node
+ * computed more than once goes in the same move. */
+static int sqa_add(sqa *S, int replace) {
+  const sqa_ev *c = S->cur;
+  const int *cp = S->p->copies;
+  int k = sqa_pick_step(S);
+  if (k <= 0) return 0;
+  int i = -1;
+  for (int t = 0; t < 32 && i < 0; t++) {
+    int x = sqa_below(S, k);
+    if (c->lastuse[x] > k) i = x;
+  }
+  if (i < 0) return 0;
+  int u = c->seq[i];
+  int r0 = i + 1;
+  while (r0 < c->lastuse[i] && !sqa_is_pred(S->g, u, c->seq[r0])) r0++;
+  if (r0 > k) { /* not read before k: computed later instead */
+    int at = util_xorshift(&S->rng) & 1 ? r0 : k + 1 + sqa_below(S, r0 - k);
+    sqa_build(S, i, at, u);
+    return 1;
+  }
+  if (cp && cp[u] && S->ccnt[u] >= cp[u]) return 0;
+  int r = k + 1;
+  while (r < c->lastuse[i] && !sqa_is_pred(S->g, u, c->seq[r])) r++;
+  int at = util_xorshift(&S->rng) & 1 ? r : k + 1 + sqa_below(S, r - k);
+  int out = -1;
+  for (int t = 0; replace && t < 16 && out < 0; t++) {
+    int j = sqa_below(S, c->len);
+    if (j != i && c->seq[j] != u && S->ccnt[c->seq[j]] > 1) out = j;
+  }
+  if (replace && out < 0) return 0;
+  sqa_build(S, out, at, u);
+  return 1;
+}
+
+static int sqa_propose(sqa *S) {
+  int r = sqa_below(S, 100);
+  if (r < 35) return sqa_shift(S);
+  if (r < 55) return sqa_add(S, 0);
+  if (r < 70) return sqa_add(S, 1);
+  if (r < 85) return sqa_drop(S);
+  return sqa_swap(S);
+}
+
+/* ------------------------------------------------------------ driver */
+
+/* Is e (valid) better than the record R: within budget and shorter, or a
+ * lower peak while R does not fit?  (R->len 0: no record.) */
+static int sqa_better(const sqa *S, const sqa_rec *R, const sqa_ev *e) {
+  if (!R->len) return 1;
+  if (e->peak <= S->M) return !R->fits || e->dur < R->dur;
+  return !R->fits && e->peak < R->peak;
+}
+
+static void sqa_rec_set(sqa *S, sqa_rec *R, const sqa_ev *e) {
+  if (e->len > R->cap) {
+    R->cap = e->cap;
+    R->seq = util_realloc(R->seq, (size_t)R->cap * sizeof *R->seq);
+  }
+  memcpy(R->seq, e->seq, (size_t)e->len * sizeof *R->seq);
+  R->len = e->len;
+  R->fits = e->peak <= S->M;
+  R->dur = e->dur;
+  R->peak = e->peak;
+}
+
+/* cur (or a schedule from elsewhere, in e) may be a new best. */
+static void sqa_consider(sqa *S, const sqa_ev *e, int ours) {
+  if (!sqa_better(S, &S->ebest, e)) return;
+  sqa_rec_set(S, &S->ebest, e);
+  S->stale = 0;
+  if (!sqa_better(S, &S->best, e)) return;
+  sqa_rec_set(S, &S->best, e);
+  if (ours) S->pending = 1;
+}
+
+static void sqa_emit(sqa *S, int force) {
+  if (!S->pending || S->stopped) return;
+  double now = util_now();
+  if (!force && now - S->last_emit < 0.05) return;
+  S->pending = 0;
+  S->last_emit = now;
+  if (worker_report(&S->p->io, S->best.seq, S->best.len, "sequence")) S->stopped = 1;
+}
+
+/* Set cur to seq and evaluate it. */
+static int sqa_set(sqa *S, const int *seq, int len) {
+  sqa_ev_reserve(S, S->cur, len);
+  memcpy(S->cur->seq, seq, (size_t)len * sizeof *seq);
+  S->cur->len = len;
+  int ok = sqa_eval(S, S->cur);
+  memcpy(S->ccnt, S->cnt, (size_t)S->n * sizeof *S->ccnt);
+  return ok;
+}
+
+/* The end of a cycle: adopt a better schedule from elsewhere; go on from
+ * the epoch's best with a longer cycle, or, when the epoch has not
+ * improved for SQA_PATIENCE cycles, start a new epoch from the start
+ * (as anneal.c does: runs from one start end in different basins). */
+#define SQA_PATIENCE 2
+static void sqa_reheat(sqa *S) {
+  int *seq, len;
+  if (worker_poll(&S->p->io, &seq, &len)) {
+    sqa_ev *t = S->try_;
+    sqa_ev_reserve(S, t, len);
+    memcpy(t->seq, seq, (size_t)len * sizeof *seq);
+    t->len = len;
+    if (sqa_eval(S, t)) sqa_consider(S, t, 0);
+    free(seq);
+  }
+  if (++S->stale > SQA_PATIENCE) {
+    S->stale = 0;
+    S->ebest.len = 0;
+    S->cycle_len = S->cycle0;
+    sqa_set(S, S->start.seq, S->start.len);
+    sqa_consider(S, S->cur, 1);
+  } else {
+    S->cycle_len = S->cycle_len * 5 / 4;
+    sqa_set(S, S->ebest.seq, S->ebest.len);
+  }
+  S->fcur = sqa_cost(S, S->cur);
+}
+
+/* The starting temperatures of the cycles, in mean durations, by turns:
+ * hot cycles cross to other basins (on tiny graphs they are needed to
+ * reach the optimum), cool ones search near the best schedule. */
+#define SQA_T_HOT 1.0
+#define SQA_T_COOL 0.1
+
+static double sqa_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+static void sqa_adapt(sqa *S) {
+  S->lambda = sqa_clamp(S->lambda * (S->cur->excess > 0 ? 1.05 : 0.97), S->lam0 * 1e-3,
+                        S->lam0 * 1e6);
+  S->T = S->T0 * pow(S->T1 / S->T0, (double)S->in_cycle / (double)S->cycle_len);
+  S->fcur = sqa_cost(S, S->cur);
+}
+
+static void sqa_step(sqa *S) {
+  if (!sqa_propose(S)) return;
+  if (!sqa_eval(S, S->try_)) return;
+  double f = sqa_cost(S, S->try_), d = f - S->fcur;
+  if (d <= 0 || sqa_unit(S) < exp(-d / S->T)) {
+    sqa_ev *x = S->cur;
+    S->cur = S->try_;
+    S->try_ = x;
+    S->fcur = f;
+    if (S->mv_add >= 0) S->ccnt[S->mv_add]++;
+    if (S->mv_del >= 0) S->ccnt[S->mv_del]--;
+    sqa_consider(S, S->cur, 1);
+  }
+}
+
+long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_params *p) {
+  sqa S;
+  memset(&S, 0, sizeof S);
+  S.g = g;
+  S.p = p;
+  S.n = g->n;
+  S.M = p->budget;
+  S.rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->io.seed * 0x2545f4914f6cdd1dull);
+  if (!S.rng) S.rng = 1;
+  size_t nn = (size_t)(g->n ? g->n : 1);
+  S.latest = util_malloc(nn * sizeof *S.latest);
+  S.cnt = util_malloc(nn * sizeof *S.cnt);
+  S.ccnt = util_malloc(nn * sizeof *S.ccnt);
+  S.cur = &S.a;
+  S.try_ = &S.b;
+  int *topo = NULL;
+  if (!seq) {
+    topo = util_malloc(nn * sizeof *topo);
+    for (int v = 0; v < g->n; v++) topo[v] = v;
+    seq = topo;
+    len = g->n;
+  }
+  sqa_ev_reserve(&S, &S.b, len + 1);
+  long long moves = 0;
+  if (sqa_set(&S, seq, len)) {
+    sqa_rec_set(&S, &S.start, S.cur);
+    sqa_consider(&S, S.cur, 0); /* the caller's */
+    double mean_w = 0, mean_m = 0;
+    for (int v = 0; v < g->n; v++) {
+      mean_w += (double)g->w[v];
+      mean_m += (double)g->m[v];
+    }
+    mean_w = mean_w / (double)nn + 1;
+    mean_m = mean_m / (double)nn + 1;
+    S.lam0 = S.lambda = mean_w / mean_m;
+    S.mean_w = mean_w;
+    S.T0 = S.T = mean_w * SQA_T_COOL;
+    S.T1 = mean_w * 0.002;
+    S.cycle0 = S.cycle_len = 40LL * (g->n + 16);
+    S.fcur = sqa_cost(&S, S.cur);
+    double start = util_now();
+    while (!S.stopped && !(p->max_moves && moves >= p->max_moves)) {
+      if ((moves & 255) == 0) {
+        if (util_now() - start > p->time_limit || worker_halted(&p->io)) break;
+        sqa_emit(&S, 0);
+        if ((moves & 65535) == 0) worker_tick(&p->io, moves);
+      }
+      if ((moves & 63) == 0) sqa_adapt(&S);
+      if (++S.in_cycle > S.cycle_len) {
+        sqa_emit(&S, 1);
+        S.in_cycle = 0;
+        S.T0 = S.mean_w * (++S.cycles % 2 ? SQA_T_HOT : SQA_T_COOL);
+        sqa_reheat(&S);
+      }
+      moves++;
+      sqa_step(&S);
+    }
+    sqa_emit(&S, 1);
+  }
+  free(topo);
+  free(S.latest);
+  free(S.cnt);
+  free(S.ccnt);
+  free(S.delta);
+  free(S.best.seq);
+  free(S.ebest.seq);
+  free(S.start.seq);
+  sqa_ev_free(&S.a);
+  sqa_ev_free(&S.b);
+  return moves;
+}

@@ -1,0 +1,41 @@
+/* fuzz_copies.c -- a copies file (--copies FILE, what tune-copies writes)
+ * for a fixed graph: the reader accepts only C_v in [1, CLI_MAX_COPIES]
+ * for nodes of the graph, every failure has a message, and the copies it
+ * accepts go into the next step a solve takes, the stage model's event
+ * count. */
+#include "fuzz.h"
+
+#include "copies.h"
+#include "graph.h"
+#include "options.h"
+#include "remat.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static remat_graph *g;
+  if (!g) {
+    static const char text[] =
+        "{\"nodes\": [{\"id\": \"a\", \"duration\": 3, \"memory\": 4},"
+        "{\"id\": \"b\", \"duration\": 2, \"memory\": 5},"
+        "{\"id\": 7, \"duration\": 1, \"memory\": 1}],"
+        "\"edges\": [[\"a\", \"b\"], [\"b\", 7], [\"a\", 7]]}";
+    char err[256];
+    g = remat_graph_read_buffer(text, sizeof text - 1, "g.json", err, sizeof err);
+    if (!g) abort();
+  }
+  char path[64];
+  if (fuzz_file(data, size, "copies", path)) return 0;
+  int c[3] = {2, 2, 2};
+  char err[1024] = "";
+  if (copies_file_read(path, g, c, err, sizeof err) == 0) {
+    int64_t events = 0;
+    for (int v = 0; v < g->n; v++) {
+      fuzz_require(c[v] >= 1 && c[v] <= CLI_MAX_COPIES);
+      events += c[v];
+    }
+    fuzz_require(events >= g->n);
+  } else {
+    fuzz_require(err[0] != 0);
+  }
+  unlink(path);
+  return 0;
+}

@@ -57,8 +57,29 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
   S->seconds = util_now() - t0;
 }
 
-/* Does the baseline r give a schedule within the budget? */
-static int seeds_base_fits(const remat_result *r) { return r->seq && r->peak <= r->budget; }
+/* Is seq on the input order's stages (first computations in index order,
+ * each stage's recomputations in increasing index order below it)?  The
+ * solve's claims speak of that model: a baseline off it (Echo may
+ * recompute out of order) is not a seed. */
+static int seeds_on_stages(const int *seq, int len) {
+  int t = 0, last = -1;
+  for (int i = 0; i < len; i++) {
+    if (seq[i] == t) {
+      t++;
+      last = -1;
+    } else if (seq[i] < t && seq[i] > last) {
+      last = seq[i];
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Does the baseline r give a schedule within the budget, on the stages? */
+static int seeds_base_fits(const remat_result *r) {
+  return r->seq && r->peak <= r->budget && seeds_on_stages(r->seq, r->len);
+}
 
 int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
   if (!S->ran || (!seeds_base_fits(&S->chen) && !seeds_base_fits(&S->echo))) return NULL;

@@ -19,8 +19,9 @@
  * claim (optimal, the covering bound) one about a set of schedules the
  * result is not in.  Raising C_v for those nodes keeps every claim about
  * the schedules with at most r->copies[v] copies, the result among them.
- * Raising is only done where a baseline fits (so no claim that nothing
- * fits is ever affected) and only where the caller's C_v is 2 or more:
+ * Only a baseline schedule on the input order's stages (the model's
+ * other half) is a seed.  Raising is only done where a baseline fits (so
+ * no claim that nothing fits is ever affected) and only where the caller's C_v is 2 or more:
  * C_v = 1 forbids recomputing the node, which a baseline does not
  * override. */
 #ifndef REMAT_SEEDS_H

@@ -131,6 +131,39 @@ k=${BASH_REMATCH[1]:-0}
 run "$REMAT" solve "$ct" --budget 0.8 --copies "$k" --time-limit 10 -q
 [ "$rc" = 0 ] || fail "copies $k: exit $rc ($err)"
 
+t_case "never worse than the Echo baseline, whose C_v it takes"
+# x (cheap, 10 bytes) is read by r1, r2 and r3 with a 10-byte convolution
+# between each; at 23 bytes x cannot stay across h2 nor h3: every schedule
+# that fits computes x three times, the least duration is the base (405)
+# plus two recomputations of x.  Echo finds it; with the default C_v = 2
+# only a solve that raises x's C_v to Echo's 3 fits at all.
+cat >three.json <<'EOF_THREE'
+{"name": "three-readers",
+ "nodes": [{"id": "s", "duration": 100, "memory": 1, "op": "aten.convolution"},
+           {"id": "x", "duration": 1, "memory": 10, "op": "aten.relu"},
+           {"id": "h1", "duration": 100, "memory": 10, "op": "aten.convolution"},
+           {"id": "r1", "duration": 1, "memory": 1, "op": "aten.add"},
+           {"id": "h2", "duration": 100, "memory": 10, "op": "aten.convolution"},
+           {"id": "r2", "duration": 1, "memory": 1, "op": "aten.add"},
+           {"id": "h3", "duration": 100, "memory": 10, "op": "aten.convolution"},
+           {"id": "r3", "duration": 1, "memory": 1, "op": "aten.add"},
+           {"id": "out", "duration": 1, "memory": 1, "op": "aten.sum"}],
+ "edges": [["s", "x"], ["s", "h1"], ["x", "r1"], ["h1", "r1"], ["h1", "h2"], ["x", "r2"],
+           ["h2", "r2"], ["r1", "r2"], ["h2", "h3"], ["x", "r3"], ["h3", "r3"], ["r2", "r3"],
+           ["r3", "out"]]}
+EOF_THREE
+run "$REMAT" baseline three.json --budget 23 --method echo -q -o three-echo.json
+[ "$rc" = 0 ] && [ "$(jq .duration three-echo.json)" = 407 ] || fail "echo: exit $rc ($err)"
+run "$REMAT" solve three.json --budget 23 --time-limit 2 --threads 1 -q -o three-cp.json
+[ "$rc" = 0 ] || fail "solve: exit $rc ($err)"
+[ "$(jq -r '[.status, .duration, ([.sequence[] | select(. == "x")] | length)] | @tsv' three-cp.json)" = \
+  "$(printf 'optimal\t407\t3')" ] || fail "solve: $(jq -c '[.status, .duration, .sequence]' three-cp.json)"
+run "$REMAT" eval three.json three-cp.json --budget 23
+[ "$rc" = 0 ] || fail "eval: exit $rc"
+# C_v = 1 forbids recomputing: no baseline lifts it
+run "$REMAT" solve three.json --budget 23 --copies 1 --time-limit 2 --threads 1 -q
+[ "$rc" = 3 ] || fail "copies 1: exit $rc ($err)"
+
 # ------------------------------------------------ out of time: exit 3
 t_case "out of time"
 # (on this generated graph at 0.8 the search stays over the budget with 2

@@ -52,7 +52,7 @@ static fixture *fx_new(uint64_t seed, int n, double time_limit) {
   F->r.budget = M;
   best_init(&F->B, F->g, &F->p, &F->r);
   char err[256];
-  assert_int_equal(cpw_init(&F->C, &F->B, err, sizeof err), 0);
+  assert_int_equal(cpw_init(&F->C, &F->B, NULL, err, sizeof err), 0);
   const model *md = &F->C.md;
   F->r.copies = malloc((size_t)n * sizeof *F->r.copies);
   for (int v = 0; v < n; v++) F->r.copies[v] = md->first[v + 1] - md->first[v];

@@ -83,7 +83,14 @@ typedef struct echo {
   int *lastuse, *trial, *chain, *latest;
   int64_t *mem;
   unsigned char *mark;
+  double end; /* util_now() to stop at (0: none) */
 } echo;
+
+/* The time is up or the caller stopped: a round keeps its best trial so
+ * far (on large graphs one round takes seconds). */
+static int echo_expired(const echo *E) {
+  return (E->p->stop && *E->p->stop) || (E->end > 0 && util_now() > E->end);
+}
 
 /* Peak, steps at the peak and duration of s[0..len); -1 if invalid. */
 static int echo_eval(echo *E, const int *s, int len, int64_t *peak, int *at_peak,
@@ -137,7 +144,7 @@ static int echo_round(echo *E, int64_t *peak, int *at_peak, int64_t *dur) {
   int best_len = 0, *best = NULL;
   int64_t bp = *peak, bd = *dur;
   int ba = *at_peak;
-  for (int i = 0; i < pj; i++) {
+  for (int i = 0; i < pj && !echo_expired(E); i++) {
     int v = E->seq[i];
     if (!E->cheap[v] || E->lastuse[i] <= pj) continue; /* not held past the peak */
     /* read at the peak step itself: it must be there */
@@ -198,6 +205,7 @@ int echo_run(const remat_graph *g, const echo_params *p, remat_result *r) {
   memset(&E, 0, sizeof E);
   E.g = g;
   E.p = p;
+  E.end = p->time_limit > 0 ? t0 + p->time_limit : 0;
   unsigned char *cheap = echo_cheap(g);
   E.cheap = cheap;
   E.cap = 4 * n + 16;
@@ -214,8 +222,7 @@ int echo_run(const remat_graph *g, const echo_params *p, remat_result *r) {
   echo_eval(&E, E.seq, E.len, &peak, &at_peak, &dur);
   remat_result_offer(r, g, E.seq, E.len, p->phase, util_now() - t0);
   while (peak > p->budget) {
-    if (p->stop && *p->stop) break;
-    if (p->time_limit > 0 && util_now() - t0 > p->time_limit) break;
+    if (echo_expired(&E)) break;
     /* room for the trials: the schedule, a chain and the node */
     size_t room = (size_t)E.len + (size_t)p->max_depth * (size_t)n + 2;
     E.trial = util_realloc(E.trial, room * sizeof *E.trial);

@@ -9,9 +9,11 @@
 #include "cmdutil.h"
 #include "cover.h"
 #include "order_bound.h"
+#include "seeds.h"
 #include "util.h"
 
-/* The covering bound at o->budget with the copies remat solve would use. */
+/* The covering bound at o->budget with the copies remat solve would use
+ * (raised for the baselines that fit: seeds.h). */
 static int info_bound(const char *name, const cli_opts *o, const remat_graph *g) {
   cover_params p;
   cover_params_init(&p);
@@ -19,9 +21,21 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   if (cmdu_budget(name, o->budget, g, &p.budget) ||
       cmdu_copies(name, o->copies, g, &map, &uniform))
     return 2;
-  const int *given = map ? map : g->copies;
-  int *c = util_malloc((size_t)g->n * sizeof *c);
-  for (int v = 0; v < g->n; v++) c[v] = given[v] > 0 ? given[v] : uniform ? uniform : 2;
+  remat_solve_params sp; /* C_v as remat solve raises it for the baselines */
+  remat_solve_params_init(&sp);
+  sp.budget = p.budget;
+  sp.copies = map ? map : g->copies;
+  if (uniform) sp.default_copies = uniform;
+  sp.time_limit = o->time_limit;
+  seeds_base sb;
+  seeds_base_run(&sb, g, &sp);
+  int *c = seeds_base_copies(&sb, g, &sp);
+  seeds_base_free(&sb);
+  if (!c) {
+    c = util_malloc((size_t)g->n * sizeof *c);
+    for (int v = 0; v < g->n; v++)
+      c[v] = sp.copies && sp.copies[v] > 0 ? sp.copies[v] : sp.default_copies;
+  }
   p.copies = c;
   p.time_limit = o->time_limit;
   cover_out out;

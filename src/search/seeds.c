@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "echo.h"
 #include "heur.h"
 #include "progress.h"
 #include "rounding.h"
@@ -29,22 +30,95 @@ static double seeds_heur_time(double time_limit) {
   return share > floor_ ? share : floor_;
 }
 
-void seeds_solve(best *B) {
+void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+  memset(S, 0, sizeof *S);
+  /* nothing to seed: the input order fits, or the durations' sums could
+   * pass 64 bits (the solve refuses such graphs first) */
+  if (!p->heuristics || remat_graph_max_duration(g) < 0 || remat_topo_peak(g) <= p->budget)
+    return;
+  double t0 = util_now();
+  S->ran = 1;
+  remat_result_init(&S->chen, g, p->budget, "baseline");
+  remat_result_init(&S->echo, g, p->budget, "echo");
+  /* a schedule that fails re-simulation is left out (not offered) */
+  if (base_best(g, p->budget, 0, p->time_limit * 0.05, p->stop, &S->chen) != REMAT_OK) {
+    free(S->chen.seq);
+    S->chen.seq = NULL;
+  }
+  echo_params ep;
+  echo_params_init(&ep);
+  ep.budget = p->budget;
+  ep.time_limit = p->time_limit * 0.05;
+  ep.stop = p->stop;
+  if (echo_run(g, &ep, &S->echo) != REMAT_OK) {
+    free(S->echo.seq);
+    S->echo.seq = NULL;
+  }
+  S->seconds = util_now() - t0;
+}
+
+/* Is seq on the input order's stages (first computations in index order,
+ * each stage's recomputations in increasing index order below it)?  The
+ * solve's claims speak of that model: a baseline off it (Echo may
+ * recompute out of order) is not a seed. */
+static int seeds_on_stages(const int *seq, int len) {
+  int t = 0, last = -1;
+  for (int i = 0; i < len; i++) {
+    if (seq[i] == t) {
+      t++;
+      last = -1;
+    } else if (seq[i] < t && seq[i] > last) {
+      last = seq[i];
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Does the baseline r give a schedule within the budget, on the stages? */
+static int seeds_base_fits(const remat_result *r) {
+  return r->seq && r->peak <= r->budget && seeds_on_stages(r->seq, r->len);
+}
+
+int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+  if (!S->ran || (!seeds_base_fits(&S->chen) && !seeds_base_fits(&S->echo))) return NULL;
+  int n = g->n;
+  int *c = util_malloc((size_t)(n ? n : 1) * sizeof *c);
+  int *cnt = util_malloc((size_t)(n ? n : 1) * sizeof *cnt);
+  for (int v = 0; v < n; v++)
+    c[v] = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
+  const remat_result *rs[2] = {&S->chen, &S->echo};
+  for (int k = 0; k < 2; k++) {
+    if (!seeds_base_fits(rs[k])) continue;
+    memset(cnt, 0, (size_t)n * sizeof *cnt);
+    for (int i = 0; i < rs[k]->len; i++) cnt[rs[k]->seq[i]]++;
+    for (int v = 0; v < n; v++)
+      if (c[v] >= 2 && cnt[v] > c[v]) c[v] = cnt[v];
+  }
+  free(cnt);
+  return c;
+}
+
+void seeds_base_free(seeds_base *S) {
+  if (!S->ran) return;
+  remat_result_free(&S->chen);
+  remat_result_free(&S->echo);
+  S->ran = 0;
+}
+
+void seeds_solve(best *B, const seeds_base *S) {
   const remat_solve_params *p = B->p;
   double th = util_now();
   /* a warm start or a baseline that computes a node more than C_v times
    * (or is invalid) is not taken */
   if (p->warm_seq && best_offer(B, p->warm_seq, p->warm_len, 0, "warm start") < 0)
     best_verbose(B, "warm start: not a schedule of the model (C_v): not used");
-  if (p->heuristics) { /* the best baseline (Checkmate's appendix B), 5% of the time */
-    remat_result b;
-    remat_result_init(&b, B->g, p->budget, "baseline");
-    int rc = base_best(B->g, p->budget, 0, p->time_limit * 0.05, p->stop, &b);
-    if (rc == REMAT_OK && b.seq && b.peak <= p->budget &&
-        best_offer(B, b.seq, b.len, 0, "baseline") < 0)
-      best_verbose(B, "baseline: computes a node more than C_v times: not used");
-    remat_result_free(&b);
-  }
+  const remat_result *rs[2] = {S ? &S->chen : NULL, S ? &S->echo : NULL};
+  const char *names[2] = {"baseline", "echo"};
+  for (int k = 0; k < 2 && S && S->ran; k++)
+    if (seeds_base_fits(rs[k]) && best_offer(B, rs[k]->seq, rs[k]->len, 0, names[k]) < 0)
+      best_verbose(B, "%s: computes a node more than C_v times: not used", names[k]);
   if (p->heuristics) {
     best_client c = {B, 0, 0, NULL};
     heur_params hp;
@@ -61,7 +135,7 @@ void seeds_solve(best *B) {
                  hs.t_greedy, hs.greedy_fits ? "within budget" : "stuck above the budget",
                  hs.exchanges, hs.lns_iters, hs.t_total);
   }
-  B->r->t_phase[0] = util_now() - th;
+  B->r->t_phase[0] = util_now() - th + (S ? S->seconds : 0);
 }
 
 /* ---------------------------------------------------------- the MILP's */

@@ -1,13 +1,29 @@
 /* seeds.h -- the first schedules, before any search: the input order, a
- * caller's warm start, the best baseline that fits (base_best, Checkmate's
- * appendix B) and the C heuristics (heur.h); for the MILP also, while
- * nothing fits, LP rounding (round_seed), and a local search on the best
- * (round_polish).
+ * caller's warm start, the baselines that fit (Chen's best, base_best,
+ * Checkmate's appendix B; the Echo-style baseline, echo.h) and the C
+ * heuristics (heur.h); for the MILP also, while nothing fits, LP rounding
+ * (round_seed), and a local search on the best (round_polish).
  *
  * The solve offers them to its shared best (best.h), keeping to C_v; the
  * MILP (milp.h) takes them as its start: milp_params.seeds = seeds_milp,
  * which it calls once its model is built, so that a model too large is
- * refused at once. */
+ * refused at once.
+ *
+ * The baselines run before the CP model is built (seeds_base_run) so that
+ * its C_v can hold them: the portfolio must never end worse than a
+ * baseline it can compute in a moment, and one that fits the budget but
+ * computes a node more than C_v times would otherwise be thrown away
+ * (Echo recomputes a cheap value once per group of readers).  The
+ * alternative, keeping it as an incumbent outside the model, would leave
+ * the CP unable to start from it (model_encode refuses it) and make every
+ * claim (optimal, the covering bound) one about a set of schedules the
+ * result is not in.  Raising C_v for those nodes keeps every claim about
+ * the schedules with at most r->copies[v] copies, the result among them.
+ * Only a baseline schedule on the input order's stages (the model's
+ * other half) is a seed.  Raising is only done where a baseline fits (so
+ * no claim that nothing fits is ever affected) and only where the caller's C_v is 2 or more:
+ * C_v = 1 forbids recomputing the node, which a baseline does not
+ * override. */
 #ifndef REMAT_SEEDS_H
 #define REMAT_SEEDS_H
 
@@ -21,12 +37,34 @@
  * fits. */
 int seeds_input_order(best *B);
 
+/* The baselines' schedules, computed before the model. */
+typedef struct seeds_base {
+  remat_result chen; /* Chen's best and checkpoint-all (base_best) */
+  remat_result echo; /* the Echo-style baseline (echo_run) */
+  int ran;           /* they ran (else nothing to offer or free) */
+  double seconds;    /* what they took */
+} seeds_base;
+
+/* Unless --no-heuristic (or when the input order fits, which needs no
+ * recomputation, or the durations are too large): Chen's baselines and
+ * Echo's, 5% of the time limit each. */
+void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p);
+
+/* The C_v to build the model with: the caller's (p->copies, else
+ * p->default_copies), raised to the copies of a node in a baseline
+ * schedule within the budget where the caller's C_v is at least 2.
+ * Allocated, g->n entries; NULL when no baseline fits (the caller's
+ * then). */
+int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p);
+
+void seeds_base_free(seeds_base *S);
+
 /* The solve's seeds, each offered to B (trace phase 0) when it keeps to
- * C_v: the warm start (remat_solve_params.warm_seq), and unless
- * --no-heuristic the best baseline and the heuristics (5% of the time
- * each; the heuristics at least what the greedy needs on large graphs).
- * Sets r->t_phase[0]. */
-void seeds_solve(best *B);
+ * C_v: the warm start (remat_solve_params.warm_seq), the baselines of S
+ * that fit the budget (may be NULL), and unless --no-heuristic the
+ * heuristics (5% of the time; at least what the greedy needs on large
+ * graphs).  Sets r->t_phase[0], S's time included. */
+void seeds_solve(best *B, const seeds_base *S);
 
 /* The MILP's seeds (a milp_params.seeds): the baselines (5% of the time
  * limit), the heuristics (5%), while nothing fits LP rounding (10%), then

@@ -1,10 +1,12 @@
 /* solve.c -- the portfolio (remat_solve):
  *
- *   bounds  the budget against max_v (remat_result_precheck), the CP model
- *           with C_v copies per node, the covering bound in a child
- *           (bounds.h), the window bound in another once the seeds ran;
+ *   bounds  the budget against max_v (remat_result_precheck), the
+ *           baselines (Chen's, Echo's: seeds.h), the CP model with C_v
+ *           copies per node (raised where a baseline that fits needs
+ *           more), the covering bound in a child (bounds.h), the window
+ *           bound in another once the seeds ran;
  *   seeds   the input order (optimal when it fits), a caller's warm start,
- *           the best baseline, the C heuristics (seeds.h);
+ *           the baselines that fit, the C heuristics (seeds.h);
  *   phase 1 (only while nothing fits) minimise max(peak, M) from the
  *           lowest-peak schedule known, until a schedule fits M;
  *   phase 2 peak <= M, minimise the duration from the best schedule;
@@ -62,14 +64,16 @@ void remat_solve_params_init(remat_solve_params *p) {
   p->verbose = 1;
 }
 
-/* One solve: the shared best and the CP worker, which owns the model. */
+/* One solve: the shared best, the baselines' schedules and the CP worker,
+ * which owns the model. */
 typedef struct solve {
   best B;
+  seeds_base base;
   cpw C;
 } solve;
 
-/* The budget checks and the CP model (its C_v are the result's copies).
- * Returns REMAT_OK or the result's error. */
+/* The budget checks, the baselines and the CP model (its C_v are the
+ * result's copies).  Returns REMAT_OK or the result's error. */
 static int solve_bounds(solve *S) {
   best *B = &S->B;
   remat_result *r = B->r;
@@ -78,7 +82,11 @@ static int solve_bounds(solve *S) {
   r->budget = B->p->budget;
   int rc = remat_result_precheck(r, g);
   if (rc) return rc;
-  if (cpw_init(&S->C, B, err, sizeof err)) {
+  seeds_base_run(&S->base, g, B->p);
+  int *copies = seeds_base_copies(&S->base, g, B->p);
+  rc = cpw_init(&S->C, B, copies, err, sizeof err);
+  free(copies);
+  if (rc) {
     snprintf(r->message, sizeof r->message, "%s", err);
     return REMAT_EUSAGE;
   }
@@ -253,13 +261,14 @@ static int solve_conclude(solve *S) {
 int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
   if (p->free_order) return solve_free(g, p, r);
   solve S;
+  memset(&S.base, 0, sizeof S.base); /* freed even when the checks fail first */
   best *B = &S.B;
   best_init(B, g, p, r);
   int rc = solve_bounds(&S);
   if (!rc) {
     if (!seeds_input_order(B)) { /* else no recomputation is needed */
       bounds_cover_start(B);
-      seeds_solve(B);
+      seeds_solve(B, &S.base);
       bounds_window_start(B);
       solve_phases(&S);
       bounds_cover_end(B);
@@ -268,6 +277,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
     rc = solve_conclude(&S);
     cpw_free(&S.C);
   }
+  seeds_base_free(&S.base);
   prog_done(&B->pr);
   r->t_total = best_elapsed(B);
   r->interrupted = best_interrupted(B);

@@ -480,7 +480,7 @@ static void sfree_cp(sfree *F) {
   best *B = &F->B;
   cpw C;
   char err[256];
-  if (cpw_init(&C, B, err, sizeof err)) {
+  if (cpw_init(&C, B, NULL, err, sizeof err)) {
     best_verbose(B, "free-order CP: %s", err);
     return;
   }

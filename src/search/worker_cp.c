@@ -18,15 +18,16 @@
  * seconds before it gives the MILP its share (cpw_run). */
 #define CPW_FIRST 1.0
 
-int cpw_init(cpw *W, best *B, char *err, size_t errlen) {
+int cpw_init(cpw *W, best *B, const int *copies, char *err, size_t errlen) {
   const remat_solve_params *p = B->p;
   memset(W, 0, sizeof *W);
   W->B = B;
   W->end = p->time_limit;
   mw_init(&W->milp, B);
-  if (p->free_order ? model_build_free(&W->md, B->g, 1, p->budget, p->copies,
+  if (!copies) copies = p->copies;
+  if (p->free_order ? model_build_free(&W->md, B->g, 1, p->budget, copies,
                                         p->default_copies, err, errlen)
-                    : model_build(&W->md, B->g, 1, p->budget, p->copies, p->default_copies,
+                    : model_build(&W->md, B->g, 1, p->budget, copies, p->default_copies,
                                   err, errlen))
     return 1;
   model_sol_alloc(&W->md, &W->x);

@@ -31,9 +31,10 @@ typedef struct cpw {
   mw milp;             /* Checkmate's MILP in a child process */
 } cpw;
 
-/* Build the CP model for B's graph and parameters (C_v per node).
- * Returns 0, or nonzero with a message in err (nothing to free). */
-int cpw_init(cpw *W, best *B, char *err, size_t errlen);
+/* Build the CP model for B's graph and parameters, with C_v per node from
+ * copies (NULL: the parameters').  Returns 0, or nonzero with a message in
+ * err (nothing to free). */
+int cpw_init(cpw *W, best *B, const int *copies, char *err, size_t errlen);
 void cpw_free(cpw *W);
 
 /* On graphs small enough for the MILP: the CP alone for a short slice

@@ -437,7 +437,8 @@ remat_graph *graph_permute(const remat_graph *g, const int *order, char *err,
   graph_raw_free(&r);
   if (!h) return NULL;
   for (int i = 0; i < n; i++) h->file_index[i] = g->file_index[order[i]];
-  if (g->path) h->path = util_strdup(g->path);
+  free(h->path);
+  h->path = g->path ? util_strdup(g->path) : NULL;
   if (g->backward) {
     h->backward = util_malloc((size_t)n);
     for (int i = 0; i < n; i++) h->backward[i] = g->backward[order[i]];

@@ -94,6 +94,33 @@ void result_raise_bound(remat_result *r, double lb, double seconds) {
   r->bound_trace[r->nbound_trace++] = (remat_bound_point){seconds, lb};
 }
 
+void result_infeasible(remat_result *r, int covers, const char *by) {
+  const char *model;
+  switch (covers) {
+  case REMAT_COVERS_STAGES:
+    model = "no schedule on the input order's stages fits %lld, with any number of "
+            "recomputations (the stage model; other sequences may fit)";
+    break;
+  case REMAT_COVERS_FIRSTS_COPIES:
+    model = "no sequence whose first computations follow the input order fits %lld "
+            "with at most C_v computations of each node";
+    break;
+  case REMAT_COVERS_ANY_ORDER_COPIES:
+    model = "no sequence in free order with at most C_v copies per node fits %lld";
+    break;
+  default:
+    covers = REMAT_COVERS_STAGES_COPIES;
+    model = "no schedule with at most C_v copies per node on the input order's stages "
+            "fits %lld (the stage model; other sequences may fit)";
+  }
+  r->status = REMAT_STATUS_INFEASIBLE;
+  r->proof_covers = covers;
+  char what[256];
+  snprintf(what, sizeof what, model, (long long)r->budget);
+  snprintf(r->message, sizeof r->message, "proven infeasible%s%s%s: %s; best peak %lld",
+           by ? " (by " : "", by ? by : "", by ? ")" : "", what, (long long)r->peak);
+}
+
 static int result_better(const remat_result *r, const remat_sim *s) {
   if (!r->seq) return 1;
   int fits = s->peak <= r->budget, best_fits = r->peak <= r->budget;

@@ -79,6 +79,13 @@ void result_summary(FILE *f, const remat_result *r);
  * trace at `seconds`. */
 void result_raise_bound(remat_result *r, double lb, double seconds);
 
+/* Status infeasible, proven for the model `covers` names (a
+ * REMAT_COVERS_* value without a bound: STAGES, STAGES_COPIES,
+ * FIRSTS_COPIES or ANY_ORDER_COPIES) by `by` ("Checkmate's MILP"; NULL:
+ * not named); the message says what the proof covers, the budget and the
+ * best peak found.  The one wording of every infeasibility proof. */
+void result_infeasible(remat_result *r, int covers, const char *by);
+
 /* "lower bound: duration D  TDI T%  gap G%" when r has a bound (the gap
  * when a schedule fits); nothing otherwise. */
 void result_bound_line(FILE *f, const remat_result *r);

@@ -15,6 +15,7 @@
 
 #include "child.h"
 #include "progress.h"
+#include "result.h"
 #include "solver_end.h"
 #include "util.h"
 
@@ -349,17 +350,8 @@ static int milp_conclude(milp_run *M, milp_end e) {
     }
     return REMAT_OK;
   }
-  char any[64] = "";
-  if (!M->p->copies) snprintf(any, sizeof any, ", with any number of recomputations");
   if (e.infeasible && !stopped) {
-    r->status = REMAT_STATUS_INFEASIBLE;
-    r->proof_covers = milp_covers(M);
-    snprintf(r->message, sizeof r->message,
-             "proven infeasible: no schedule on the input order's stages fits "
-             "%lld%s (the stage model; other sequences may fit); best peak found "
-             "%lld (%.1f%% of budget)",
-             (long long)r->budget, M->p->copies ? " with at most C_v copies per node" : any,
-             (long long)r->peak, 100.0 * (double)r->peak / (double)r->budget);
+    result_infeasible(r, milp_covers(M), NULL);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     char why[160] = "";

@@ -1,5 +1,6 @@
 /* rounding.c -- the LP relaxation of Checkmate's MILP and its two-phase
  * deterministic rounding. */
+#include "result.h"
 #include "rounding.h"
 
 #include <math.h>
@@ -148,13 +149,7 @@ static int round_conclude(round_run *X, int lp_status) {
     return REMAT_OK;
   }
   if (lp_status == 1) {
-    r->status = REMAT_STATUS_INFEASIBLE;
-    r->proof_covers = REMAT_COVERS_STAGES;
-    snprintf(r->message, sizeof r->message,
-             "proven infeasible: the LP relaxation at %lld is infeasible, so "
-             "no schedule on the input order's stages fits, with any number "
-             "of recomputations (the stage model; other sequences may fit); best peak %lld",
-             (long long)r->budget, (long long)r->peak);
+    result_infeasible(r, REMAT_COVERS_STAGES, "the LP relaxation");
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     snprintf(r->message, sizeof r->message,

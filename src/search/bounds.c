@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "milp_model.h"
+#include "result.h"
 #include "util.h"
 
 static void bounds_cover_child(void *ctx) {
@@ -136,13 +137,7 @@ void bounds_lp(best *B) {
               best_elapsed(B), lb, remat_tdi(r->base_duration, lb), best_elapsed(B) - t,
               r->status == REMAT_STATUS_OPTIMAL ? ": optimal" : "");
   } else if (st == 1 && !B->fits) {
-    r->status = REMAT_STATUS_INFEASIBLE;
-    r->proof_covers = REMAT_COVERS_STAGES;
-    snprintf(r->message, sizeof r->message,
-             "proven infeasible: the LP relaxation at %lld is infeasible, so no "
-             "schedule on the input order's stages fits, with any number of "
-             "recomputations (the stage model; other sequences may fit); best peak %lld",
-             (long long)p->budget, (long long)r->peak);
+    result_infeasible(r, REMAT_COVERS_STAGES, "the LP relaxation");
   } else {
     prog_line(&B->pr, "[%7.2fs] LP bound  none: %s", best_elapsed(B),
               st == -2 ? err : milp_lp_status_name(st));

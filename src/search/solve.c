@@ -38,6 +38,7 @@
 #include "bounds.h"
 #include "gecode.h"
 #include "remat.h"
+#include "result.h"
 #include "seeds.h"
 #include "solve_free.h"
 #include "util.h"
@@ -151,41 +152,26 @@ static void solve_phases(solve *S) {
     if (spawned[k]) pthread_join(tid[k], NULL);
 }
 
-/* The message of a proof that nothing fits, and what it covers. */
-static void solve_infeasible(const best *B, char *buf, size_t len) {
+/* The status and message of a proof that nothing fits: what it covers
+ * and which method proved it. */
+static void solve_infeasible(const best *B) {
+  remat_result *r = B->r;
   const char *by = B->milp_proof == 1 || (B->milp_proof && B->window_proof != 2)
-                       ? " (by Checkmate's MILP)"
-                   : B->window_proof ? " (by the window bound)"
-                   : B->cover_proof  ? " (by the covering bound)"
-                                     : "";
-  long long M = B->p->budget, peak = B->r->peak;
+                       ? "Checkmate's MILP"
+                   : B->window_proof ? "the window bound"
+                   : B->cover_proof  ? "the covering bound"
+                                     : NULL;
   if (B->cover_proof && !B->milp_proof && !B->window_proof) {
-    B->r->proof_covers = REMAT_COVERS_FIRSTS_COPIES;
-    snprintf(buf, len,
-             "proven infeasible%s: no sequence whose first computations follow the "
-             "input order fits %lld with at most C_v computations of each node; "
-             "best peak %lld",
-             by, M, peak);
+    result_infeasible(r, REMAT_COVERS_FIRSTS_COPIES, by);
     return;
   }
   int any = B->milp_proof == 1 || B->window_proof == 2;
-  B->r->proof_covers = any ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES;
-  if (any) {
-    snprintf(buf, len,
-             "proven infeasible%s: no schedule on the input order's stages fits "
-             "%lld, with any number of recomputations (the stage model; other "
-             "sequences may fit); best peak %lld",
-             by, M, peak);
-    return;
-  }
-  int n = snprintf(buf, len,
-                   "proven infeasible%s: no schedule with at most C_v copies per "
-                   "node on the input order's stages fits %lld (the stage model; "
-                   "other sequences may fit); best peak %lld",
-                   by, M, peak);
-  if (B->milp_proof == 2 && n > 0 && (size_t)n < len)
-    snprintf(buf + n, len - (size_t)n, "; one with up to %d copies of a node does (--copies %d)",
-             B->milp_copies, B->milp_copies);
+  result_infeasible(r, any ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES, by);
+  size_t n = strlen(r->message);
+  if (!any && B->milp_proof == 2 && n < sizeof r->message)
+    snprintf(r->message + n, sizeof r->message - n,
+             "; one with up to %d copies of a node does (--copies %d)", B->milp_copies,
+             B->milp_copies);
 }
 
 /* The widest set of schedules the best one is proven optimal in: every
@@ -217,8 +203,7 @@ static void solve_status(best *B) {
       r->proof_covers = solve_optimal_covers(B);
     }
   } else if (B->proven) {
-    r->status = REMAT_STATUS_INFEASIBLE;
-    solve_infeasible(B, r->message, sizeof r->message);
+    solve_infeasible(B);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     int most = 0;

@@ -41,6 +41,7 @@
 #include "order.h"
 #include "order_descent.h"
 #include "remat.h"
+#include "result.h"
 #include "seeds.h"
 #include "seg_search.h"
 #include "seq_anneal.h"
@@ -511,12 +512,7 @@ static void sfree_status(sfree *F) {
                "optimal on the input order's stages; the input order is a minimum-peak "
                "order (free order not proven)");
   } else if (B->proven) {
-    r->status = REMAT_STATUS_INFEASIBLE;
-    r->proof_covers = REMAT_COVERS_ANY_ORDER_COPIES;
-    snprintf(r->message, sizeof r->message,
-             "proven infeasible: no sequence in free order with at most C_v copies per "
-             "node fits %lld; best peak %lld",
-             M, peak);
+    result_infeasible(r, REMAT_COVERS_ANY_ORDER_COPIES, NULL);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     snprintf(r->message, sizeof r->message,

@@ -94,7 +94,7 @@ void result_raise_bound(remat_result *r, double lb, double seconds) {
   r->bound_trace[r->nbound_trace++] = (remat_bound_point){seconds, lb};
 }
 
-void result_infeasible(remat_result *r, int covers, const char *by) {
+void result_infeasible(remat_result *r, int covers, const char *by, const char *why) {
   const char *model;
   switch (covers) {
   case REMAT_COVERS_STAGES:
@@ -104,6 +104,9 @@ void result_infeasible(remat_result *r, int covers, const char *by) {
   case REMAT_COVERS_FIRSTS_COPIES:
     model = "no sequence whose first computations follow the input order fits %lld "
             "with at most C_v computations of each node";
+    break;
+  case REMAT_COVERS_ANY_ORDER:
+    model = "no sequence fits %lld, in any order and with any number of recomputations";
     break;
   case REMAT_COVERS_ANY_ORDER_COPIES:
     model = "no sequence in free order with at most C_v copies per node fits %lld";
@@ -117,8 +120,17 @@ void result_infeasible(remat_result *r, int covers, const char *by) {
   r->proof_covers = covers;
   char what[256];
   snprintf(what, sizeof what, model, (long long)r->budget);
-  snprintf(r->message, sizeof r->message, "proven infeasible%s%s%s: %s; best peak %lld",
-           by ? " (by " : "", by ? by : "", by ? ")" : "", what, (long long)r->peak);
+  snprintf(r->message, sizeof r->message, "proven infeasible%s%s%s: %s%s%s; best peak %lld",
+           by ? " (by " : "", by ? by : "", by ? ")" : "", what, why ? ": " : "", why ? why : "",
+           (long long)r->peak);
+}
+
+void result_infeasible_pebble(remat_result *r, const remat_graph *g, int v) {
+  char why[160];
+  snprintf(why, sizeof why, "not even node %.64s%s%.64s%s can be computed within it",
+           g->id[v], g->label && g->label[v] ? " (" : "", g->label && g->label[v] ? g->label[v] : "",
+           g->label && g->label[v] ? ")" : "");
+  result_infeasible(r, REMAT_COVERS_ANY_ORDER, "the pebbling bound", why);
 }
 
 static int result_better(const remat_result *r, const remat_sim *s) {

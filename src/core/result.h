@@ -80,11 +80,17 @@ void result_summary(FILE *f, const remat_result *r);
 void result_raise_bound(remat_result *r, double lb, double seconds);
 
 /* Status infeasible, proven for the model `covers` names (a
- * REMAT_COVERS_* value without a bound: STAGES, STAGES_COPIES,
- * FIRSTS_COPIES or ANY_ORDER_COPIES) by `by` ("Checkmate's MILP"; NULL:
- * not named); the message says what the proof covers, the budget and the
- * best peak found.  The one wording of every infeasibility proof. */
-void result_infeasible(remat_result *r, int covers, const char *by);
+ * REMAT_COVERS_* value: STAGES, STAGES_COPIES, FIRSTS_COPIES, ANY_ORDER
+ * or ANY_ORDER_COPIES) by `by` ("Checkmate's MILP"; NULL: not named),
+ * with `why` (NULL: none) after it; the message says what the proof
+ * covers, the budget and the best peak found.  The one wording of every
+ * infeasibility proof. */
+void result_infeasible(remat_result *r, int covers, const char *by, const char *why);
+
+/* result_infeasible for the pebbling proof (pebble.h): no sequence in any
+ * order, with any number of recomputations, computes node v within the
+ * budget (the message names v). */
+void result_infeasible_pebble(remat_result *r, const remat_graph *g, int v);
 
 /* "lower bound: duration D  TDI T%  gap G%" when r has a bound (the gap
  * when a schedule fits); nothing otherwise. */

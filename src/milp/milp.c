@@ -351,7 +351,7 @@ static int milp_conclude(milp_run *M, milp_end e) {
     return REMAT_OK;
   }
   if (e.infeasible && !stopped) {
-    result_infeasible(r, milp_covers(M), NULL);
+    result_infeasible(r, milp_covers(M), NULL, NULL);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     char why[160] = "";

@@ -149,7 +149,7 @@ static int round_conclude(round_run *X, int lp_status) {
     return REMAT_OK;
   }
   if (lp_status == 1) {
-    result_infeasible(r, REMAT_COVERS_STAGES, "the LP relaxation");
+    result_infeasible(r, REMAT_COVERS_STAGES, "the LP relaxation", NULL);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     snprintf(r->message, sizeof r->message,

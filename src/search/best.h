@@ -75,6 +75,9 @@ typedef struct best {
   int win_taken;         /* its final answer was read */
   int window_proof;      /* nothing fits (cover_proof) by the window
                             bound: 1 with C_v copies, 2 with any number */
+  int pebble_node;       /* nothing fits in any order with any number of
+                            copies: no sequence computes this node within
+                            M (pebble.h; -1: no such proof) */
   const char *bound_by;  /* which bound r->bound is ("covering bound") */
   int internal;          /* an internal error happened */
   char errmsg[512];

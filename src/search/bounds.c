@@ -6,8 +6,34 @@
 #include <stdlib.h>
 
 #include "milp_model.h"
+#include "pebble.h"
 #include "result.h"
 #include "util.h"
+
+/* The pebbling proof's share of the time and its cap: it settles narrow
+ * graphs (the networks' blocks) in milliseconds and wide ones never. */
+#define BOUNDS_PEBBLE_SHARE 0.05
+#define BOUNDS_PEBBLE_MAX 1.0
+
+void bounds_pebble(best *B) {
+  if (!B->p->heuristics || best_stopped(B)) return;
+  pebble_params pp;
+  pebble_params_init(&pp);
+  pp.time_limit = B->p->time_limit * BOUNDS_PEBBLE_SHARE;
+  if (pp.time_limit > BOUNDS_PEBBLE_MAX) pp.time_limit = BOUNDS_PEBBLE_MAX;
+  pp.stop = B->p->stop;
+  pebble_out o;
+  pebble_check(B->g, B->p->budget, &pp, &o);
+  best_verbose(B, "pebbling proof: %s, %zu sets, %.2fs",
+               o.status == PEBBLE_INFEASIBLE ? "a node no sequence computes within M"
+               : o.complete                  ? "every node can be computed within M"
+                                             : "gave up",
+               o.sets, o.seconds);
+  if (o.status != PEBBLE_INFEASIBLE) return;
+  B->pebble_node = o.node;
+  B->proven = 1;
+  B->done = 1;
+}
 
 static void bounds_cover_child(void *ctx) {
   best *B = ctx;
@@ -137,7 +163,7 @@ void bounds_lp(best *B) {
               best_elapsed(B), lb, remat_tdi(r->base_duration, lb), best_elapsed(B) - t,
               r->status == REMAT_STATUS_OPTIMAL ? ": optimal" : "");
   } else if (st == 1 && !B->fits) {
-    result_infeasible(r, REMAT_COVERS_STAGES, "the LP relaxation");
+    result_infeasible(r, REMAT_COVERS_STAGES, "the LP relaxation", NULL);
   } else {
     prog_line(&B->pr, "[%7.2fs] LP bound  none: %s", best_elapsed(B),
               st == -2 ? err : milp_lp_status_name(st));

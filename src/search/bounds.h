@@ -9,6 +9,11 @@
 #include "best.h"
 #include "model.h"
 
+/* The pebbling proof (pebble.h), before any search, for a share of the
+ * time: when no sequence computes some node within M, the solve is over
+ * (B->pebble_node, proven, done); not with --no-heuristic. */
+void bounds_pebble(best *B);
+
 /* Start the covering bound in a child (a fork: before any thread); not
  * with --no-heuristic, which runs the CP alone. */
 void bounds_cover_start(best *B);

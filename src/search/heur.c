@@ -99,9 +99,10 @@ static void heur_undo(heur *H, plan *s, const move *mv, int in) {
 
 /* Add the recomputation of u at event ev to mv, and recursively those of
  * inputs whose live copy does not reach ev and was computed before the
- * peak step jp (keeping them would hold memory across the peak). */
-static int heur_close(heur *H, const plan *s, move *mv, int u, int ev, int jp,
-                      int depth) {
+ * peak step jp (keeping them would hold memory across the peak), as far
+ * back as HEUR_MAXMOVE recomputations reach: dropping a block's input
+ * and rebuilding it can take the chain back to the graph's first nodes. */
+static int heur_close(heur *H, const plan *s, move *mv, int u, int ev, int jp) {
   if (mv->nkey >= HEUR_MAXMOVE || plan_has(s, ev) || move_has(mv, ev)) return -1;
   if (!heur_copies_ok(H, u, 1)) return -1;
   mv->key[mv->nkey++] = ev;
@@ -117,10 +118,10 @@ static int heur_close(heur *H, const plan *s, move *mv, int u, int ev, int jp,
     if (!ap) return -1; /* cannot happen for a valid schedule */
     int a = plan_find(s, ap);
     if (lastuse[a] >= pos) continue; /* still live there */
-    if (a > jp || depth >= 3 || pev <= s->key[jp]) continue; /* extend */
+    if (a > jp || pev <= s->key[jp]) continue; /* extend */
     /* if p cannot be recomputed its copy stays live; the evaluation
      * decides whether the move is still worth it */
-    (void)heur_close(H, s, mv, p, pev, jp, depth + 1);
+    (void)heur_close(H, s, mv, p, pev, jp);
   }
   return 0;
 }
@@ -226,7 +227,7 @@ static int heur_moves(heur *H, const plan *s, int jp, move *out, int max) {
     int ev = model_event(model_stage(s->key[r]), u + 1);
     if (ev <= s->key[jp]) continue;
     move mv = {0};
-    if (!heur_close(H, s, &mv, u, ev, jp, 0)) out[nm++] = mv;
+    if (!heur_close(H, s, &mv, u, ev, jp)) out[nm++] = mv;
     /* or earlier, while all of u's inputs are still live: no chain, u held
      * a little longer */
     int early = heur_early_event(H, s, u, jp, r);

@@ -156,17 +156,21 @@ static void solve_phases(solve *S) {
  * and which method proved it. */
 static void solve_infeasible(const best *B) {
   remat_result *r = B->r;
+  if (B->pebble_node >= 0) {
+    result_infeasible_pebble(r, B->g, B->pebble_node);
+    return;
+  }
   const char *by = B->milp_proof == 1 || (B->milp_proof && B->window_proof != 2)
                        ? "Checkmate's MILP"
                    : B->window_proof ? "the window bound"
                    : B->cover_proof  ? "the covering bound"
                                      : NULL;
   if (B->cover_proof && !B->milp_proof && !B->window_proof) {
-    result_infeasible(r, REMAT_COVERS_FIRSTS_COPIES, by);
+    result_infeasible(r, REMAT_COVERS_FIRSTS_COPIES, by, NULL);
     return;
   }
   int any = B->milp_proof == 1 || B->window_proof == 2;
-  result_infeasible(r, any ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES, by);
+  result_infeasible(r, any ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES, by, NULL);
   size_t n = strlen(r->message);
   if (!any && B->milp_proof == 2 && n < sizeof r->message)
     snprintf(r->message + n, sizeof r->message - n,
@@ -251,7 +255,8 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
   best_init(B, g, p, r);
   int rc = solve_bounds(&S);
   if (!rc) {
-    if (!seeds_input_order(B)) { /* else no recomputation is needed */
+    if (!seeds_input_order(B)) bounds_pebble(B); /* else no recomputation is needed */
+    if (!B->fits && !B->done) {
       bounds_cover_start(B);
       seeds_solve(B, &S.base);
       bounds_window_start(B);

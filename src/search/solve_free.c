@@ -36,6 +36,7 @@
 
 #include "baseline.h"
 #include "best.h"
+#include "bounds.h"
 #include "free_exact.h"
 #include "graph.h"
 #include "order.h"
@@ -511,8 +512,10 @@ static void sfree_status(sfree *F) {
       snprintf(r->message, sizeof r->message,
                "optimal on the input order's stages; the input order is a minimum-peak "
                "order (free order not proven)");
+  } else if (B->proven && B->pebble_node >= 0) {
+    result_infeasible_pebble(r, B->g, B->pebble_node);
   } else if (B->proven) {
-    result_infeasible(r, REMAT_COVERS_ANY_ORDER_COPIES, NULL);
+    result_infeasible(r, REMAT_COVERS_ANY_ORDER_COPIES, NULL, NULL);
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     snprintf(r->message, sizeof r->message,
@@ -533,7 +536,8 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
   int rc = remat_result_precheck(r, g);
   if (!rc) {
     r->copies = sfree_copies(g, p);
-    if (!seeds_input_order(B)) {
+    if (!seeds_input_order(B)) bounds_pebble(B);
+    if (!B->fits && !B->done) {
       remat_graph *h = sfree_order(&F);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
       if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {

@@ -1,0 +1,241 @@
+/* pebble.c -- the pebbling proof (pebble.h). */
+#include "pebble.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void pebble_params_init(pebble_params *p) {
+  memset(p, 0, sizeof *p);
+  p->time_limit = 1.0;
+  p->max_sets = 4000000;
+}
+
+/* What is known of a set. */
+enum { PB_UNKNOWN = 0, PB_PATH, PB_NONE };
+
+typedef struct pb_ent {
+  uint64_t h;
+  size_t off; /* in pool: the length, then the nodes in increasing order */
+  int status;
+} pb_ent;
+
+/* A set on the search's stack and the next of its nodes to try. */
+typedef struct pb_frame {
+  size_t ent;
+  int next;
+} pb_frame;
+
+typedef struct pb {
+  const remat_graph *g;
+  int64_t M;
+  const pebble_params *p;
+  int *pool;
+  size_t npool, cap_pool;
+  pb_ent *ent;
+  size_t nent, cap_ent;
+  uint32_t *slot; /* 0: empty, else entry index + 1 */
+  size_t cap;     /* slots, a power of two */
+  int *tmp;       /* a set being built */
+  pb_frame *stack;
+  size_t nstack, cap_stack;
+  double t0;
+  long long steps;
+  int gave_up;
+} pb;
+
+static uint64_t pb_hash(const int *s, int len) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len;
+  for (int i = 0; i < len; i++) {
+    h ^= (uint64_t)(uint32_t)s[i];
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+static const int *pb_set(const pb *P, size_t e, int *len) {
+  const int *x = P->pool + P->ent[e].off;
+  *len = x[0];
+  return x + 1;
+}
+
+static void pb_grow_slots(pb *P) {
+  size_t cap = P->cap ? 2 * P->cap : 1024;
+  uint32_t *slot = util_calloc(cap, sizeof *slot);
+  for (size_t e = 0; e < P->nent; e++) {
+    size_t i = P->ent[e].h & (cap - 1);
+    while (slot[i]) i = (i + 1) & (cap - 1);
+    slot[i] = (uint32_t)(e + 1);
+  }
+  free(P->slot);
+  P->slot = slot;
+  P->cap = cap;
+}
+
+/* The entry of set s[0..len), added (status unknown) when new; -1 when
+ * the table is full. */
+static long pb_find(pb *P, const int *s, int len) {
+  uint64_t h = pb_hash(s, len);
+  size_t i = h & (P->cap - 1);
+  for (; P->slot[i]; i = (i + 1) & (P->cap - 1)) {
+    size_t e = P->slot[i] - 1;
+    int l;
+    const int *x = pb_set(P, e, &l);
+    if (P->ent[e].h == h && l == len && !memcmp(x, s, (size_t)len * sizeof *s)) return (long)e;
+  }
+  if (P->nent >= P->p->max_sets || P->nent >= UINT32_MAX - 1) return -1;
+  if (P->npool + (size_t)len + 1 > P->cap_pool) {
+    P->cap_pool = 2 * (P->npool + (size_t)len + 1) + 4096;
+    P->pool = util_realloc(P->pool, P->cap_pool * sizeof *P->pool);
+  }
+  if (P->nent == P->cap_ent) {
+    P->cap_ent = P->cap_ent ? 2 * P->cap_ent : 1024;
+    P->ent = util_realloc(P->ent, P->cap_ent * sizeof *P->ent);
+  }
+  size_t e = P->nent++;
+  P->ent[e] = (pb_ent){h, P->npool, PB_UNKNOWN};
+  P->pool[P->npool++] = len;
+  memcpy(P->pool + P->npool, s, (size_t)len * sizeof *s);
+  P->npool += (size_t)len;
+  P->slot[i] = (uint32_t)(e + 1);
+  if (2 * P->nent > P->cap) pb_grow_slots(P);
+  return (long)e;
+}
+
+/* Node x's step from set L (x in L): the memory it holds at least,
+ * m(L + inputs of x), and into out the set L - x + inputs of x. */
+static int64_t pb_step(const pb *P, const int *L, int len, int x, int *out, int *outlen) {
+  const remat_graph *g = P->g;
+  const int *in = g->pred + g->pred_off[x];
+  int nin = g->pred_off[x + 1] - g->pred_off[x];
+  int64_t mem = g->m[x];
+  int i = 0, j = 0, k = 0;
+  while (i < len || j < nin) { /* both increasing: a merge */
+    int v;
+    if (j >= nin || (i < len && L[i] < in[j])) v = L[i++];
+    else if (i >= len || in[j] < L[i]) v = in[j++];
+    else {
+      v = L[i++];
+      j++;
+    }
+    if (v == x) continue;
+    mem += g->m[v];
+    out[k++] = v;
+  }
+  *outlen = k;
+  return mem;
+}
+
+static int pb_out_of_time(pb *P) {
+  if ((++P->steps & 1023) == 0 &&
+      (util_now() - P->t0 > P->p->time_limit || (P->p->stop && *P->p->stop)))
+    P->gave_up = 1;
+  return P->gave_up;
+}
+
+static void pb_push(pb *P, size_t e) {
+  if (P->nstack == P->cap_stack) {
+    P->cap_stack = P->cap_stack ? 2 * P->cap_stack : 256;
+    P->stack = util_realloc(P->stack, P->cap_stack * sizeof *P->stack);
+  }
+  int len;
+  pb_set(P, e, &len);
+  P->stack[P->nstack++] = (pb_frame){e, len - 1};
+}
+
+/* Whether a path of sets leads from entry e0 to the empty set within M:
+ * PB_PATH, PB_NONE, or PB_UNKNOWN when the search gave up. */
+static int pb_search(pb *P, size_t e0) {
+  if (P->ent[e0].status != PB_UNKNOWN) return P->ent[e0].status;
+  P->nstack = 0;
+  pb_push(P, e0);
+  while (P->nstack) {
+    if (pb_out_of_time(P)) return PB_UNKNOWN;
+    pb_frame *f = &P->stack[P->nstack - 1];
+    if (f->next < 0) { /* no node of the set leads anywhere */
+      P->ent[f->ent].status = PB_NONE;
+      P->nstack--;
+      continue;
+    }
+    int len, nlen;
+    const int *L = pb_set(P, f->ent, &len);
+    int x = L[f->next--];
+    if (pb_step(P, L, len, x, P->tmp, &nlen) > P->M) continue;
+    long e = nlen ? pb_find(P, P->tmp, nlen) : 0;
+    if (e < 0) {
+      P->gave_up = 1;
+      return PB_UNKNOWN;
+    }
+    if (!nlen || P->ent[e].status == PB_PATH) { /* the whole stack leads there */
+      for (size_t k = 0; k < P->nstack; k++) P->ent[P->stack[k].ent].status = PB_PATH;
+      return PB_PATH;
+    }
+    if (P->ent[e].status == PB_UNKNOWN) pb_push(P, (size_t)e);
+  }
+  return PB_NONE;
+}
+
+/* The memory of node v's own step: m_v and its inputs. */
+static int64_t pb_own(const remat_graph *g, int v) {
+  int64_t s = g->m[v];
+  for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) s += g->m[g->pred[k]];
+  return s;
+}
+
+/* By own[], largest first (qsort_r). */
+static int pb_cmp(const void *a, const void *b, void *ctx) {
+  const int64_t *own = ctx;
+  int64_t x = own[*(const int *)a], y = own[*(const int *)b];
+  return (x < y) - (x > y);
+}
+
+void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
+                  pebble_out *out) {
+  memset(out, 0, sizeof *out);
+  out->node = -1;
+  int n = g->n;
+  pb P;
+  memset(&P, 0, sizeof P);
+  P.g = g;
+  P.M = budget;
+  P.p = p;
+  P.t0 = util_now();
+  P.tmp = util_malloc((size_t)(n ? n : 1) * sizeof *P.tmp);
+  pb_grow_slots(&P);
+  int *order = util_malloc((size_t)(n ? n : 1) * sizeof *order);
+  int64_t *own = util_malloc((size_t)(n ? n : 1) * sizeof *own);
+  for (int v = 0; v < n; v++) {
+    order[v] = v;
+    own[v] = pb_own(g, v);
+  }
+  qsort_r(order, (size_t)n, sizeof *order, pb_cmp, own);
+  int v = 0, i;
+  for (i = 0; i < n && !P.gave_up; i++) {
+    v = order[i];
+    int nin = g->pred_off[v + 1] - g->pred_off[v];
+    if (own[v] > budget) break;
+    if (!nin) continue;
+    long e = pb_find(&P, g->pred + g->pred_off[v], nin);
+    if (e < 0) {
+      P.gave_up = 1;
+      break;
+    }
+    if (pb_search(&P, (size_t)e) == PB_NONE) break;
+  }
+  if (i < n && !P.gave_up) {
+    out->status = PEBBLE_INFEASIBLE;
+    out->node = v;
+  }
+  out->complete = i == n;
+  out->sets = P.nent;
+  out->seconds = util_now() - P.t0;
+  free(order);
+  free(own);
+  free(P.tmp);
+  free(P.pool);
+  free(P.ent);
+  free(P.slot);
+  free(P.stack);
+}

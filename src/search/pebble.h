@@ -1,0 +1,59 @@
+/* pebble.h -- the pebbling proof: a node that no sequence can compute
+ * within the budget, in any order and with any number of recomputations.
+ *
+ * At the step that computes a node, its inputs are live.  Of a set L of
+ * values live at some step, take the one whose copy was computed last (x):
+ * at that earlier step the rest of L is live too, and so are x's inputs,
+ * so that step holds at least m(L + inputs of x), and the same holds for
+ * the set L - x + inputs of x at that step.  Going back so from a node's
+ * inputs, every sequence that computes the node within M gives a path of
+ * node sets down to the empty set whose steps all hold at most M (sets
+ * of nodes: two copies of one node count once, which only lowers the
+ * sums; a path from a set also exists from each of its subsets).  When
+ * no choice of x leads from a node's inputs to the empty set within M,
+ * no sequence fits M: the proof covers every order and any number of
+ * recomputations (REMAT_COVERS_ANY_ORDER), so more copies cannot help.
+ * A path found, read backwards, computes the node from nothing within M
+ * and says nothing about the rest of the graph.
+ *
+ * The search is depth first over the sets (sorted node lists), latest
+ * node first, with one table of the sets already settled (a path to the
+ * empty set or none) shared by all nodes; it gives up past a number of
+ * sets or its time limit.  Narrow graphs (the networks' chains, residual
+ * and concatenated blocks) keep the sets small; wide ones can exhaust
+ * the table without an answer. */
+#ifndef REMAT_PEBBLE_H
+#define REMAT_PEBBLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "remat.h"
+
+typedef struct pebble_params {
+  double time_limit;  /* seconds (1) */
+  size_t max_sets;    /* sets the table may hold (4,000,000) */
+  volatile int *stop; /* give up when nonzero (NULL: never) */
+} pebble_params;
+
+void pebble_params_init(pebble_params *p);
+
+typedef enum pebble_status {
+  PEBBLE_OPEN = 0,   /* every node examined can be computed within M, or
+                        the search gave up: no proof */
+  PEBBLE_INFEASIBLE  /* a node no sequence computes within M */
+} pebble_status;
+
+typedef struct pebble_out {
+  pebble_status status;
+  int node;           /* PEBBLE_INFEASIBLE: that node */
+  int complete;       /* PEBBLE_OPEN: every node was examined to the end */
+  size_t sets;        /* sets the table held */
+  double seconds;
+} pebble_out;
+
+/* Look for a node that no sequence computes within budget. */
+void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
+                  pebble_out *out);
+
+#endif

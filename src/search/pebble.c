@@ -30,6 +30,7 @@ typedef struct pb_frame {
 typedef struct pb {
   const remat_graph *g;
   int64_t M;
+  int64_t small; /* nodes of at most this size are free (relaxed search) */
   const pebble_params *p;
   int *pool;
   size_t npool, cap_pool;
@@ -40,7 +41,7 @@ typedef struct pb {
   int *tmp;       /* a set being built */
   pb_frame *stack;
   size_t nstack, cap_stack;
-  double t0;
+  double t0, end; /* the clock's start; give up at end (seconds from t0) */
   long long steps;
   int gave_up;
 } pb;
@@ -120,7 +121,7 @@ static int64_t pb_step(const pb *P, const int *L, int len, int x, int *out, int 
       v = L[i++];
       j++;
     }
-    if (v == x) continue;
+    if (v == x || g->m[v] <= P->small) continue; /* (only inputs can be free) */
     mem += g->m[v];
     out[k++] = v;
   }
@@ -128,9 +129,39 @@ static int64_t pb_step(const pb *P, const int *L, int len, int x, int *out, int 
   return mem;
 }
 
+static int pb_has(const int *s, int len, int v) {
+  int lo = 0, hi = len;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (s[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < len && s[lo] == v;
+}
+
+/* Take out of s every node whose inputs are all in s (a node without
+ * inputs among them): computing it last holds only s, the least any
+ * step from s holds, and leads to a subset of s, so a path from s exists
+ * exactly when one from the rest does.  Latest first: a node's inputs
+ * come before it, so one pass reaches the end.  Free nodes count as
+ * present. */
+static void pb_reduce(const pb *P, int *s, int *len) {
+  const remat_graph *g = P->g;
+  int n = *len;
+  for (int i = n - 1; i >= 0; i--) {
+    int x = s[i], all = 1;
+    for (int k = g->pred_off[x]; k < g->pred_off[x + 1] && all && g->m[x] > P->small; k++)
+      all = g->m[g->pred[k]] <= P->small || pb_has(s, n, g->pred[k]);
+    if (!all) continue;
+    memmove(s + i, s + i + 1, (size_t)(n - i - 1) * sizeof *s);
+    n--;
+  }
+  *len = n;
+}
+
 static int pb_out_of_time(pb *P) {
   if ((++P->steps & 1023) == 0 &&
-      (util_now() - P->t0 > P->p->time_limit || (P->p->stop && *P->p->stop)))
+      (util_now() - P->t0 > P->end || (P->p->stop && *P->p->stop)))
     P->gave_up = 1;
   return P->gave_up;
 }
@@ -163,6 +194,7 @@ static int pb_search(pb *P, size_t e0) {
     const int *L = pb_set(P, f->ent, &len);
     int x = L[f->next--];
     if (pb_step(P, L, len, x, P->tmp, &nlen) > P->M) continue;
+    pb_reduce(P, P->tmp, &nlen);
     long e = nlen ? pb_find(P, P->tmp, nlen) : 0;
     if (e < 0) {
       P->gave_up = 1;
@@ -191,6 +223,35 @@ static int pb_cmp(const void *a, const void *b, void *ctx) {
   return (x < y) - (x > y);
 }
 
+/* One search with the nodes of at most P->small free, until `end` (on
+ * P's clock): PB_NONE with *node when some node cannot be computed,
+ * PB_PATH when every node can, PB_UNKNOWN when it gave up. */
+static int pb_run(pb *P, const int *order, const int64_t *own, double end, int *node) {
+  const remat_graph *g = P->g;
+  int n = g->n;
+  P->nent = P->npool = 0;
+  P->gave_up = 0;
+  memset(P->slot, 0, P->cap * sizeof *P->slot);
+  P->end = end;
+  for (int i = 0; i < n; i++) {
+    int v = order[i], nin = g->pred_off[v + 1] - g->pred_off[v];
+    *node = v;
+    if (own[v] > P->M) return PB_NONE;
+    memcpy(P->tmp, g->pred + g->pred_off[v], (size_t)nin * sizeof *P->tmp);
+    pb_reduce(P, P->tmp, &nin);
+    if (!nin) continue;
+    long e = pb_find(P, P->tmp, nin);
+    int st = e < 0 ? PB_UNKNOWN : pb_search(P, (size_t)e);
+    if (st != PB_PATH) return st;
+  }
+  return PB_PATH;
+}
+
+/* The relaxations after the exact search gives up: nodes of at most
+ * M / PEBBLE_SMALL[k] free, a larger share of M each time (a relaxed
+ * search has fewer sets; its proofs hold, its paths prove nothing). */
+static const int64_t PEBBLE_SMALL[PEBBLE_LEVELS - 1] = {1024, 128, 16};
+
 void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
                   pebble_out *out) {
   memset(out, 0, sizeof *out);
@@ -211,25 +272,21 @@ void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
     own[v] = pb_own(g, v);
   }
   qsort_r(order, (size_t)n, sizeof *order, pb_cmp, own);
-  int v = 0, i;
-  for (i = 0; i < n && !P.gave_up; i++) {
-    v = order[i];
-    int nin = g->pred_off[v + 1] - g->pred_off[v];
-    if (own[v] > budget) break;
-    if (!nin) continue;
-    long e = pb_find(&P, g->pred + g->pred_off[v], nin);
-    if (e < 0) {
-      P.gave_up = 1;
-      break;
+  /* the exact search gets half of the time, each relaxation half of
+   * what is left */
+  for (int k = p->first_level; k < PEBBLE_LEVELS; k++) {
+    P.small = k ? budget / PEBBLE_SMALL[k - 1] : -1;
+    double left = p->time_limit - (util_now() - P.t0);
+    double end = util_now() - P.t0 + (k + 1 < PEBBLE_LEVELS ? left / 2 : left);
+    int v, st = pb_run(&P, order, own, end, &v);
+    out->sets += P.nent;
+    if (st == PB_NONE) {
+      out->status = PEBBLE_INFEASIBLE;
+      out->node = v;
     }
-    if (pb_search(&P, (size_t)e) == PB_NONE) break;
+    out->complete = st == PB_PATH && !k;
+    if (st != PB_UNKNOWN || (p->stop && *p->stop)) break;
   }
-  if (i < n && !P.gave_up) {
-    out->status = PEBBLE_INFEASIBLE;
-    out->node = v;
-  }
-  out->complete = i == n;
-  out->sets = P.nent;
   out->seconds = util_now() - P.t0;
   free(order);
   free(own);

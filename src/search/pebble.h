@@ -18,10 +18,15 @@
  *
  * The search is depth first over the sets (sorted node lists), latest
  * node first, with one table of the sets already settled (a path to the
- * empty set or none) shared by all nodes; it gives up past a number of
- * sets or its time limit.  Narrow graphs (the networks' chains, residual
- * and concatenated blocks) keep the sets small; wide ones can exhaust
- * the table without an answer. */
+ * empty set or none) shared by all nodes; a node whose inputs are all in
+ * the set leaves it at once (taking it last is never worse).  It gives up
+ * past a number of sets or its time limit.  Narrow graphs (the networks'
+ * chains, residual and concatenated blocks) keep the sets small; where
+ * many small values (masks, indices) multiply them, relaxed searches
+ * follow, in which the values of at most a share of M are free (size 0,
+ * available without their inputs): fewer sets, and a proof there holds
+ * for the graph (paths only get easier).  Wide graphs can exhaust every
+ * search without an answer. */
 #ifndef REMAT_PEBBLE_H
 #define REMAT_PEBBLE_H
 
@@ -33,6 +38,8 @@
 typedef struct pebble_params {
   double time_limit;  /* seconds (1) */
   size_t max_sets;    /* sets the table may hold (4,000,000) */
+  int first_level;    /* 0: the exact search first; k > 0: start with
+                         the k-th relaxation (for the tests) */
   volatile int *stop; /* give up when nonzero (NULL: never) */
 } pebble_params;
 
@@ -47,10 +54,14 @@ typedef enum pebble_status {
 typedef struct pebble_out {
   pebble_status status;
   int node;           /* PEBBLE_INFEASIBLE: that node */
-  int complete;       /* PEBBLE_OPEN: every node was examined to the end */
+  int complete;       /* PEBBLE_OPEN: the exact search found a path for
+                         every node (no proof exists this way) */
   size_t sets;        /* sets the table held */
   double seconds;
 } pebble_out;
+
+/* The number of searches: the exact one and the relaxations. */
+#define PEBBLE_LEVELS 4
 
 /* Look for a node that no sequence computes within budget. */
 void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,

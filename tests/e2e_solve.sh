@@ -109,6 +109,11 @@ run "$REMAT" solve z28.json --budget 270 --time-limit 60 -q -o z28-r.json
   fail "z28: '$err'"
 ((SECONDS - t0 < 10)) || fail "z28: $((SECONDS - t0)) s to prove it"
 jq -e '.status == "infeasible"' z28-r.json >/dev/null || fail "z28: z28-r.json"
+run "$REMAT" info z28.json --budget 270
+[ "$rc" = 0 ] && grep -qx "pebbling: infeasible (no sequence in any order, with any number of recomputations, computes node n21 within the budget)" <<<"$out" &&
+  grep -qx "lower_bound: infeasible (pebbling proof)" <<<"$out" || fail "z28 info: $rc '$out'"
+run "$REMAT" info z28.json --budget 300
+grep -qx "pebbling: no proof (every node can be computed within the budget)" <<<"$out" || fail "z28 info at 300: '$out'"
 run "$REMAT" milp z28.json --budget 270 --time-limit 60 -q
 [ "$rc" = 3 ] || fail "z28 milp: exit $rc ($err)"
 grep -q '^remat milp: proven infeasible' <<<"$err" || fail "z28 milp: '$err'"

@@ -1,6 +1,7 @@
 /* cmd_info.c -- remat info: graph statistics, the standard budgets and
  * the lower bound on the peak of every order (order_bound.h); with
- * --budget, the covering bound (cover.h) at that budget. */
+ * --budget, the pebbling proof (pebble.h) and the covering bound
+ * (cover.h) at that budget. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cmdutil.h"
 #include "cover.h"
 #include "order_bound.h"
+#include "pebble.h"
 #include "seeds.h"
 #include "util.h"
 
@@ -43,8 +45,23 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   cover_status st = cover_solve(g, &p, &out);
   int64_t base = remat_graph_base_duration(g);
   printf("budget: %lld\n", (long long)p.budget);
+  pebble_params pp;
+  pebble_params_init(&pp);
+  pp.time_limit = o->time_limit_set ? o->time_limit : 2;
+  pebble_out po = {.status = PEBBLE_OPEN};
+  if (p.budget >= remat_graph_min_peak(g)) {
+    pebble_check(g, p.budget, &pp, &po);
+    if (po.status == PEBBLE_INFEASIBLE)
+      printf("pebbling: infeasible (no sequence in any order, with any number of "
+             "recomputations, computes node %s within the budget)\n", g->id[po.node]);
+    else
+      printf("pebbling: %s\n", po.complete ? "no proof (every node can be computed within the budget)"
+                                           : "no proof (cut short)");
+  }
   if (p.budget < remat_graph_min_peak(g))
     printf("lower_bound: infeasible (the budget is below min_peak)\n");
+  else if (po.status == PEBBLE_INFEASIBLE)
+    printf("lower_bound: infeasible (pebbling proof)\n");
   else if (st == COVER_INFEASIBLE)
     printf("lower_bound: infeasible (covering bound: no sequence whose first "
            "computations follow the input order fits with these copies)\n");

@@ -12,6 +12,10 @@ void pebble_params_init(pebble_params *p) {
   p->max_sets = 4000000;
 }
 
+/* The most node entries the sets may take together (128 MB): wide
+ * graphs' sets are long. */
+#define PB_POOL_MAX ((size_t)1 << 25)
+
 /* What is known of a set. */
 enum { PB_UNKNOWN = 0, PB_PATH, PB_NONE };
 
@@ -86,7 +90,9 @@ static long pb_find(pb *P, const int *s, int len) {
     const int *x = pb_set(P, e, &l);
     if (P->ent[e].h == h && l == len && !memcmp(x, s, (size_t)len * sizeof *s)) return (long)e;
   }
-  if (P->nent >= P->p->max_sets || P->nent >= UINT32_MAX - 1) return -1;
+  if (P->nent >= P->p->max_sets || P->nent >= UINT32_MAX - 1 ||
+      P->npool + (size_t)len + 1 > PB_POOL_MAX)
+    return -1;
   if (P->npool + (size_t)len + 1 > P->cap_pool) {
     P->cap_pool = 2 * (P->npool + (size_t)len + 1) + 4096;
     P->pool = util_realloc(P->pool, P->cap_pool * sizeof *P->pool);

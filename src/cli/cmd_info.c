@@ -40,10 +40,6 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   }
   p.copies = c;
   p.time_limit = o->time_limit;
-  cover_out out;
-  double t = util_now();
-  cover_status st = cover_solve(g, &p, &out);
-  int64_t base = remat_graph_base_duration(g);
   printf("budget: %lld\n", (long long)p.budget);
   pebble_params pp;
   pebble_params_init(&pp);
@@ -58,11 +54,19 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
       printf("pebbling: %s\n", po.complete ? "no proof (every node can be computed within the budget)"
                                            : "no proof (cut short)");
   }
-  if (p.budget < remat_graph_min_peak(g))
-    printf("lower_bound: infeasible (the budget is below min_peak)\n");
-  else if (po.status == PEBBLE_INFEASIBLE)
-    printf("lower_bound: infeasible (pebbling proof)\n");
-  else if (st == COVER_INFEASIBLE)
+  if (p.budget < remat_graph_min_peak(g) || po.status == PEBBLE_INFEASIBLE) {
+    printf("lower_bound: infeasible (%s)\n", po.status == PEBBLE_INFEASIBLE
+                                                 ? "pebbling proof"
+                                                 : "the budget is below min_peak");
+    free(c);
+    free(map);
+    return 0;
+  }
+  cover_out out;
+  double t = util_now();
+  cover_status st = cover_solve(g, &p, &out);
+  int64_t base = remat_graph_base_duration(g);
+  if (st == COVER_INFEASIBLE)
     printf("lower_bound: infeasible (covering bound: no sequence whose first "
            "computations follow the input order fits with these copies)\n");
   else if (st == COVER_NONE)

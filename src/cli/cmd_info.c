@@ -14,6 +14,24 @@
 #include "seeds.h"
 #include "util.h"
 
+/* The covering bound's line for p (its budget and copies). */
+static void info_cover(const remat_graph *g, const cover_params *p) {
+  cover_out out;
+  double t = util_now();
+  cover_status st = cover_solve(g, p, &out);
+  int64_t base = remat_graph_base_duration(g);
+  if (st == COVER_INFEASIBLE)
+    printf("lower_bound: infeasible (covering bound: no sequence whose first "
+           "computations follow the input order fits with these copies)\n");
+  else if (st == COVER_NONE)
+    printf("lower_bound: none (%s)\n", out.why);
+  else
+    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %.2fs)\n",
+           (long long)(base + out.increase),
+           remat_tdi(base, (double)(base + out.increase)),
+           st == COVER_BOUND ? ", out of time" : "", util_now() - t);
+}
+
 /* The covering bound at o->budget with the copies remat solve would use
  * (raised for the baselines that fit: seeds.h). */
 static int info_bound(const char *name, const cli_opts *o, const remat_graph *g) {
@@ -54,28 +72,12 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
       printf("pebbling: %s\n", po.complete ? "no proof (every node can be computed within the budget)"
                                            : "no proof (cut short)");
   }
-  if (p.budget < remat_graph_min_peak(g) || po.status == PEBBLE_INFEASIBLE) {
-    printf("lower_bound: infeasible (%s)\n", po.status == PEBBLE_INFEASIBLE
-                                                 ? "pebbling proof"
-                                                 : "the budget is below min_peak");
-    free(c);
-    free(map);
-    return 0;
-  }
-  cover_out out;
-  double t = util_now();
-  cover_status st = cover_solve(g, &p, &out);
-  int64_t base = remat_graph_base_duration(g);
-  if (st == COVER_INFEASIBLE)
-    printf("lower_bound: infeasible (covering bound: no sequence whose first "
-           "computations follow the input order fits with these copies)\n");
-  else if (st == COVER_NONE)
-    printf("lower_bound: none (%s)\n", out.why);
+  if (p.budget < remat_graph_min_peak(g))
+    printf("lower_bound: infeasible (the budget is below min_peak)\n");
+  else if (po.status == PEBBLE_INFEASIBLE)
+    printf("lower_bound: infeasible (pebbling proof)\n");
   else
-    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %.2fs)\n",
-           (long long)(base + out.increase),
-           remat_tdi(base, (double)(base + out.increase)),
-           st == COVER_BOUND ? ", out of time" : "", util_now() - t);
+    info_cover(g, &p);
   free(c);
   free(map);
   return 0;

@@ -1,6 +1,5 @@
 /* rounding.c -- the LP relaxation of Checkmate's MILP and its two-phase
  * deterministic rounding. */
-#include "result.h"
 #include "rounding.h"
 
 #include <math.h>
@@ -10,6 +9,7 @@
 
 #include "milp_model.h"
 #include "progress.h"
+#include "result.h"
 #include "stage.h"
 #include "util.h"
 

@@ -47,28 +47,40 @@ static inline remat_graph *oracle_dag(int n, int pct, int dmax, int mmax,
 }
 
 /* Minimum duration over all stage-structured schedules with peak <= M
- * (stage t recomputes any subset of 0..t-1, in order, then computes t);
- * -1 if none fits.  Also the minimum peak over all of them. */
-static inline int64_t oracle_best(const remat_graph *g, int64_t M,
-                                  int64_t *min_peak) {
+ * (stage t recomputes any subset of 0..t-1, in order, then computes t)
+ * and at most copies[v] computations of each v (NULL: any); -1 if none
+ * fits.  Also (min_peak not NULL) the minimum peak over all of them. */
+static inline int64_t oracle_best_copies(const remat_graph *g, int64_t M, const int *copies,
+                                         int64_t *min_peak) {
   int n = g->n, bits = n * (n - 1) / 2;
   int *seq = malloc((size_t)(bits + n) * sizeof *seq);
-  int64_t best = -1;
-  *min_peak = INT64_MAX;
+  int *cnt = malloc((size_t)(n ? n : 1) * sizeof *cnt);
+  int64_t best = -1, least = INT64_MAX;
   for (uint64_t mask = 0; mask < (1ull << bits); mask++) {
-    int len = 0, b = 0;
+    int len = 0, b = 0, over = 0;
+    for (int v = 0; v < n; v++) cnt[v] = 1;
     for (int t = 0; t < n; t++) {
       for (int u = 0; u < t; u++, b++)
-        if (mask >> b & 1) seq[len++] = u;
+        if (mask >> b & 1) {
+          seq[len++] = u;
+          over |= copies && ++cnt[u] > copies[u];
+        }
       seq[len++] = t;
     }
     remat_sim s;
-    if (remat_simulate(g, seq, len, &s, NULL)) continue;
-    if (s.peak < *min_peak) *min_peak = s.peak;
+    if (over || remat_simulate(g, seq, len, &s, NULL)) continue;
+    if (s.peak < least) least = s.peak;
     if (s.peak <= M && (best < 0 || s.duration < best)) best = s.duration;
   }
   free(seq);
+  free(cnt);
+  if (min_peak) *min_peak = least;
   return best;
+}
+
+/* The same with any number of copies. */
+static inline int64_t oracle_best(const remat_graph *g, int64_t M, int64_t *min_peak) {
+  return oracle_best_copies(g, M, NULL, min_peak);
 }
 
 #endif

@@ -19,33 +19,6 @@
 #include "sim.h"
 #include "util.h"
 
-/* oracle_best with at most c copies of each node: the minimum duration
- * within M, or -1. */
-static int64_t best_within_copies(const remat_graph *g, int64_t M, int c) {
-  int n = g->n, bits = n * (n - 1) / 2;
-  int *seq = malloc((size_t)(bits + n) * sizeof *seq);
-  int *cnt = malloc((size_t)n * sizeof *cnt);
-  int64_t best = -1;
-  for (uint64_t mask = 0; mask < (1ull << bits); mask++) {
-    int len = 0, b = 0, over = 0;
-    for (int v = 0; v < n; v++) cnt[v] = 0;
-    for (int t = 0; t < n; t++) {
-      for (int u = 0; u < t; u++, b++)
-        if (mask >> b & 1) {
-          seq[len++] = u;
-          over |= ++cnt[u] >= c;
-        }
-      seq[len++] = t;
-    }
-    remat_sim s;
-    if (over || remat_simulate(g, seq, len, &s, NULL)) continue;
-    if (s.peak <= M && (best < 0 || s.duration < best)) best = s.duration;
-  }
-  free(seq);
-  free(cnt);
-  return best;
-}
-
 typedef struct tally {
   int total, wrong, paying, exact, infeasible, proved;
 } tally;
@@ -53,9 +26,9 @@ typedef struct tally {
 static void check(const remat_graph *g, int64_t M, int c, tally *t) {
   int64_t base = 0;
   for (int v = 0; v < g->n; v++) base += g->w[v];
-  int64_t best = best_within_copies(g, M, c);
   int *copies = malloc((size_t)g->n * sizeof *copies);
   for (int v = 0; v < g->n; v++) copies[v] = c;
+  int64_t best = oracle_best_copies(g, M, copies, NULL);
   cover_params p;
   cover_params_init(&p);
   p.budget = M;
@@ -125,7 +98,8 @@ static void test_cover_chain_exact(void **state) {
   assert_int_equal(o.increase, 7);
   assert_int_equal(o.rows, 2);
   assert_int_equal(o.cols, 1);
-  assert_int_equal(best_within_copies(g, 7, 2), 11 + 7);
+  int two[5] = {2, 2, 2, 2, 2};
+  assert_int_equal(oracle_best_copies(g, 7, two, NULL), 11 + 7);
   int one[5] = {1, 1, 1, 1, 1};
   p.copies = one; /* no recomputation allowed */
   assert_int_equal(cover_solve(g, &p, &o), COVER_INFEASIBLE);

@@ -20,33 +20,6 @@
 #include "sim.h"
 #include "wbound.h"
 
-/* The best duration within M over stage-structured schedules with at most
- * copies[v] computations of each node v (NULL: any); -1 if none. */
-static int64_t brute(const remat_graph *g, int64_t M, const int *copies) {
-  int n = g->n, bits = n * (n - 1) / 2;
-  int *seq = malloc((size_t)(bits + n) * sizeof *seq);
-  int *cnt = malloc((size_t)n * sizeof *cnt);
-  int64_t best = -1;
-  for (uint64_t mask = 0; mask < (1ull << bits); mask++) {
-    int len = 0, b = 0, over = 0;
-    for (int v = 0; v < n; v++) cnt[v] = 1;
-    for (int t = 0; t < n; t++) {
-      for (int u = 0; u < t; u++, b++)
-        if (mask >> b & 1) {
-          seq[len++] = u;
-          over |= copies && ++cnt[u] > copies[u];
-        }
-      seq[len++] = t;
-    }
-    remat_sim s;
-    if (over || remat_simulate(g, seq, len, &s, NULL)) continue;
-    if (s.peak <= M && (best < 0 || s.duration < best)) best = s.duration;
-  }
-  free(seq);
-  free(cnt);
-  return best;
-}
-
 static int64_t max_v(const remat_graph *g) {
   int64_t most = 0;
   for (int v = 0; v < g->n; v++) {
@@ -132,7 +105,7 @@ static void test_brute(void **state) {
     for (int v = 0; v < n; v++)
       copies[v] = kind == 3 ? 1 + (int)(oracle_rand(&rng) % 3) : kind + 1;
     const int *cv = kind == 0 ? NULL : copies;
-    int64_t truth = brute(g, M, cv);
+    int64_t truth = oracle_best_copies(g, M, cv, NULL);
     int depth = (int)(oracle_rand(&rng) % 3), margin = (int)(oracle_rand(&rng) % 3);
     int64_t base = remat_graph_base_duration(g);
     check(g, M, cv, truth, -1, depth, margin, 1, &t);
@@ -196,7 +169,7 @@ static void test_scale(void **state) {
       continue;
     }
     int64_t M = lo + (int64_t)(oracle_rand(&rng) % (uint64_t)(hi - lo));
-    int64_t truth = brute(g, M, NULL);
+    int64_t truth = oracle_best_copies(g, M, NULL, NULL);
     check(g, M, NULL, truth, -1, 1, 1, 0, &t);
     if (truth >= 0) check(g, M, NULL, truth, truth - remat_graph_base_duration(g), 1, 1, 0, &t);
     remat_graph_free(g);

@@ -546,12 +546,7 @@ static void base_greedy(base_run_ctx *x, const int *cand, int nc) {
 
 int base_run(const remat_graph *g, const base_params *p, remat_result *r,
              base_info *info) {
-  base_run_ctx x;
-  memset(&x, 0, sizeof x);
-  x.p = p;
-  x.r = r;
-  x.info = info;
-  x.t0 = p->t0 > 0 ? p->t0 : util_now();
+  base_run_ctx x = {.p = p, .r = r, .info = info, .t0 = p->t0 > 0 ? p->t0 : util_now()};
   if (info) {
     memset(info, 0, sizeof *info);
     info->segment_budget = -1;

@@ -57,14 +57,13 @@ int cmp_methods_parse(const char *list, char *err, size_t errlen) {
 }
 
 void cmp_params_init(cmp_params *p) {
-  memset(p, 0, sizeof *p);
-  p->time_limit = 60;
-  p->seed = 1;
-  p->methods = CMP_ALL;
-  p->default_copies = 2;
-  p->verbose = 1;
-  p->heuristics = 1;
+  *p = (cmp_params){.time_limit = 60, .seed = 1, .methods = CMP_ALL, .default_copies = 2,
+                    .verbose = 1, .heuristics = 1};
 }
+
+/* What every method's parameters x get from the comparison: the budget,
+ * the time limit and the stop flag. */
+#define CMP_COMMON(x) ((x).budget = M, (x).time_limit = p->time_limit, (x).stop = p->stop)
 
 /* Run one method into r; returns the command's exit code class. */
 static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p,
@@ -72,8 +71,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
   if (bit == CMP_CP) {
     remat_solve_params sp;
     remat_solve_params_init(&sp);
-    sp.budget = M;
-    sp.time_limit = p->time_limit;
+    CMP_COMMON(sp);
     sp.threads = p->threads;
     sp.seed = p->seed;
     sp.copies = p->copies;
@@ -81,34 +79,27 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
     sp.heuristics = p->heuristics;
     sp.free_order = p->free_order;
     sp.verbose = 0;
-    sp.stop = p->stop;
     return remat_solve(g, &sp, r);
   }
   if (bit == CMP_MILP) {
     milp_params mp;
     milp_params_init(&mp);
-    mp.budget = M;
-    mp.time_limit = p->time_limit;
+    CMP_COMMON(mp);
     mp.threads = p->threads;
     mp.seeds = p->heuristics ? seeds_milp : NULL;
     mp.verbose = 0;
-    mp.stop = p->stop;
     return milp_solve(g, &mp, r, NULL);
   }
   if (bit == CMP_LP) {
     round_params rp;
     round_params_init(&rp);
-    rp.budget = M;
-    rp.time_limit = p->time_limit;
+    CMP_COMMON(rp);
     rp.verbose = 0;
-    rp.stop = p->stop;
     return round_solve(g, &rp, r, NULL);
   }
   base_params bp;
   base_params_init(&bp);
-  bp.budget = M;
-  bp.stop = p->stop;
-  bp.time_limit = p->time_limit;
+  CMP_COMMON(bp);
   bp.method = bit == CMP_CHECKPOINT_ALL ? BASE_CHECKPOINT_ALL
               : bit == CMP_ECHO                                       ? BASE_ECHO
               : bit == CMP_CHEN_SQRTN_AP || bit == CMP_CHEN_SQRTN_LIN

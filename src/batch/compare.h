@@ -12,16 +12,16 @@
 
 /* Methods (bits of cmp_params.methods). */
 enum {
-  CMP_CP = 1 << 0,
-  CMP_MILP = 1 << 1,
-  CMP_LP = 1 << 2,
-  CMP_CHECKPOINT_ALL = 1 << 3,
-  CMP_CHEN_SQRTN_AP = 1 << 4,
-  CMP_CHEN_GREEDY_AP = 1 << 5,
-  CMP_CHEN_SQRTN_LIN = 1 << 6,
-  CMP_CHEN_GREEDY_LIN = 1 << 7,
-  CMP_ECHO = 1 << 8,
-  CMP_ALL = (1 << 9) - 1,
+  CMP_CP = 0x001,
+  CMP_MILP = 0x002,
+  CMP_LP = 0x004,
+  CMP_CHECKPOINT_ALL = 0x008,
+  CMP_CHEN_SQRTN_AP = 0x010,
+  CMP_CHEN_GREEDY_AP = 0x020,
+  CMP_CHEN_SQRTN_LIN = 0x040,
+  CMP_CHEN_GREEDY_LIN = 0x080,
+  CMP_ECHO = 0x100,
+  CMP_ALL = 0x1ff,
 };
 
 /* Parse "cp,milp,lp-rounding,baselines,chen-greedy,..." into a mask;

@@ -10,14 +10,9 @@
 #include "util.h"
 
 void tune_params_init(tune_params *p) {
-  memset(p, 0, sizeof *p);
+  *p = (tune_params){.time_limit = 60, .share = 0.25, .min_round = 1, .patience = 2,
+                     .raise_share = 0.1, .max_rounds = 50};
   remat_solve_params_init(&p->solve);
-  p->time_limit = 60;
-  p->share = 0.25;
-  p->min_round = 1;
-  p->patience = 2;
-  p->raise_share = 0.1;
-  p->max_rounds = 50;
 }
 
 void tune_result_free(tune_result *res) {

@@ -18,19 +18,19 @@
  * to.  CMD_JOB is no command: it marks the options one batch job (a line
  * of a manifest) may carry. */
 enum {
-  CMD_SOLVE = 1 << 0,
-  CMD_EMIT = 1 << 1,
-  CMD_EVAL = 1 << 2,
-  CMD_GEN = 1 << 3,
-  CMD_MILP = 1 << 4,
-  CMD_BASELINE = 1 << 5,
-  CMD_COMPARE = 1 << 6,
-  CMD_BATCH = 1 << 7,
-  CMD_TUNE = 1 << 8,
-  CMD_PLOT = 1 << 9,
-  CMD_INFO = 1 << 10,
-  CMD_ORDER = 1 << 11,
-  CMD_JOB = 1 << 12,
+  CMD_SOLVE = 0x0001,
+  CMD_EMIT = 0x0002,
+  CMD_EVAL = 0x0004,
+  CMD_GEN = 0x0008,
+  CMD_MILP = 0x0010,
+  CMD_BASELINE = 0x0020,
+  CMD_COMPARE = 0x0040,
+  CMD_BATCH = 0x0080,
+  CMD_TUNE = 0x0100,
+  CMD_PLOT = 0x0200,
+  CMD_INFO = 0x0400,
+  CMD_ORDER = 0x0800,
+  CMD_JOB = 0x1000,
 };
 #define CMD_ALL (CMD_JOB - 1) /* every command (not CMD_JOB) */
 #define CMD_SOLVERS (CMD_SOLVE | CMD_MILP | CMD_BASELINE | CMD_COMPARE | CMD_BATCH | CMD_TUNE)

@@ -322,22 +322,32 @@ void fzn_peak_var(const model *md, util_buf *b) {
 
 void fzn_write(const model *md, const fzn_params *p, util_buf *b,
                fzn_layout *layout) {
-  if (md->free_order) {
-    fzn_write_free(md, p, b, layout);
-    return;
-  }
   const remat_graph *g = md->g;
-  util_buf_printf(b,
-                  "%% remat stage model (Moccasin), phase %d\n"
-                  "%% graph %s: %d nodes, %d edges, %d copies\n",
-                  md->phase, g->name, g->n, g->n_edges, md->ncopy);
+  if (md->free_order)
+    util_buf_printf(b,
+                    "%% remat free-order model (Moccasin, Sections 2.1-2.2), phase %d\n"
+                    "%% graph %s: %d nodes, %d edges, %d copies, events 1..%d\n",
+                    md->phase, g->name, g->n, g->n_edges, md->ncopy, md->horizon);
+  else
+    util_buf_printf(b,
+                    "%% remat stage model (Moccasin), phase %d\n"
+                    "%% graph %s: %d nodes, %d edges, %d copies\n",
+                    md->phase, g->name, g->n, g->n_edges, md->ncopy);
   fzn_scaling_comment(md, b);
-  fzn_decls(md, b);
+  if (md->free_order)
+    fzn_free_decls(md, b);
+  else
+    fzn_decls(md, b);
   fzn_peak_var(md, b);
-  /* FlatZinc wants every declaration before the first constraint */
+  /* FlatZinc wants every declaration before the first constraint: the
+   * constraints go to cons, the auxiliary declarations they need to b */
   util_buf cons = {0};
-  fzn_intervals(md, &cons);
-  fzn_precedence(md, b, &cons);
+  if (md->free_order) {
+    fzn_free_constraints(md, b, &cons);
+  } else {
+    fzn_intervals(md, &cons);
+    fzn_precedence(md, b, &cons);
+  }
   fzn_body(md, p, b, &cons, layout);
   util_buf_free(&cons);
 }

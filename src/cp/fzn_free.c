@@ -16,7 +16,7 @@
 
 static int fzn_free_first(const model *md, int c) { return c == md->first[md->node[c]]; }
 
-static void fzn_free_decls(const model *md, util_buf *b) {
+void fzn_free_decls(const model *md, util_buf *b) {
   int K = md->horizon;
   for (int c = 0; c < md->ncopy; c++) {
     int v = md->node[c];
@@ -104,18 +104,7 @@ static void fzn_free_precedence(const model *md, util_buf *decl, util_buf *b) {
   util_buf_free(&clause);
 }
 
-void fzn_write_free(const model *md, const fzn_params *p, util_buf *b, fzn_layout *layout) {
-  const remat_graph *g = md->g;
-  util_buf_printf(b,
-                  "%% remat free-order model (Moccasin, Sections 2.1-2.2), phase %d\n"
-                  "%% graph %s: %d nodes, %d edges, %d copies, events 1..%d\n",
-                  md->phase, g->name, g->n, g->n_edges, md->ncopy, md->horizon);
-  fzn_scaling_comment(md, b);
-  fzn_free_decls(md, b);
-  fzn_peak_var(md, b);
-  util_buf cons = {0};
-  fzn_free_intervals(md, &cons);
-  fzn_free_precedence(md, b, &cons);
-  fzn_body(md, p, b, &cons, layout);
-  util_buf_free(&cons);
+void fzn_free_constraints(const model *md, util_buf *decl, util_buf *cons) {
+  fzn_free_intervals(md, cons);
+  fzn_free_precedence(md, decl, cons);
 }

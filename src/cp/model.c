@@ -140,11 +140,8 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
                     "%d nodes: the stage model supports at most 60000 (its "
                     "events must fit in 32 bits)",
                     n);
-  md->g = g;
-  md->n = n;
-  md->phase = phase;
-  md->budget = budget;
-  md->horizon = model_event(n, n);
+  *md = (model){.g = g, .n = n, .phase = phase, .budget = budget,
+                .horizon = model_event(n, n)};
   model_copies(md, copies, default_copies, n);
   model_scale(md);
   return 0;

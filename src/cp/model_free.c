@@ -45,13 +45,8 @@ static void model_free_windows(model *md) {
 int model_build_free(model *md, const remat_graph *g, int phase, int64_t budget,
                      const int *copies, int default_copies, char *err,
                      size_t errlen) {
-  memset(md, 0, sizeof *md);
   int n = g->n;
-  md->g = g;
-  md->n = n;
-  md->phase = phase;
-  md->budget = budget;
-  md->free_order = 1;
+  *md = (model){.g = g, .n = n, .phase = phase, .budget = budget, .free_order = 1};
   model_copies(md, copies, default_copies, n);
   if (md->ncopy > MODEL_FREE_MAX) { /* events and parking slots in 32 bits */
     int k = md->ncopy;

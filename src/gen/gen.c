@@ -2,6 +2,7 @@
 #include "gen.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,8 +369,16 @@ static void gen_fwd_free(gen_fwd *f) {
 /* Forward nodes 0..L-1, loss L, grad(i) = 2L - i.  For every forward edge
  * u -> v: u -> v, grad(v) -> grad(u), v -> grad(u); for every forward v:
  * v -> grad(v); and (L-1) -> loss -> grad(L-1).  The loss and the
- * gradients are flagged backward. */
-static remat_graph *gen_backprop(gen_fwd *f, const char *name) {
+ * gradients are flagged backward.  The graph is named by fmt; f is
+ * freed. */
+static remat_graph *gen_backprop(gen_fwd *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static remat_graph *gen_backprop(gen_fwd *f, const char *fmt, ...) {
+  char name[64];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(name, sizeof name, fmt, ap);
+  va_end(ap);
   int nf = f->x.n, loss = nf, n = 2 * nf + 1;
   gen_nodes x;
   gen_nodes_init(&x, n);
@@ -405,6 +414,7 @@ static remat_graph *gen_backprop(gen_fwd *f, const char *name) {
   }
   gen_nodes_free(&x);
   gen_edges_free(&e);
+  gen_fwd_free(f);
   return g;
 }
 
@@ -421,12 +431,7 @@ remat_graph *gen_training(int layers, uint64_t seed) {
     f.glabel[i] = gen_label("grad", i);
     if (i) gen_edge(&f.e, i - 1, i);
   }
-  char name[64];
-  snprintf(name, sizeof name, "training_L%d_s%llu", layers,
-           (unsigned long long)seed);
-  remat_graph *g = gen_backprop(&f, name);
-  gen_fwd_free(&f);
-  return g;
+  return gen_backprop(&f, "training_L%d_s%llu", layers, (unsigned long long)seed);
 }
 
 /* ------------------------------------------------------------------ */
@@ -482,12 +487,7 @@ remat_graph *gen_unet(int depth, uint64_t seed) {
   }
   gen_unet_node(&f, &r, out, "out", -1, t / 8, a >> 4);
   gen_edge(&f.e, gen_unet_dec(d, 0), out);
-  char name[64];
-  snprintf(name, sizeof name, "unet_d%d_s%llu", depth,
-           (unsigned long long)seed);
-  remat_graph *g = gen_backprop(&f, name);
-  gen_fwd_free(&f);
-  return g;
+  return gen_backprop(&f, "unet_d%d_s%llu", depth, (unsigned long long)seed);
 }
 
 /* ------------------------------------------------------------------ */

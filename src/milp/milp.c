@@ -586,15 +586,8 @@ static int milp_main(milp_run *M) {
 
 int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
                milp_stats *st) {
-  milp_run M;
-  memset(&M, 0, sizeof M);
-  M.g = g;
-  M.p = p;
-  M.r = r;
-  M.st = st;
-  M.t0 = util_now();
-  M.incumbent = INFINITY;
-  M.bound = M.dbound = -INFINITY;
+  milp_run M = {.g = g, .p = p, .r = r, .st = st, .t0 = util_now(), .incumbent = INFINITY,
+                .bound = -INFINITY, .dbound = -INFINITY};
   atomic_flag_clear(&M.lock);
   prog_init(&M.pr, p->verbose);
   if (st) memset(st, 0, sizeof *st);

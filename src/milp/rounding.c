@@ -45,6 +45,16 @@ typedef struct round_run {
   char errmsg[256];
 } round_run;
 
+/* A run from t0 (0: now) with p->time_limit from now. */
+static round_run round_begin(const remat_graph *g, const round_params *p, remat_result *r,
+                             double t0) {
+  double now = util_now();
+  round_run X = {.g = g, .p = p, .r = r, .t0 = t0 > 0 ? t0 : now,
+                 .deadline = now + p->time_limit};
+  prog_init(&X.pr, p->verbose);
+  return X;
+}
+
 static double round_elapsed(const round_run *X) { return util_now() - X->t0; }
 
 static int round_stopped(const round_run *X) {
@@ -274,20 +284,9 @@ done:
 int round_seed(const remat_graph *g, int64_t budget, double t0,
                double time_limit, volatile int *stop, int verbose,
                remat_result *r) {
-  round_params p;
-  round_params_init(&p);
-  p.budget = budget;
-  p.time_limit = time_limit;
-  p.stop = stop;
-  p.verbose = verbose;
-  round_run X;
-  memset(&X, 0, sizeof X);
-  X.g = g;
-  X.p = &p;
-  X.r = r;
-  X.t0 = t0 > 0 ? t0 : util_now();
-  X.deadline = util_now() + time_limit;
-  prog_init(&X.pr, verbose);
+  /* the rounding's default thresholds; eps is the loop's own */
+  round_params p = {.budget = budget, .time_limit = time_limit, .stop = stop, .verbose = verbose};
+  round_run X = round_begin(g, &p, r, t0);
   for (int k = 1; k <= 6 && !(r->seq && r->peak <= budget); k++) {
     double lp, left = X.deadline - util_now();
     int64_t mb = (int64_t)floor((1.0 - 0.1 * k) * (double)budget);
@@ -300,16 +299,9 @@ int round_seed(const remat_graph *g, int64_t budget, double t0,
 
 int round_solve(const remat_graph *g, const round_params *p, remat_result *r,
                 round_stats *st) {
-  round_run X;
-  memset(&X, 0, sizeof X);
-  X.g = g;
-  X.p = p;
-  X.r = r;
+  round_run X = round_begin(g, p, r, 0);
   X.st = st;
   X.phase = 2;
-  X.t0 = util_now();
-  X.deadline = X.t0 + p->time_limit;
-  prog_init(&X.pr, p->verbose);
   if (st) {
     memset(st, 0, sizeof *st);
     st->lp_status = st->lp_eps_status = -2;

@@ -406,13 +406,7 @@ static int wb_step(wb_run *R) {
 wbound_status wbound_solve(const remat_graph *g, const wbound_params *p, wbound_out *o) {
   memset(o, 0, sizeof *o);
   o->status = WBOUND_NONE;
-  wb_run R;
-  memset(&R, 0, sizeof R);
-  R.g = g;
-  R.p = p;
-  R.o = o;
-  R.t0 = util_now();
-  R.n = g->n;
+  wb_run R = {.g = g, .p = p, .o = o, .t0 = util_now(), .n = g->n};
   wm_rows_init(&R.lazy);
   int first, lastk;
   if (remat_graph_max_duration(g) < 0) {

@@ -14,13 +14,8 @@
 #include "util.h"
 
 void order_params_init(order_params *p) {
-  memset(p, 0, sizeof *p);
-  p->time_limit = 60;
-  p->seed = 1;
-  p->exact = 1;
-  p->exact_max_nodes = 20000;
-  p->exact_max_bytes = (size_t)512 << 20;
-  p->beam_max_nodes = 20000;
+  *p = (order_params){.time_limit = 60, .seed = 1, .exact = 1, .exact_max_nodes = 20000,
+                      .exact_max_bytes = (size_t)512 << 20, .beam_max_nodes = 20000};
 }
 
 const char *order_open_name(order_open o) {

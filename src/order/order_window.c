@@ -13,14 +13,8 @@
 #include "util.h"
 
 void order_window_params_init(order_window_params *p) {
-  memset(p, 0, sizeof *p);
-  p->min_len = 16;
-  p->max_len = 512;
-  p->budget = 2000;
-  p->tries = 8;
-  p->kicks = 4;
-  p->kick_slack = 0.001;
-  p->seed = 1;
+  *p = (order_window_params){.min_len = 16, .max_len = 512, .budget = 2000, .tries = 8,
+                             .kicks = 4, .kick_slack = 0.001, .seed = 1};
 }
 
 typedef struct ow {

@@ -158,19 +158,33 @@ static double plot_iv_legend(svg *s, double x, double y) {
   return x - x0 - 14;
 }
 
-static void plot_iv_texts(const plot_iv *p, const plot_opts *o, char *title,
-                          size_t tlen, char *sub, size_t slen) {
+/* The user's title, or the graph's name and what the picture shows. */
+static void plot_title(const plot_opts *o, const remat_graph *g, const char *what,
+                       char *title, size_t tlen) {
   if (o->title)
     snprintf(title, tlen, "%s", o->title);
   else
-    snprintf(title, tlen, "%s: retention intervals", p->g->name);
-  char peak[40], budget[160] = "";
-  remat_format_size(p->sim.peak, peak, sizeof peak);
-  if (o->budget >= 0) {
-    char b[128];
-    plot_size_long(o->budget, b, sizeof b);
-    snprintf(budget, sizeof budget, "budget %s, ", b);
+    snprintf(title, tlen, "%s: %s", g->name, what);
+}
+
+/* "budget <size in words><after>", or none when there is no budget. */
+static void plot_budget_words(int64_t budget, const char *none, const char *after,
+                              char *buf, size_t len) {
+  char b[128];
+  if (budget < 0) {
+    snprintf(buf, len, "%s", none);
+    return;
   }
+  plot_size_long(budget, b, sizeof b);
+  snprintf(buf, len, "budget %s%s", b, after);
+}
+
+static void plot_iv_texts(const plot_iv *p, const plot_opts *o, char *title,
+                          size_t tlen, char *sub, size_t slen) {
+  plot_title(o, p->g, "retention intervals", title, tlen);
+  char peak[40], budget[160];
+  remat_format_size(p->sim.peak, peak, sizeof peak);
+  plot_budget_words(o->budget, "", ", ", budget, sizeof budget);
   snprintf(sub, slen,
            "%s%d nodes, %d steps, %d recomputation%s, peak %s, TDI %.2f%%",
            budget, p->g->n, p->len, p->sim.recomputations,
@@ -391,16 +405,9 @@ static void plot_mem_draw(svg *s, const plot_mem *p, const char *title,
 
 static void plot_mem_texts(const plot_mem *p, const plot_opts *o, char *title,
                            size_t tlen, char *sub, size_t slen) {
-  if (o->title)
-    snprintf(title, tlen, "%s", o->title);
-  else
-    snprintf(title, tlen, "%s: memory in use per step", p->g->name);
-  char b[160] = "no budget given";
-  if (p->budget >= 0) {
-    char v[128];
-    plot_size_long(p->budget, v, sizeof v);
-    snprintf(b, sizeof b, "budget %s", v);
-  }
+  plot_title(o, p->g, "memory in use per step", title, tlen);
+  char b[160];
+  plot_budget_words(p->budget, "no budget given", "", b, sizeof b);
   snprintf(sub, slen, "%s%s", b,
            p->progress ? "; schedules of different lengths drawn against "
                          "their progress (0-100%)"

@@ -253,14 +253,7 @@ static void best_client_tick(void *ctx, long long count) {
 }
 
 worker_io best_io(best_client *c, unsigned seed) {
-  worker_io io;
-  worker_io_init(&io);
-  io.report = best_client_report;
-  io.poll = best_client_poll;
-  io.halt = best_client_halt;
-  io.tick = best_client_tick;
-  io.ctx = c;
-  io.stop = c->B->p->stop;
-  io.seed = seed;
-  return io;
+  return (worker_io){.report = best_client_report, .poll = best_client_poll,
+                     .halt = best_client_halt, .tick = best_client_tick, .ctx = c,
+                     .stop = c->B->p->stop, .seed = seed};
 }

@@ -483,14 +483,9 @@ static long long heur_lns(heur *H, plan *best, heur_out *o) {
 
 int heur_run(const remat_graph *g, const heur_params *p) {
   if (g->n > 60000) return 0;
-  heur H;
-  memset(&H, 0, sizeof H);
-  H.g = g;
-  H.p = p;
-  H.n = g->n;
-  H.M = p->budget;
-  H.rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->io.seed << 1);
-  H.deadline = util_now() + p->time_limit;
+  heur H = {.g = g, .p = p, .n = g->n, .M = p->budget,
+            .rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->io.seed << 1),
+            .deadline = util_now() + p->time_limit};
   plan_eval_init(&H.E, g, p->budget);
   plan_eval_init(&H.S, g, p->budget);
   plan s = {0};

@@ -18,10 +18,7 @@
 #define ODESC_RAISES 3
 
 void odesc_params_init(odesc_params *p) {
-  memset(p, 0, sizeof *p);
-  p->time_limit = 1.0;
-  p->seed = 1;
-  p->step = 1.0 / 16;
+  *p = (odesc_params){.time_limit = 1.0, .seed = 1, .step = 1.0 / 16};
 }
 
 typedef struct odesc {

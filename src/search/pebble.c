@@ -263,12 +263,7 @@ void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
   memset(out, 0, sizeof *out);
   out->node = -1;
   int n = g->n;
-  pb P;
-  memset(&P, 0, sizeof P);
-  P.g = g;
-  P.M = budget;
-  P.p = p;
-  P.t0 = util_now();
+  pb P = {.g = g, .M = budget, .p = p, .t0 = util_now()};
   P.tmp = util_malloc((size_t)(n ? n : 1) * sizeof *P.tmp);
   pb_grow_slots(&P);
   int *order = util_malloc((size_t)(n ? n : 1) * sizeof *order);

@@ -144,10 +144,10 @@ typedef struct seeds_run {
   const remat_graph *g;
   const milp_params *p;
   remat_result *r;
-  double t0;
-  prog pr;
   char *err; /* the first error (empty: none) */
   size_t errlen;
+  double t0;
+  prog pr;
 } seeds_run;
 
 static void seeds_error(seeds_run *X, const char *msg) {
@@ -169,7 +169,7 @@ static int seeds_report(void *ctx, const int *seq, int len, const char *name) {
 
 int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, double t0,
                char *err, size_t errlen) {
-  seeds_run X = {g, p, r, t0, {0}, err, errlen};
+  seeds_run X = {.g = g, .p = p, .r = r, .err = err, .errlen = errlen, .t0 = t0};
   prog_init(&X.pr, p->verbose);
   err[0] = 0;
   int ntrace = r->ntrace;

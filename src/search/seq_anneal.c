@@ -370,13 +370,8 @@ static void sqa_step(sqa *S) {
 }
 
 long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_params *p) {
-  sqa S;
-  memset(&S, 0, sizeof S);
-  S.g = g;
-  S.p = p;
-  S.n = g->n;
-  S.M = p->budget;
-  S.rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->io.seed * 0x2545f4914f6cdd1dull);
+  sqa S = {.g = g, .p = p, .n = g->n, .M = p->budget,
+           .rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->io.seed * 0x2545f4914f6cdd1dull)};
   if (!S.rng) S.rng = 1;
   size_t nn = (size_t)(g->n ? g->n : 1);
   S.latest = util_malloc(nn * sizeof *S.latest);

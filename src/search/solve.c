@@ -56,13 +56,8 @@
 #define SOLVE_SLICE 0.25
 
 void remat_solve_params_init(remat_solve_params *p) {
-  memset(p, 0, sizeof *p);
-  p->default_copies = 2;
-  p->time_limit = 60;
-  p->seed = 1;
-  p->heuristics = 1;
-  p->lns = REMAT_LNS_AUTO;
-  p->verbose = 1;
+  *p = (remat_solve_params){.default_copies = 2, .time_limit = 60, .seed = 1,
+                            .heuristics = 1, .lns = REMAT_LNS_AUTO, .verbose = 1};
 }
 
 /* One solve: the shared best, the baselines' schedules and the CP worker,

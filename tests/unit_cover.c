@@ -3,8 +3,11 @@
  * C_v = 1, 2 and n, the bound never exceeds the best duration increase of
  * any stage-structured schedule within the copies, a proof of
  * infeasibility is never wrong, and both are often exact (else the test
- * could pass with a bound of 0); and the deadline of the child process the
- * bound runs in within remat solve. */
+ * could pass with a bound of 0); the inputs' rows at sizes up to 10^12
+ * and durations up to 10^9, with heavy-tailed sizes, where they raise the
+ * bound (and never above the optimum), and on a 12-node layered graph
+ * where they reach the MILP's proven optimum; and the deadline of the
+ * child process the bound runs in within remat solve. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,8 @@
 
 #include "child.h"
 #include "cover.h"
+#include "gen.h"
+#include "milp.h"
 #include "oracle.h"
 #include "remat.h"
 #include "sim.h"
@@ -72,7 +77,6 @@ static void test_cover_against_brute_force(void **state) {
   fprintf(stderr, "  %d instances: %d of the %d that must recompute have an exact bound; %d of %d infeasible proved\n",
           t.total, t.exact, t.paying, t.proved, t.infeasible);
   if (t.wrong) fail_msg("%d of %d bounds above the optimum or wrong proofs", t.wrong, t.total);
-  /* measured: 1,800 instances, 202 of 218 exact, 118 of 131 proved */
   assert_true(t.paying >= 100);
   assert_true(t.exact >= t.paying / 2);
   assert_true(t.proved >= t.infeasible / 2);
@@ -106,6 +110,113 @@ static void test_cover_chain_exact(void **state) {
   remat_graph_free(g);
 }
 
+/* A random DAG of 3 to 6 nodes whose sizes mix a few small, medium and
+ * large values (so that an input can weigh less than its reader, or
+ * more), at byte scale or near 10^12, durations near 10^9 or small. */
+static remat_graph *mixed_dag(uint64_t s) {
+  int n = 3 + (int)(oracle_rand(&s) % 4);
+  remat_graph *shape = oracle_dag(n, 25 + (int)(oracle_rand(&s) % 60), 1, 1, s);
+  int64_t w[6], m[6];
+  int64_t sm = oracle_rand(&s) & 1 ? 100000000000LL : 1;
+  int64_t sw = oracle_rand(&s) & 1 ? 100000000LL : 1;
+  for (int v = 0; v < n; v++) {
+    int r = (int)(oracle_rand(&s) % 4);
+    int64_t base = r == 0 ? 1 + (int64_t)(oracle_rand(&s) % 3)
+                   : r == 1 ? 5 + (int64_t)(oracle_rand(&s) % 10)
+                            : 1 + (int64_t)(oracle_rand(&s) % 40);
+    m[v] = base * sm + (sm > 1 ? (int64_t)(oracle_rand(&s) % 1000) : 0);
+    w[v] = (int64_t)(oracle_rand(&s) % 10) * sw + (int64_t)(oracle_rand(&s) % 3);
+  }
+  int src[36], dst[36], ne = 0;
+  for (int v = 0; v < n; v++)
+    for (int q = shape->pred_off[v]; q < shape->pred_off[v + 1]; q++) {
+      src[ne] = shape->pred[q];
+      dst[ne++] = v;
+    }
+  remat_graph_free(shape);
+  return graph_from_arrays(n, w, m, ne, src, dst, "mixed");
+}
+
+static void test_inputs_against_brute_force(void **state) {
+  (void)state;
+  int total = 0, wrong = 0, raised = 0, exact = 0;
+  for (int i = 0; i < 600; i++) {
+    uint64_t s = 7000 + (uint64_t)i * 1000003;
+    remat_graph *g = mixed_dag(s);
+    int n = g->n;
+    int64_t base = remat_graph_base_duration(g);
+    int64_t lo = remat_graph_min_peak(g), hi = remat_topo_peak(g);
+    for (int b = 0; b < 4; b++) {
+      int64_t M = lo + (int64_t)((double)(hi - lo) * (double)(oracle_rand(&s) % 1001) / 1000.0);
+      int copies[6], kind = (int)(oracle_rand(&s) % 3);
+      for (int v = 0; v < n; v++)
+        copies[v] = kind == 0 ? 1 + (int)(oracle_rand(&s) % 3) : kind == 1 ? 2 : n;
+      int64_t best = oracle_best_copies(g, M, copies, NULL);
+      cover_out o[2];
+      cover_status st[2];
+      for (int inputs = 0; inputs < 2; inputs++) {
+        cover_params p;
+        cover_params_init(&p);
+        p.budget = M;
+        p.copies = copies;
+        p.inputs = inputs;
+        st[inputs] = cover_solve(g, &p, &o[inputs]);
+      }
+      total++;
+      int ok = st[1] == COVER_INFEASIBLE ? best < 0
+                                         : st[1] == COVER_OPTIMAL &&
+                                               (best < 0 || o[1].increase <= best - base);
+      if (!ok) {
+        wrong++;
+        fprintf(stderr, "  graph %d budget %lld: brute force %lld, with inputs %s %lld\n", i,
+                (long long)M, best < 0 ? -1LL : (long long)(best - base),
+                cover_status_name(st[1]), (long long)o[1].increase);
+      }
+      if (st[0] == COVER_OPTIMAL && st[1] == COVER_OPTIMAL && o[1].increase > o[0].increase) {
+        raised++;
+        exact += best >= 0 && o[1].increase == best - base;
+      }
+    }
+    remat_graph_free(g);
+  }
+  fprintf(stderr, "  %d instances: the inputs' rows raise %d bounds, %d of them to the optimum\n",
+          total, raised, exact);
+  if (wrong) fail_msg("%d of %d bounds above the optimum or wrong proofs", wrong, total);
+  assert_true(raised >= 3);
+  assert_true(exact >= 1);
+}
+
+/* gen layered --nodes 12 --seed 100 at 80 % of its input order's peak:
+ * the plain covering problem frees the stages with values whose inputs
+ * died before; with the inputs' rows the bound is the MILP's optimum. */
+static void test_inputs_reach_milp(void **state) {
+  (void)state;
+  remat_graph *g = gen_layered(12, 100);
+  int64_t M = remat_topo_peak(g) * 80 / 100;
+  cover_params p;
+  cover_params_init(&p);
+  p.budget = M;
+  cover_out with, without;
+  assert_int_equal(cover_solve(g, &p, &with), COVER_OPTIMAL);
+  p.inputs = 0;
+  assert_int_equal(cover_solve(g, &p, &without), COVER_OPTIMAL);
+  milp_params mp;
+  milp_params_init(&mp);
+  mp.budget = M;
+  mp.time_limit = 60;
+  mp.threads = 1;
+  mp.verbose = 0;
+  remat_result r;
+  remat_result_init(&r, g, M, "milp");
+  milp_solve(g, &mp, &r, NULL);
+  assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
+  int64_t opt = r.duration - remat_graph_base_duration(g);
+  assert_int_equal(with.increase, opt);
+  assert_true(without.increase < opt);
+  remat_result_free(&r);
+  remat_graph_free(g);
+}
+
 /* remat solve does not wait for the covering bound's child: a deadline
  * ends it whatever it does (here: sleeping 20 s), and only a child. */
 static void sleeper(void *ctx) {
@@ -131,4 +242,4 @@ static void test_child_deadline(void **state) {
 }
 
 UNIT_TESTS(test_cover_against_brute_force, test_cover_chain_exact,
-           test_child_deadline)
+           test_inputs_against_brute_force, test_inputs_reach_milp, test_child_deadline)

@@ -16,6 +16,7 @@
 void cover_params_init(cover_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 10;
+  p->inputs = 1;
 }
 
 const char *cover_status_name(cover_status s) {
@@ -41,8 +42,16 @@ typedef struct cv {
   int nrows;      /* overloaded stages */
   int *before;    /* before[k]: overloaded stages among 0..k-1 */
   int *cu, *ca, *cb; /* gap j: node cu, stages ca..cb */
-  int ncols, cap;
-  int64_t wq;     /* GCD of the gaps' nodes' durations */
+  int ngaps, ncols, cap; /* columns: the gaps, then (inputs) the columns
+                            R_p (cu = p, ca = -1) and E_pk (cu = p,
+                            ca = cb = k, no cost) */
+  int64_t wq;     /* GCD of the columns' nodes' durations */
+  double limit;   /* seconds for this run of CBC */
+  /* the inputs' rows E_pk - y_j + R_p >= 0: gap j, input p, stage k */
+  int *ij, *ip, *ik;
+  int nin, incap;
+  int *lr;        /* lr[p]: p's last reader in the input order (p: none) */
+  int *rcol;      /* rcol[p]: the column R_p, or -1 */
 } cv;
 
 static void cv_free(cv *C) {
@@ -52,6 +61,11 @@ static void cv_free(cv *C) {
   free(C->cu);
   free(C->ca);
   free(C->cb);
+  free(C->ij);
+  free(C->ip);
+  free(C->ik);
+  free(C->lr);
+  free(C->rcol);
 }
 
 /* L_k: the input order's memory at its step k (the simulator's: m_k plus
@@ -98,6 +112,113 @@ static void cv_gaps(cv *C) {
       prev = c;
     }
   }
+  C->ngaps = C->ncols;
+}
+
+/* ------------------------------------------------- the inputs' extension
+ *
+ * When u is out of memory at stage k of its gap j (y_j = 1) it is
+ * recomputed after k, and then each of its inputs p is in memory: if p's
+ * last reader lr_p comes before k, p is either kept from before lr_p
+ * through stage k, outside L_k (E_pk = 1, which takes m_p from row k), or
+ * computed again after lr_p (R_p = 1, which costs w_p: no gap of p lies
+ * after lr_p, and one such computation may serve every reader).  So
+ * E_pk >= y_j - R_p for the stages k > lr_p of the gap.  When u is in
+ * memory at k but y_j = 1 all the same (out of memory elsewhere in the
+ * gap), E_pk = 1 holds nothing in memory; row k then counts m_u for u
+ * that it does not free, and as long as the inputs whose E_pk gap j
+ * forces weigh at most m_u together, the row still counts at least what
+ * is freed: the relaxation holds.  Hence, for each gap, the heaviest
+ * inputs that fit in m_u. */
+
+static void cv_in_add(cv *C, int j, int p, int k) {
+  if (C->nin == C->incap) {
+    C->incap = C->incap ? 2 * C->incap : 1024;
+    C->ij = util_realloc(C->ij, (size_t)C->incap * sizeof *C->ij);
+    C->ip = util_realloc(C->ip, (size_t)C->incap * sizeof *C->ip);
+    C->ik = util_realloc(C->ik, (size_t)C->incap * sizeof *C->ik);
+  }
+  C->ij[C->nin] = j;
+  C->ip[C->nin] = p;
+  C->ik[C->nin] = k;
+  C->nin++;
+}
+
+static void cv_inputs(cv *C) {
+  const remat_graph *g = C->g;
+  int n = C->n;
+  C->lr = util_malloc((size_t)n * sizeof *C->lr);
+  C->rcol = util_malloc((size_t)n * sizeof *C->rcol);
+  for (int p = 0; p < n; p++) {
+    int e = g->succ_off[p + 1];
+    C->lr[p] = e > g->succ_off[p] ? g->succ[e - 1] : p;
+    C->rcol[p] = -1;
+  }
+  int *pick = util_malloc((size_t)(n ? n : 1) * sizeof *pick);
+  for (int j = 0; j < C->ngaps; j++) {
+    int u = C->cu[j], a = C->ca[j], b = C->cb[j], np = 0;
+    /* the inputs that die before the gap's last overloaded stage */
+    for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++) {
+      int p = g->pred[q];
+      int from = C->lr[p] + 1 > a ? C->lr[p] + 1 : a;
+      if (from <= b && cv_hits(C, from, b) && cv_copies(C, p) != 1) pick[np++] = p;
+    }
+    /* heaviest first, while they fit in m_u together */
+    for (int x = 1; x < np; x++)
+      for (int y = x; y > 0 && g->m[pick[y]] > g->m[pick[y - 1]]; y--) {
+        int t = pick[y];
+        pick[y] = pick[y - 1];
+        pick[y - 1] = t;
+      }
+    int64_t room = g->m[u];
+    for (int x = 0; x < np; x++) {
+      int p = pick[x];
+      if (g->m[p] > room) continue;
+      room -= g->m[p];
+      int from = C->lr[p] + 1 > a ? C->lr[p] + 1 : a;
+      for (int k = from; k <= b; k++)
+        if (C->row[k] >= 0) cv_in_add(C, j, p, k);
+    }
+  }
+  free(pick);
+}
+
+/* The columns R_p and E_pk of the inputs' rows; each row's E column
+ * then replaces its stage in ik. */
+static void cv_in_cols(cv *C) {
+  int n = C->n;
+  for (int i = 0; i < C->nin; i++) {
+    int p = C->ip[i];
+    if (C->rcol[p] < 0) {
+      C->rcol[p] = C->ncols;
+      cv_add(C, p, -1, -1);
+    }
+  }
+  /* the rows input by input (counting sort on p), E columns by stage */
+  int *start = util_calloc((size_t)n + 1, sizeof *start);
+  int *ord = util_malloc((size_t)(C->nin ? C->nin : 1) * sizeof *ord);
+  int *ecol = util_malloc((size_t)(n ? n : 1) * sizeof *ecol);
+  for (int k = 0; k < n; k++) ecol[k] = -1;
+  for (int i = 0; i < C->nin; i++) start[C->ip[i] + 1]++;
+  for (int p = 0; p < n; p++) start[p + 1] += start[p];
+  int *pos = util_malloc((size_t)(n ? n : 1) * sizeof *pos);
+  for (int p = 0; p < n; p++) pos[p] = start[p];
+  for (int i = 0; i < C->nin; i++) ord[pos[C->ip[i]]++] = i;
+  for (int p = 0; p < n; p++) {
+    for (int x = start[p]; x < start[p + 1]; x++) {
+      int i = ord[x], k = C->ik[i];
+      if (ecol[k] < 0) {
+        ecol[k] = C->ncols;
+        cv_add(C, p, k, k);
+      }
+      C->ik[i] = ecol[k];
+    }
+    for (int x = start[p]; x < start[p + 1]; x++) ecol[C->ca[C->ik[ord[x]]]] = -1;
+  }
+  free(pos);
+  free(ecol);
+  free(ord);
+  free(start);
 }
 
 /* Can every overloaded stage be relieved at all, dropping every gap
@@ -106,7 +227,7 @@ static int cv_coverable(const cv *C, int64_t M) {
   /* the sizes of the gaps around each stage, as differences (in doubles:
    * sums of 64-bit sizes; only compared with the excess) */
   double *diff = util_calloc((size_t)C->n + 1, sizeof *diff);
-  for (int j = 0; j < C->ncols; j++) {
+  for (int j = 0; j < C->ngaps; j++) {
     diff[C->ca[j]] += (double)C->g->m[C->cu[j]];
     diff[C->cb[j] + 1] -= (double)C->g->m[C->cu[j]];
   }
@@ -142,17 +263,57 @@ static void cv_lp_free(cv_lp *L) {
   free(L->rowub);
 }
 
+/* The input rows of each column (gap: -1 each, R_p and E_pk: +1 each), in
+ * compressed form: rows irow[ioff[c]..ioff[c+1]) of column c. */
+static void cv_in_by_col(const cv *C, int **ioff, int **irow) {
+  int *off = util_calloc((size_t)C->ncols + 1, sizeof *off);
+  for (int i = 0; i < C->nin; i++) {
+    off[C->ij[i] + 1]++;
+    off[C->rcol[C->ip[i]] + 1]++;
+    off[C->ik[i] + 1]++;
+  }
+  for (int c = 0; c < C->ncols; c++) off[c + 1] += off[c];
+  int *pos = util_malloc(((size_t)C->ncols + 1) * sizeof *pos);
+  memcpy(pos, off, ((size_t)C->ncols + 1) * sizeof *pos);
+  int *row = util_malloc(((size_t)off[C->ncols] + 1) * sizeof *row);
+  for (int i = 0; i < C->nin; i++) {
+    row[pos[C->ij[i]]++] = i;
+    row[pos[C->rcol[C->ip[i]]]++] = i;
+    row[pos[C->ik[i]]++] = i;
+  }
+  free(pos);
+  *ioff = off;
+  *irow = row;
+}
+
+static int cv_is_gap(const cv *C, int c) { return c < C->ngaps; }
+static int cv_is_r(const cv *C, int c) { return c >= C->ngaps && C->ca[c] < 0; }
+
+/* A column's cost in units of wq (E columns cost nothing). */
+static int64_t cv_cost(const cv *C, int c) {
+  return cv_is_gap(C, c) || cv_is_r(C, c) ? C->g->w[C->cu[c]] : 0;
+}
+
 static void cv_build(const cv *C, cv_lp *L, long long nnz) {
   const remat_graph *g = C->g;
   int64_t M = C->p->budget;
   int *urow = util_malloc((size_t)C->n * sizeof *urow);
   int *ngap = util_calloc((size_t)C->n, sizeof *ngap);
-  for (int j = 0; j < C->ncols; j++) ngap[C->cu[j]]++;
+  /* stages whose row has an E column: their coefficients stay unclipped */
+  char *neg = util_calloc((size_t)C->n + 1, 1);
+  for (int c = 0; c < C->ncols; c++) {
+    if (cv_is_gap(C, c) || cv_is_r(C, c)) ngap[C->cu[c]]++;
+    else neg[C->ca[c]] = 1;
+  }
   L->nrows = C->nrows;
   for (int u = 0; u < C->n; u++) {
     int c = cv_copies(C, u);
     urow[u] = c > 0 && ngap[u] > c - 1 ? L->nrows++ : -1;
   }
+  int in0 = L->nrows; /* the input rows follow */
+  L->nrows += C->nin;
+  int *ioff, *irow;
+  cv_in_by_col(C, &ioff, &irow);
   L->ncols = C->ncols;
   L->start = util_malloc(((size_t)C->ncols + 1) * sizeof *L->start);
   L->index = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *L->index);
@@ -166,18 +327,26 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
   for (int j = 0; j < C->ncols; j++) {
     int u = C->cu[j];
     L->start[j] = (int)z;
-    for (int k = C->ca[j]; k <= C->cb[j]; k++) {
-      if (C->row[k] < 0) continue;
-      double R = (double)(C->load[k] - M), a = (double)g->m[u] / R;
-      L->index[z] = C->row[k];
-      L->value[z++] = a < 1 ? a : 1;
+    if (cv_is_gap(C, j) || !cv_is_r(C, j)) {
+      /* a gap frees m_u at its overloaded stages; E_uk holds m_u at k */
+      int a = C->ca[j], b = C->cb[j], sign = cv_is_gap(C, j) ? 1 : -1;
+      for (int k = a; k <= b; k++) {
+        if (C->row[k] < 0) continue;
+        double R = (double)(C->load[k] - M), v = (double)g->m[u] / R;
+        L->index[z] = C->row[k];
+        L->value[z++] = sign < 0 ? -v : !neg[k] && v > 1 ? 1 : v;
+      }
     }
-    if (urow[u] >= 0) {
+    if (urow[u] >= 0 && (cv_is_gap(C, j) || cv_is_r(C, j))) {
       L->index[z] = urow[u];
       L->value[z++] = 1;
     }
+    for (int x = ioff[j]; x < ioff[j + 1]; x++) {
+      L->index[z] = in0 + irow[x];
+      L->value[z++] = cv_is_gap(C, j) ? -1 : 1;
+    }
     L->colub[j] = 1;
-    L->obj[j] = (double)(g->w[u] / C->wq);
+    L->obj[j] = (double)(cv_cost(C, j) / C->wq);
   }
   L->start[C->ncols] = (int)z;
   for (int k = 0; k < C->n; k++)
@@ -190,14 +359,24 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
       L->rowlb[urow[u]] = -DBL_MAX;
       L->rowub[urow[u]] = cv_copies(C, u) - 1;
     }
+  for (int i = 0; i < C->nin; i++) {
+    L->rowlb[in0 + i] = 0;
+    L->rowub[in0 + i] = DBL_MAX;
+  }
+  free(ioff);
+  free(irow);
+  free(neg);
   free(urow);
   free(ngap);
 }
 
 static long long cv_nnz(const cv *C) {
   long long z = 0;
-  for (int j = 0; j < C->ncols; j++) z += cv_hits(C, C->ca[j], C->cb[j]) + 1; /* + node row */
-  return z;
+  for (int j = 0; j < C->ncols; j++) {
+    if (!cv_is_r(C, j)) z += cv_hits(C, C->ca[j], C->cb[j]);
+    z += 1; /* the node's row */
+  }
+  return z + 3LL * C->nin;
 }
 
 /* Is L's LP relaxation infeasible?  Clp to the end (no time limit: the
@@ -219,9 +398,10 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   Cbc_Model *m = Cbc_newModel();
   Cbc_loadProblem(m, L->ncols, L->nrows, L->start, L->index, L->value, L->collb,
                   L->colub, L->obj, L->rowlb, L->rowub);
-  for (int j = 0; j < L->ncols; j++) Cbc_setInteger(m, j);
+  for (int j = 0; j < L->ncols; j++)
+    if (cv_is_gap(C, j) || cv_is_r(C, j)) Cbc_setInteger(m, j);
   char sec[32];
-  snprintf(sec, sizeof sec, "%.3f", C->p->time_limit > 0.01 ? C->p->time_limit : 0.01);
+  snprintf(sec, sizeof sec, "%.3f", C->limit > 0.01 ? C->limit : 0.01);
   Cbc_setParameter(m, "sec", sec);
   Cbc_setParameter(m, "timeMode", "elapsed");
   Cbc_setParameter(m, "log", "0");
@@ -264,13 +444,31 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
   if (Cbc_isProvenOptimal(m) && x) {
     int64_t inc = 0;
     for (int j = 0; j < L->ncols; j++)
-      if (x[j] > 0.5) inc += C->g->w[C->cu[j]];
+      if (x[j] > 0.5) inc += cv_cost(C, j);
     if ((double)(inc / C->wq) - bp <= 0.5 + 1e-9 * fabs(bp)) {
       o->status = COVER_OPTIMAL;
       o->increase = inc;
     }
   }
   Cbc_deleteModel(m);
+}
+
+/* Build and solve the problem as C stands (the gaps, and the inputs'
+ * columns and rows when cv_inputs added them) within C->limit; fills o. */
+static void cv_run(cv *C, cover_out *o) {
+  o->nnz = cv_nnz(C);
+  if (o->nnz > COVER_MAX_NONZEROS) {
+    snprintf(o->why, sizeof o->why, "covering problem with %lld nonzeros, above %lld", o->nnz,
+             COVER_MAX_NONZEROS);
+    return;
+  }
+  C->wq = 0;
+  for (int j = 0; j < C->ncols; j++) C->wq = util_gcd(C->wq, cv_cost(C, j));
+  if (C->wq == 0) C->wq = 1; /* every column's node takes no time */
+  cv_lp L;
+  cv_build(C, &L, o->nnz);
+  cv_cbc(C, &L, o);
+  cv_lp_free(&L);
 }
 
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o) {
@@ -305,20 +503,28 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     o->status = COVER_INFEASIBLE;
     goto done;
   }
-  o->nnz = cv_nnz(&C);
-  if (o->nnz > COVER_MAX_NONZEROS) {
-    snprintf(o->why, sizeof o->why, "covering problem with %lld nonzeros, above %lld",
-             o->nnz, COVER_MAX_NONZEROS);
-    goto done;
+  /* the plain problem first (milliseconds to seconds); then, in the
+   * time left, with the inputs' rows, taken when it says more */
+  C.limit = p->time_limit;
+  cv_run(&C, o);
+  double left = p->time_limit - (util_now() - t0);
+  if (p->inputs && (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) && left > 0.01) {
+    cv_inputs(&C);
+    cv_in_cols(&C);
+    if (C.nin > 0 && p->plain_done) p->plain_done(p->ctx, o);
+    if (C.nin > 0) {
+      cover_out x = *o;
+      x.status = COVER_NONE;
+      x.why[0] = 0;
+      C.limit = left;
+      cv_run(&C, &x);
+      if (x.status == COVER_INFEASIBLE ||
+          ((x.status == COVER_OPTIMAL || x.status == COVER_BOUND) && x.increase > o->increase))
+        *o = x;
+    }
   }
-  for (int j = 0; j < C.ncols; j++) C.wq = util_gcd(C.wq, g->w[C.cu[j]]);
-  if (C.wq == 0) C.wq = 1; /* every gap's node takes no time */
-  cv_lp L;
-  cv_build(&C, &L, o->nnz);
-  cv_cbc(&C, &L, o);
   if (o->status == COVER_NONE && !o->why[0])
     snprintf(o->why, sizeof o->why, "CBC gave no bound in %.2fs", util_now() - t0);
-  cv_lp_free(&L);
 done:
   cv_free(&C);
   return o->status;

@@ -16,9 +16,18 @@
  *               sum of m_u y[u,i] over the gaps (u,i) around k >= L_k - M,
  *               sum_i y[u,i] <= C_u - 1 for every u,   y binary,
  * is a relaxation of the rematerialization problem: its optimum is a
- * lower bound on the duration increase of every such schedule (what
- * memory the recomputations and their inputs add is left out), and when
+ * lower bound on the duration increase of every such schedule, and when
  * it is infeasible no such schedule fits M with at most C_v copies.
+ *
+ * What memory the recomputations' inputs add, the plain problem leaves
+ * out; with its inputs' rows (cover.c) it takes in part of it: u out of
+ * memory at k is recomputed after k, so an input p of u whose last reader
+ * comes before k is kept through k (E[p,k] = 1, -m_p in row k) or
+ * computed again after that reader (R[p] = 1, cost w_p):
+ *     E[p,k] >= y[u,i] - R[p]   for the stages k of gap i after lr_p,
+ * for the heaviest inputs of u that weigh at most m_u together (cover.c
+ * says why that keeps it a relaxation).  cover_solve solves the plain
+ * problem, then this one in the time left, and keeps the higher bound.
  *
  * The problem has one column per gap (at most the number of edges) and one
  * row per overloaded stage; CBC solves it in milliseconds to seconds on
@@ -35,14 +44,6 @@
 /* Problems with more matrix entries than this are not built. */
 #define COVER_MAX_NONZEROS 4000000LL
 
-typedef struct cover_params {
-  int64_t budget;    /* M in bytes */
-  const int *copies; /* C_v per node (first copy included; 0: any) or NULL */
-  double time_limit; /* seconds for CBC (a bound is kept when it runs out) */
-} cover_params;
-
-void cover_params_init(cover_params *p);
-
 /* How cover_solve ended. */
 typedef enum cover_status {
   COVER_OPTIMAL = 0,    /* the covering problem's optimum: the bound */
@@ -58,6 +59,19 @@ typedef struct cover_out {
   long long nnz;
   char why[96]; /* COVER_NONE: why there is no bound */
 } cover_out;
+
+typedef struct cover_params {
+  int64_t budget;    /* M in bytes */
+  const int *copies; /* C_v per node (first copy included; 0: any) or NULL */
+  double time_limit; /* seconds for CBC (a bound is kept when it runs out) */
+  int inputs;        /* then with the inputs' rows (1; 0: the plain problem) */
+  /* called with the plain problem's answer before the inputs' rows are
+   * added (when they are; NULL: not called) */
+  void (*plain_done)(void *ctx, const cover_out *o);
+  void *ctx;
+} cover_params;
+
+void cover_params_init(cover_params *p);
 
 /* Solve the covering problem for g at p->budget. */
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o);

@@ -60,8 +60,7 @@ void best_cp_rounded(best *B, double lb, int64_t q) {
 }
 
 /* With B->mu held: take the covering bound's answer. */
-static void best_cover_take(best *B) {
-  const cover_out *o = &B->cov->out;
+static void best_cover_take(best *B, const cover_out *o) {
   remat_result *r = B->r;
   if (o->status == COVER_INFEASIBLE && !B->fits) {
     B->proven = 1;
@@ -79,12 +78,10 @@ static void best_cover_take(best *B) {
 }
 
 void best_take_cover(best *B) {
-  if (!B->cov || B->cov_taken || !__atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE)) return;
+  if (!B->cov || B->cov_taken >= __atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE)) return;
   pthread_mutex_lock(&B->mu);
-  if (!B->cov_taken) {
-    B->cov_taken = 1;
-    best_cover_take(B);
-  }
+  int ready = __atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE);
+  while (B->cov_taken < ready) best_cover_take(B, &B->cov->out[B->cov_taken++]);
   pthread_mutex_unlock(&B->mu);
 }
 

@@ -23,8 +23,8 @@
 
 /* The covering bound's answer, written by its child (bounds.h). */
 typedef struct best_cover {
-  cover_out out;
-  int ready; /* set (release) after out is written */
+  cover_out out[2]; /* the plain problem's, then with the inputs' rows */
+  int ready;        /* how many of out are written (release after each) */
 } best_cover;
 
 /* The window bound's answers, written by its child (bounds.h). */
@@ -60,7 +60,7 @@ typedef struct best {
   best_cover *cov;       /* the covering bound's child writes here (NULL:
                             not started) */
   child cov_child;
-  _Atomic int cov_taken; /* its answer was read (best_take_cover) */
+  _Atomic int cov_taken; /* how many of its answers were read (best_take_cover) */
   int cover_proof;       /* proven by a lower bound (covering or window):
                             nothing fits with C_v */
   double cover_lb;       /* the covering bound's lower bound (-1: none) */

@@ -35,6 +35,15 @@ void bounds_pebble(best *B) {
   B->done = 1;
 }
 
+/* In the covering bound's child: an answer for the parent (the plain
+ * problem's first, when the inputs' rows follow). */
+static void bounds_cover_answer(void *ctx, const cover_out *o) {
+  best_cover *c = ctx;
+  int k = c->ready;
+  c->out[k] = *o;
+  __atomic_store_n(&c->ready, k + 1, __ATOMIC_RELEASE);
+}
+
 static void bounds_cover_child(void *ctx) {
   best *B = ctx;
   cover_params cp;
@@ -49,10 +58,13 @@ static void bounds_cover_child(void *ctx) {
   if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
   cp.time_limit = t;
   child_deadline(t + 2); /* whatever CBC does */
+  cp.plain_done = bounds_cover_answer;
+  cp.ctx = B->cov;
   cover_out o;
   cover_solve(B->g, &cp, &o);
-  B->cov->out = o;
-  __atomic_store_n(&B->cov->ready, 1, __ATOMIC_RELEASE);
+  const cover_out *plain = B->cov->ready ? &B->cov->out[0] : NULL;
+  if (!plain || o.status != plain->status || o.increase != plain->increase)
+    bounds_cover_answer(B->cov, &o);
 }
 
 void bounds_cover_start(best *B) {

@@ -182,8 +182,8 @@ static void test_inputs_against_brute_force(void **state) {
   fprintf(stderr, "  %d instances: the inputs' rows raise %d bounds, %d of them to the optimum\n",
           total, raised, exact);
   if (wrong) fail_msg("%d of %d bounds above the optimum or wrong proofs", wrong, total);
-  assert_true(raised >= 3);
-  assert_true(exact >= 1);
+  assert_true(raised >= 15);
+  assert_true(exact >= raised / 2);
 }
 
 /* gen layered --nodes 12 --seed 100 at 80 % of its input order's peak:

@@ -47,8 +47,10 @@ typedef struct cv {
                             ca = cb = k, no cost) */
   int64_t wq;     /* GCD of the columns' nodes' durations */
   double limit;   /* seconds for this run of CBC */
-  /* the inputs' rows E_pk - y_j + R_p >= 0: gap j, input p, stage k */
+  /* the inputs' rows E_pk - a (y_j - R_p) >= 0: gap j, input p, stage k,
+   * a in ia */
   int *ij, *ip, *ik;
+  double *ia;
   int nin, incap;
   int *lr;        /* lr[p]: p's last reader in the input order (p: none) */
   int *rcol;      /* rcol[p]: the column R_p, or -1 */
@@ -64,6 +66,7 @@ static void cv_free(cv *C) {
   free(C->ij);
   free(C->ip);
   free(C->ik);
+  free(C->ia);
   free(C->lr);
   free(C->rcol);
 }
@@ -126,21 +129,31 @@ static void cv_gaps(cv *C) {
  * E_pk >= y_j - R_p for the stages k > lr_p of the gap.  When u is in
  * memory at k but y_j = 1 all the same (out of memory elsewhere in the
  * gap), E_pk = 1 holds nothing in memory; row k then counts m_u for u
- * that it does not free, and as long as the inputs whose E_pk gap j
- * forces weigh at most m_u together, the row still counts at least what
- * is freed: the relaxation holds.  Hence, for each gap, the heaviest
- * inputs that fit in m_u. */
+ * that it does not free, and as long as what gap j forces weighs at most
+ * m_u, the row still counts at least what is freed: the relaxation
+ * holds.  Hence, for each gap, E_pk >= a_p (y_j - R_p) with shares a_p in
+ * [0, 1] and sum a_p m_p <= m_u: the heaviest inputs whole, then a share
+ * of the next (E is continuous; a schedule has it 0 or 1). */
 
-static void cv_in_add(cv *C, int j, int p, int k) {
+/* Shares of an input below this are left out (they hardly count), and
+ * so are the stages whose excess is below 1 / CV_MAX_RATIO of m_u or
+ * m_p: their rows keep coefficients within CBC's reach (leaving rows
+ * out only weakens the bound). */
+#define CV_MIN_SHARE 0.01
+#define CV_MAX_RATIO 1e6
+
+static void cv_in_add(cv *C, int j, int p, int k, double a) {
   if (C->nin == C->incap) {
     C->incap = C->incap ? 2 * C->incap : 1024;
     C->ij = util_realloc(C->ij, (size_t)C->incap * sizeof *C->ij);
     C->ip = util_realloc(C->ip, (size_t)C->incap * sizeof *C->ip);
     C->ik = util_realloc(C->ik, (size_t)C->incap * sizeof *C->ik);
+    C->ia = util_realloc(C->ia, (size_t)C->incap * sizeof *C->ia);
   }
   C->ij[C->nin] = j;
   C->ip[C->nin] = p;
   C->ik[C->nin] = k;
+  C->ia[C->nin] = a;
   C->nin++;
 }
 
@@ -161,7 +174,7 @@ static void cv_inputs(cv *C) {
     for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++) {
       int p = g->pred[q];
       int from = C->lr[p] + 1 > a ? C->lr[p] + 1 : a;
-      if (from <= b && cv_hits(C, from, b) && cv_copies(C, p) != 1) pick[np++] = p;
+      if (from <= b && cv_hits(C, from, b)) pick[np++] = p;
     }
     /* heaviest first, while they fit in m_u together */
     for (int x = 1; x < np; x++)
@@ -171,13 +184,21 @@ static void cv_inputs(cv *C) {
         pick[y - 1] = t;
       }
     int64_t room = g->m[u];
-    for (int x = 0; x < np; x++) {
+    for (int x = 0; x < np && room > 0; x++) {
       int p = pick[x];
-      if (g->m[p] > room) continue;
-      room -= g->m[p];
+      double share = 1;
+      if (g->m[p] <= room) {
+        room -= g->m[p];
+      } else { /* the part of p that m_u still covers */
+        share = (double)room / (double)g->m[p];
+        room = 0;
+        if (share < CV_MIN_SHARE) break;
+      }
       int from = C->lr[p] + 1 > a ? C->lr[p] + 1 : a;
+      int64_t big = g->m[u] > g->m[p] ? g->m[u] : g->m[p];
       for (int k = from; k <= b; k++)
-        if (C->row[k] >= 0) cv_in_add(C, j, p, k);
+        if (C->row[k] >= 0 && (double)big <= CV_MAX_RATIO * (double)(C->load[k] - C->p->budget))
+          cv_in_add(C, j, p, k, share);
     }
   }
   free(pick);
@@ -299,11 +320,15 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
   int64_t M = C->p->budget;
   int *urow = util_malloc((size_t)C->n * sizeof *urow);
   int *ngap = util_calloc((size_t)C->n, sizeof *ngap);
-  /* stages whose row has an E column: their coefficients stay unclipped */
-  char *neg = util_calloc((size_t)C->n + 1, 1);
+  /* A row, scaled by its excess R, is sum c_j y_j - sum d_p E_pk >= 1
+   * (less half a byte): a gap's c_j = m_u / R is clipped at 1 + sum d_p,
+   * with which y_j = 1 alone meets the row whatever E is, as it does
+   * unclipped (the same binary solutions, a tighter LP). */
+  double *clip = util_malloc(((size_t)C->n + 1) * sizeof *clip);
+  for (int k = 0; k < C->n; k++) clip[k] = 1;
   for (int c = 0; c < C->ncols; c++) {
     if (cv_is_gap(C, c) || cv_is_r(C, c)) ngap[C->cu[c]]++;
-    else neg[C->ca[c]] = 1;
+    else clip[C->ca[c]] += (double)g->m[C->cu[c]] / (double)(C->load[C->ca[c]] - M);
   }
   L->nrows = C->nrows;
   for (int u = 0; u < C->n; u++) {
@@ -334,7 +359,7 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
         if (C->row[k] < 0) continue;
         double R = (double)(C->load[k] - M), v = (double)g->m[u] / R;
         L->index[z] = C->row[k];
-        L->value[z++] = sign < 0 ? -v : !neg[k] && v > 1 ? 1 : v;
+        L->value[z++] = sign < 0 ? -v : v > clip[k] ? clip[k] : v;
       }
     }
     if (urow[u] >= 0 && (cv_is_gap(C, j) || cv_is_r(C, j))) {
@@ -342,8 +367,9 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
       L->value[z++] = 1;
     }
     for (int x = ioff[j]; x < ioff[j + 1]; x++) {
-      L->index[z] = in0 + irow[x];
-      L->value[z++] = cv_is_gap(C, j) ? -1 : 1;
+      int i = irow[x];
+      L->index[z] = in0 + i;
+      L->value[z++] = cv_is_gap(C, j) ? -C->ia[i] : cv_is_r(C, j) ? C->ia[i] : 1;
     }
     L->colub[j] = 1;
     L->obj[j] = (double)(cv_cost(C, j) / C->wq);
@@ -365,7 +391,7 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
   }
   free(ioff);
   free(irow);
-  free(neg);
+  free(clip);
   free(urow);
   free(ngap);
 }

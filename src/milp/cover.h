@@ -24,10 +24,10 @@
  * memory at k is recomputed after k, so an input p of u whose last reader
  * comes before k is kept through k (E[p,k] = 1, -m_p in row k) or
  * computed again after that reader (R[p] = 1, cost w_p):
- *     E[p,k] >= y[u,i] - R[p]   for the stages k of gap i after lr_p,
- * for the heaviest inputs of u that weigh at most m_u together (cover.c
- * says why that keeps it a relaxation).  cover_solve solves the plain
- * problem, then this one in the time left, and keeps the higher bound.
+ *     E[p,k] >= a_p (y[u,i] - R[p])   for the stages k of gap i after lr_p,
+ * with shares a_p in [0, 1], sum a_p m_p <= m_u (cover.c says why that
+ * keeps it a relaxation).  cover_solve solves the plain problem, then
+ * this one in the time left, and keeps the higher bound.
  *
  * The problem has one column per gap (at most the number of edges) and one
  * row per overloaded stage; CBC solves it in milliseconds to seconds on

@@ -405,18 +405,27 @@ static long long cv_nnz(const cv *C) {
   return z + 3LL * C->nin;
 }
 
-/* Is L's LP relaxation infeasible?  Clp to the end (no time limit: the
- * covering LP is small; the solve's covering bound runs in a child with a
- * deadline).  1 infeasible, 0 feasible, -1 no answer. */
-static int cv_lp_infeasible(const cv_lp *L) {
+/* L's LP relaxation with Clp to the end (no time limit: the covering LP
+ * is small; the solve's covering bound runs in a child with a deadline):
+ * 1 infeasible, 0 optimal (its value in *value when not NULL), -1 no
+ * answer. */
+static int cv_lp_solve(const cv_lp *L, double *value) {
   Clp_Simplex *lp = Clp_newModel();
   Clp_setLogLevel(lp, 0);
   Clp_loadProblem(lp, L->ncols, L->nrows, L->start, L->index, L->value, L->collb, L->colub,
                   L->obj, L->rowlb, L->rowub);
   Clp_initialSolve(lp);
   int st = Clp_status(lp);
+  if (st == 0 && value) *value = Clp_objectiveValue(lp);
   Clp_deleteModel(lp);
   return st == 1 ? 1 : st == 0 ? 0 : -1;
+}
+
+/* A bound from a relaxation's value v (in units of wq), rounded up
+ * unless within tolerance of the integer below. */
+static int64_t cv_round_up(const cv *C, double v) {
+  double lb = ceil(v - 1e-6 * (fabs(v) > 1 ? fabs(v) : 1));
+  return lb > 0 ? (int64_t)lb * C->wq : 0;
 }
 
 /* Solve L with CBC; fills o. */
@@ -441,7 +450,7 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
     /* the proof stands when the LP relaxation is infeasible too (Clp to
      * the end), or when CBC ended in time with the relaxation feasible
      * (the integers then are what does not fit): solver_end.h */
-    int lp = cv_lp_infeasible(L);
+    int lp = cv_lp_solve(L, NULL);
     if (lp == 1 || (lp == 0 && in_time))
       o->status = COVER_INFEASIBLE;
     else
@@ -464,9 +473,8 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
     Cbc_deleteModel(m);
     return; /* cover_solve says why */
   }
-  double lb = ceil(bp - 1e-6 * (fabs(bp) > 1 ? fabs(bp) : 1));
   o->status = COVER_BOUND;
-  o->increase = lb > 0 ? (int64_t)lb * C->wq : 0;
+  o->increase = cv_round_up(C, bp);
   if (Cbc_isProvenOptimal(m) && x) {
     int64_t inc = 0;
     for (int j = 0; j < L->ncols; j++)
@@ -493,7 +501,29 @@ static void cv_run(cv *C, cover_out *o) {
   if (C->wq == 0) C->wq = 1; /* every column's node takes no time */
   cv_lp L;
   cv_build(C, &L, o->nnz);
-  cv_cbc(C, &L, o);
+  if (C->nin > 0) {
+    /* with the inputs' rows CBC may need minutes on a thousand nodes:
+     * the LP's bound first, kept when CBC says nothing better in time */
+    double t0 = util_now(), v;
+    int lp = cv_lp_solve(&L, &v);
+    if (lp == 1) {
+      o->status = COVER_INFEASIBLE;
+    } else if (lp == 0) {
+      o->status = COVER_BOUND;
+      o->increase = cv_round_up(C, v);
+    }
+    C->limit -= util_now() - t0;
+    if (lp == 1 || C->limit <= 0.01) {
+      cv_lp_free(&L);
+      return;
+    }
+  }
+  cover_out x = *o;
+  x.status = COVER_NONE;
+  cv_cbc(C, &L, &x);
+  if (o->status == COVER_NONE || x.status == COVER_INFEASIBLE || x.status == COVER_OPTIMAL ||
+      (x.status == COVER_BOUND && x.increase > o->increase))
+    *o = x;
   cv_lp_free(&L);
 }
 

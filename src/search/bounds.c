@@ -50,11 +50,12 @@ static void bounds_cover_child(void *ctx) {
   cover_params_init(&cp);
   cp.budget = B->p->budget;
   cp.copies = B->r->copies;
-  /* a tenth of the time (it takes a core from the workers), at least 1 s
-   * or half of a shorter limit: enough for a thousand layered nodes, not
-   * always for a few thousand, where CBC's bound is kept (bench/RESULTS.md,
-   * section 14) */
-  double T = B->p->time_limit, t = 0.1 * T;
+  /* a quarter of the time (it takes a core from the workers), at least
+   * 1 s or half of a shorter limit: the plain problem takes milliseconds
+   * to seconds, the rest goes to the one with the inputs' rows, which
+   * needs seconds on a few hundred layered nodes, a minute on a thousand
+   * at 0.8 (bench/RESULTS.md, sections 14 and 20) */
+  double T = B->p->time_limit, t = 0.25 * T;
   if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
   cp.time_limit = t;
   child_deadline(t + 2); /* whatever CBC does */

@@ -138,9 +138,11 @@ grep -q "^lp,60,0.8,[0-9]*,feasible,[0-9]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]\+$" ou
 
 # ------------------------------------- Ctrl-C, then --resume finishes
 t_case "Ctrl-C, then --resume finishes"
-ex="$root/examples"
-t_interrupt 2 "$REMAT" batch "$ex/layered_120.json" "$ex/layered_60.json" "$ex/layered_30.json" \
-  --budget 0.9,0.8 -j 2 --time-limit 6 -o out/long
+# (graphs on which no job ends with a proof within its 6 s: at the
+# Ctrl-C two run and four wait)
+for s in 2 5 6; do "$REMAT" gen layered --nodes 150 --seed $s -q -o long$s.json; done
+t_interrupt 2 "$REMAT" batch long2.json long5.json long6.json \
+  --budget 0.85,0.8 -j 2 --time-limit 6 -o out/long
 [ "$rc" = 130 ] || fail "interrupted batch: exit $rc ($err)"
 # the ids with a final record (status other than interrupted)
 final_ids() {
@@ -149,8 +151,8 @@ final_ids() {
 done_before=$(final_ids out/long.jsonl)
 [ "$(field out/long.jsonl status | grep -c interrupted)" -ge 1 ] || fail "no interrupted job: $(cat out/long.jsonl)"
 grep -q "| pending |" out/long.md || fail "pending jobs not in the summary"
-run "$REMAT" batch "$ex/layered_120.json" "$ex/layered_60.json" "$ex/layered_30.json" \
-  --budget 0.9,0.8 -j 2 --time-limit 6 -o out/long --resume
+run "$REMAT" batch long2.json long5.json long6.json \
+  --budget 0.85,0.8 -j 2 --time-limit 6 -o out/long --resume
 [ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "resumed batch: exit $rc ($err)"
 done_after=$(final_ids out/long.jsonl)
 [ "$(echo "$done_after" | wc -l)" = 6 ] || fail "after resume, final jobs: $done_after"

@@ -142,7 +142,11 @@ static void cv_gaps(cv *C) {
 #define CV_MIN_SHARE 0.01
 #define CV_MAX_RATIO 1e6
 
-static void cv_in_add(cv *C, int j, int p, int k, double a) {
+/* Adds the row unless the problem would pass COVER_MAX_NONZEROS (each
+ * row has three entries, and may bring an E column): 0 then.  The rows
+ * added until then are a relaxation too. */
+static int cv_in_add(cv *C, int j, int p, int k, double a, long long space) {
+  if (5LL * C->nin >= space) return 0;
   if (C->nin == C->incap) {
     C->incap = C->incap ? 2 * C->incap : 1024;
     C->ij = util_realloc(C->ij, (size_t)C->incap * sizeof *C->ij);
@@ -155,11 +159,15 @@ static void cv_in_add(cv *C, int j, int p, int k, double a) {
   C->ik[C->nin] = k;
   C->ia[C->nin] = a;
   C->nin++;
+  return 1;
 }
+
+static long long cv_nnz(const cv *C);
 
 static void cv_inputs(cv *C) {
   const remat_graph *g = C->g;
   int n = C->n;
+  long long space = COVER_MAX_NONZEROS - cv_nnz(C);
   C->lr = util_malloc((size_t)n * sizeof *C->lr);
   C->rcol = util_malloc((size_t)n * sizeof *C->rcol);
   for (int p = 0; p < n; p++) {
@@ -168,7 +176,8 @@ static void cv_inputs(cv *C) {
     C->rcol[p] = -1;
   }
   int *pick = util_malloc((size_t)(n ? n : 1) * sizeof *pick);
-  for (int j = 0; j < C->ngaps; j++) {
+  int full = 0;
+  for (int j = 0; j < C->ngaps && !full; j++) {
     int u = C->cu[j], a = C->ca[j], b = C->cb[j], np = 0;
     /* the inputs that die before the gap's last overloaded stage */
     for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++) {
@@ -196,9 +205,9 @@ static void cv_inputs(cv *C) {
       }
       int from = C->lr[p] + 1 > a ? C->lr[p] + 1 : a;
       int64_t big = g->m[u] > g->m[p] ? g->m[u] : g->m[p];
-      for (int k = from; k <= b; k++)
+      for (int k = from; k <= b && !full; k++)
         if (C->row[k] >= 0 && (double)big <= CV_MAX_RATIO * (double)(C->load[k] - C->p->budget))
-          cv_in_add(C, j, p, k, share);
+          full = !cv_in_add(C, j, p, k, share, space);
     }
   }
   free(pick);
@@ -405,13 +414,14 @@ static long long cv_nnz(const cv *C) {
   return z + 3LL * C->nin;
 }
 
-/* L's LP relaxation with Clp to the end (no time limit: the covering LP
- * is small; the solve's covering bound runs in a child with a deadline):
- * 1 infeasible, 0 optimal (its value in *value when not NULL), -1 no
- * answer. */
-static int cv_lp_solve(const cv_lp *L, double *value) {
+/* L's LP relaxation with Clp, within seconds (0: to the end; the plain
+ * covering LP is small, and the solve's covering bound runs in a child
+ * with a deadline): 1 infeasible, 0 optimal (its value in *value when not
+ * NULL), -1 no answer. */
+static int cv_lp_solve(const cv_lp *L, double seconds, double *value) {
   Clp_Simplex *lp = Clp_newModel();
   Clp_setLogLevel(lp, 0);
+  if (seconds > 0) Clp_setMaximumSeconds(lp, seconds);
   Clp_loadProblem(lp, L->ncols, L->nrows, L->start, L->index, L->value, L->collb, L->colub,
                   L->obj, L->rowlb, L->rowub);
   Clp_initialSolve(lp);
@@ -450,7 +460,7 @@ static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
     /* the proof stands when the LP relaxation is infeasible too (Clp to
      * the end), or when CBC ended in time with the relaxation feasible
      * (the integers then are what does not fit): solver_end.h */
-    int lp = cv_lp_solve(L, NULL);
+    int lp = cv_lp_solve(L, 0, NULL);
     if (lp == 1 || (lp == 0 && in_time))
       o->status = COVER_INFEASIBLE;
     else
@@ -505,7 +515,7 @@ static void cv_run(cv *C, cover_out *o) {
     /* with the inputs' rows CBC may need minutes on a thousand nodes:
      * the LP's bound first, kept when CBC says nothing better in time */
     double t0 = util_now(), v;
-    int lp = cv_lp_solve(&L, &v);
+    int lp = cv_lp_solve(&L, C->limit > 0.01 ? C->limit : 0.01, &v);
     if (lp == 1) {
       o->status = COVER_INFEASIBLE;
     } else if (lp == 0) {

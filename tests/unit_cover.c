@@ -201,9 +201,8 @@ static void test_inputs_reach_milp(void **state) {
   p.inputs = 0;
   assert_int_equal(cover_solve(g, &p, &without), COVER_OPTIMAL);
   milp_params mp;
-  milp_params_init(&mp);
+  milp_params_init(&mp); /* 60 s */
   mp.budget = M;
-  mp.time_limit = 60;
   mp.threads = 1;
   mp.verbose = 0;
   remat_result r;

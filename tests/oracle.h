@@ -46,6 +46,22 @@ static inline remat_graph *oracle_dag(int n, int pct, int dmax, int mmax,
   return g;
 }
 
+/* A graph with g's edges and the durations w[] and sizes m[] given. */
+static inline remat_graph *oracle_renumber(const remat_graph *g, const int64_t *w,
+                                           const int64_t *m, const char *name) {
+  int n = g->n, ne = g->pred_off[n], e = 0;
+  int *src = malloc((size_t)(ne + 1) * sizeof *src), *dst = malloc((size_t)(ne + 1) * sizeof *dst);
+  for (int v = 0; v < n; v++)
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+      src[e] = g->pred[j];
+      dst[e++] = v;
+    }
+  remat_graph *h = graph_from_arrays(n, w, m, ne, src, dst, name);
+  free(src);
+  free(dst);
+  return h;
+}
+
 /* Minimum duration over all stage-structured schedules with peak <= M
  * (stage t recomputes any subset of 0..t-1, in order, then computes t)
  * and at most copies[v] computations of each v (NULL: any); -1 if none

@@ -127,14 +127,9 @@ static remat_graph *mixed_dag(uint64_t s) {
     m[v] = base * sm + (sm > 1 ? (int64_t)(oracle_rand(&s) % 1000) : 0);
     w[v] = (int64_t)(oracle_rand(&s) % 10) * sw + (int64_t)(oracle_rand(&s) % 3);
   }
-  int src[36], dst[36], ne = 0;
-  for (int v = 0; v < n; v++)
-    for (int q = shape->pred_off[v]; q < shape->pred_off[v + 1]; q++) {
-      src[ne] = shape->pred[q];
-      dst[ne++] = v;
-    }
+  remat_graph *g = oracle_renumber(shape, w, m, "mixed");
   remat_graph_free(shape);
-  return graph_from_arrays(n, w, m, ne, src, dst, "mixed");
+  return g;
 }
 
 static void test_inputs_against_brute_force(void **state) {

@@ -35,20 +35,10 @@ static pebble_status check(const remat_graph *g, int64_t M, int *node) {
 
 /* g with every size times k (and the same durations). */
 static remat_graph *scaled(const remat_graph *g, int64_t k) {
-  int n = g->n, ne = g->pred_off[n], e = 0;
-  int64_t *m = malloc((size_t)n * sizeof *m);
-  int *src = malloc((size_t)(ne + 1) * sizeof *src), *dst = malloc((size_t)(ne + 1) * sizeof *dst);
-  for (int v = 0; v < n; v++) {
-    m[v] = g->m[v] * k;
-    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
-      src[e] = g->pred[j];
-      dst[e++] = v;
-    }
-  }
-  remat_graph *h = graph_from_arrays(n, g->w, m, ne, src, dst, "scaled");
+  int64_t *m = malloc((size_t)(g->n ? g->n : 1) * sizeof *m);
+  for (int v = 0; v < g->n; v++) m[v] = g->m[v] * k;
+  remat_graph *h = oracle_renumber(g, g->w, m, "scaled");
   free(m);
-  free(src);
-  free(dst);
   return h;
 }
 

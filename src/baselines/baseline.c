@@ -144,11 +144,7 @@ static void base_tarjan(const base_ugraph *u, unsigned char *is_ap) {
   for (int v = 0; v < nv; v++)
     if (disc[v] < 0)
       base_tarjan_from(u, v, &time, disc, low, parent, it, stack, is_ap);
-  free(disc);
-  free(low);
-  free(parent);
-  free(it);
-  free(stack);
+  UTIL_FREE(disc, low, parent, it, stack);
 }
 
 static int base_forward_nodes(const remat_graph *g, int *fwd, int *local) {
@@ -229,15 +225,8 @@ static void base_ctx_init(base_ctx *c, const remat_graph *g) {
 }
 
 static void base_ctx_free(base_ctx *c) {
-  free(c->seg);
-  free(c->end);
-  free(c->first);
-  free(c->lastuse);
-  free(c->is_ck);
-  free(c->seed_off);
-  free(c->seed);
-  free(c->mark);
-  free(c->stack);
+  UTIL_FREE(c->seg, c->end, c->first, c->lastuse, c->is_ck, c->seed_off,
+            c->seed, c->mark, c->stack);
 }
 
 /* Segment of every forward node, segment ends and first later readers. */

@@ -239,13 +239,6 @@ int echo_run(const remat_graph *g, const echo_params *p, remat_result *r) {
       break;
     }
   }
-  free(E.seq);
-  free(E.trial);
-  free(E.lastuse);
-  free(E.mem);
-  free(E.mark);
-  free(E.latest);
-  free(E.chain);
-  free(cheap);
+  UTIL_FREE(E.seq, E.trial, E.lastuse, E.mem, E.mark, E.latest, E.chain, cheap);
   return rc;
 }

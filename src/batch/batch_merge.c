@@ -12,19 +12,6 @@
 #include "remat.h"
 #include "util.h"
 
-/* s without the suffix (allocated). */
-static char *batch_merge_strip(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  if (n > k && !strcmp(s + n - k, suffix)) n -= k;
-  return util_strndup(s, n);
-}
-
-static char *batch_merge_cat(const char *a, const char *b) {
-  util_buf x = {0};
-  util_buf_printf(&x, "%s%s", a, b);
-  return x.s;
-}
-
 static int batch_merge_cmp(const void *a, const void *b) {
   const batch_rec *x = a, *y = b;
   int c = strcmp(x->graph ? x->graph : "", y->graph ? y->graph : "");
@@ -48,8 +35,8 @@ void batch_merge_sort(batch_recs *R) {
 static void batch_merge_file(batch_recs *R, const char *path) {
   batch_rec r;
   batch_rec_init(&r);
-  char *stem = batch_merge_strip(path, ".json");
-  char *info = batch_merge_cat(stem, ".job");
+  char *stem = util_strip_suffix(path, ".json");
+  char *info = util_cat(stem, ".job");
   int has_info = !batch_job_read_info(info, &r);
   int intr = 0;
   batch_rec_from_result(&r, path, NULL, &intr);
@@ -73,8 +60,8 @@ static void batch_merge_file(batch_recs *R, const char *path) {
 
 /* A NAME.job without NAME.json: the job did not write a result. */
 static void batch_merge_orphan(batch_recs *R, const char *info) {
-  char *stem = batch_merge_strip(info, ".job");
-  char *res = batch_merge_cat(stem, ".json"), *logp = batch_merge_cat(stem, ".log");
+  char *stem = util_strip_suffix(info, ".job");
+  char *res = util_cat(stem, ".json"), *logp = util_cat(stem, ".log");
   struct stat st;
   batch_rec r;
   batch_rec_init(&r);

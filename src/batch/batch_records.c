@@ -71,15 +71,8 @@ void batch_rec_init(batch_rec *r) {
 }
 
 void batch_rec_free(batch_rec *r) {
-  free(r->id);
-  free(r->graph);
-  free(r->name);
-  free(r->budget);
-  free(r->options);
-  free(r->status);
-  free(r->result);
-  free(r->reason);
-  free(r->ended);
+  UTIL_FREE(r->id, r->graph, r->name, r->budget, r->options, r->status,
+            r->result, r->reason, r->ended);
   batch_rec_init(r);
 }
 

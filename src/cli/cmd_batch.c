@@ -39,34 +39,22 @@ typedef struct batch_run {
 
 /* ------------------------------------------------------------ paths */
 
-static char *cb_strip(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  if (n > k && !strcmp(s + n - k, suffix)) n -= k;
-  return util_strndup(s, n);
-}
-
-static char *cb_cat(const char *a, const char *b) {
-  util_buf x = {0};
-  util_buf_printf(&x, "%s%s", a, b);
-  return x.s;
-}
-
 /* Results, summary prefix and job directory from -o / --results. */
 static void cb_paths(batch_run *B, const char *fallback) {
   const cli_opts *o = B->o;
   char *out = NULL;
   if (o->output) {
-    char *t = cb_strip(o->output, ".csv");
-    out = cb_strip(t, ".md");
+    char *t = util_strip_suffix(o->output, ".csv");
+    out = util_strip_suffix(t, ".md");
     free(t);
   }
   if (o->results)
     B->results = util_strdup(o->results);
   else
-    B->results = out ? cb_cat(out, ".jsonl") : util_strdup(fallback);
-  char *stem = cb_strip(B->results, ".jsonl");
+    B->results = out ? util_cat(out, ".jsonl") : util_strdup(fallback);
+  char *stem = util_strip_suffix(B->results, ".jsonl");
   B->prefix = out ? out : util_strdup(stem);
-  B->jobdir = cb_cat(stem, ".jobs");
+  B->jobdir = util_cat(stem, ".jobs");
   free(stem);
 }
 
@@ -216,7 +204,7 @@ static int cb_run(batch_run *B) {
 static int cb_write_summary(const char *cmd, const char *prefix,
                             const batch_rec *const *row, int n,
                             const char *title) {
-  char *csv = cb_cat(prefix, ".csv"), *md = cb_cat(prefix, ".md");
+  char *csv = util_cat(prefix, ".csv"), *md = util_cat(prefix, ".md");
   int rc = 0;
   FILE *f = fopen(csv, "w");
   if (f) {
@@ -301,10 +289,7 @@ static int cb_merge(batch_run *B) {
 static void cb_free(batch_run *B) {
   batch_list_free(&B->jobs);
   batch_recs_free(&B->recs);
-  free(B->results);
-  free(B->prefix);
-  free(B->jobdir);
-  free(B->todo);
+  UTIL_FREE(B->results, B->prefix, B->jobdir, B->todo);
 }
 
 static int cb_main(batch_run *B) {

@@ -38,16 +38,8 @@ void graph_raw_free(graph_raw *r) {
     for (int i = 0; i < r->n; i++) free(r->label[i]);
   if (r->op)
     for (int i = 0; i < r->n; i++) free(r->op[i]);
-  free(r->op);
-  free(r->id);
-  free(r->label);
-  free(r->w);
-  free(r->m);
-  free(r->copies);
-  free(r->src);
-  free(r->dst);
-  free(r->order);
-  free(r->name);
+  UTIL_FREE(r->op, r->id, r->label, r->w, r->m, r->copies, r->src, r->dst,
+            r->order, r->name);
   memset(r, 0, sizeof *r);
 }
 
@@ -58,20 +50,9 @@ void remat_graph_free(remat_graph *g) {
     free(g->label[i]);
     if (g->op) free(g->op[i]);
   }
-  free(g->id);
-  free(g->label);
-  free(g->op);
-  free(g->w);
-  free(g->m);
-  free(g->copies);
-  free(g->file_index);
-  free(g->pred_off);
-  free(g->pred);
-  free(g->succ_off);
-  free(g->succ);
-  free(g->name);
-  free(g->path);
-  free(g->backward);
+  UTIL_FREE(g->id, g->label, g->op, g->w, g->m, g->copies, g->file_index,
+            g->pred_off, g->pred, g->succ_off, g->succ, g->name, g->path,
+            g->backward);
   if (g->index) {
     idmap_free(g->index);
     free(g->index);
@@ -159,10 +140,7 @@ static void graph_describe_cycle(const graph_raw *r, const adj *succ,
   for (int i = cnt - 1; i >= 0 && k < len; i--)
     k += (size_t)snprintf(buf + k, len - k, " -> %s", r->id[stack[i]]);
   if (k < len) snprintf(buf + k, len - k, " -> %s", r->id[to]);
-  free(color);
-  free(parent);
-  free(stack);
-  free(it);
+  UTIL_FREE(color, parent, stack, it);
 }
 
 /* Kahn's algorithm, smallest file index first.  Returns the number of

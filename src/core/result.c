@@ -71,10 +71,7 @@ int remat_result_precheck(remat_result *r, const remat_graph *g) {
 }
 
 void remat_result_free(remat_result *r) {
-  free(r->seq);
-  free(r->trace);
-  free(r->bound_trace);
-  free(r->copies);
+  UTIL_FREE(r->seq, r->trace, r->bound_trace, r->copies);
   r->seq = NULL;
   r->trace = NULL;
   r->bound_trace = NULL;

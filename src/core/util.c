@@ -120,6 +120,22 @@ void util_buf_putc(util_buf *b, char c) {
   b->s[b->len] = 0;
 }
 
+char *util_strip_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  if (n > k && !strcmp(s + n - k, suffix)) n -= k;
+  return util_strndup(s, n);
+}
+
+char *util_cat(const char *a, const char *b) {
+  util_buf x = {0};
+  util_buf_printf(&x, "%s%s", a, b);
+  return x.s;
+}
+
+void util_free_each(void *const *p, size_t n) {
+  for (size_t i = 0; i < n; i++) free(p[i]);
+}
+
 void util_buf_free(util_buf *b) {
   free(b->s);
   b->s = NULL;

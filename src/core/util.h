@@ -15,6 +15,16 @@ void *util_calloc(size_t n, size_t size);
 void *util_realloc(void *p, size_t n);
 char *util_strdup(const char *s);
 char *util_strndup(const char *s, size_t n);
+/* s without the suffix if it ends with it; a and b joined (both allocated). */
+char *util_strip_suffix(const char *s, const char *suffix);
+char *util_cat(const char *a, const char *b);
+
+/* free() each of n pointers (NULL ones are skipped by free itself), and the
+ * macro that frees a list of a struct's arrays in one statement. */
+void util_free_each(void *const *p, size_t n);
+#define UTIL_FREE(...)                                                        \
+  util_free_each((void *const[]){__VA_ARGS__},                                \
+                 sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /* Wall-clock seconds since an arbitrary fixed point. */
 double util_now(void);

@@ -148,12 +148,7 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
 }
 
 void model_free(model *md) {
-  free(md->lo);
-  free(md->hi);
-  free(md->first);
-  free(md->node);
-  free(md->mem);
-  free(md->dur);
+  UTIL_FREE(md->lo, md->hi, md->first, md->node, md->mem, md->dur);
   memset(md, 0, sizeof *md);
 }
 

@@ -270,11 +270,7 @@ static int *gen_random_topo(gen_rng *r, int n, const gen_edges *e) {
     for (int j = off[u]; j < off[u + 1]; j++)
       if (--indeg[to[j]] == 0) ready[nr++] = to[j];
   }
-  free(off);
-  free(indeg);
-  free(to);
-  free(fill);
-  free(ready);
+  UTIL_FREE(off, indeg, to, fill, ready);
   return order;
 }
 

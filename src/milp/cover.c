@@ -57,18 +57,8 @@ typedef struct cv {
 } cv;
 
 static void cv_free(cv *C) {
-  free(C->load);
-  free(C->row);
-  free(C->before);
-  free(C->cu);
-  free(C->ca);
-  free(C->cb);
-  free(C->ij);
-  free(C->ip);
-  free(C->ik);
-  free(C->ia);
-  free(C->lr);
-  free(C->rcol);
+  UTIL_FREE(C->load, C->row, C->before, C->cu, C->ca, C->cb, C->ij, C->ip,
+            C->ik, C->ia, C->lr, C->rcol);
 }
 
 /* L_k: the input order's memory at its step k (the simulator's: m_k plus
@@ -245,10 +235,7 @@ static void cv_in_cols(cv *C) {
     }
     for (int x = start[p]; x < start[p + 1]; x++) ecol[C->ca[C->ik[ord[x]]]] = -1;
   }
-  free(pos);
-  free(ecol);
-  free(ord);
-  free(start);
+  UTIL_FREE(pos, ecol, ord, start);
 }
 
 /* Can every overloaded stage be relieved at all, dropping every gap
@@ -283,14 +270,8 @@ typedef struct cv_lp {
 } cv_lp;
 
 static void cv_lp_free(cv_lp *L) {
-  free(L->start);
-  free(L->index);
-  free(L->value);
-  free(L->collb);
-  free(L->colub);
-  free(L->obj);
-  free(L->rowlb);
-  free(L->rowub);
+  UTIL_FREE(L->start, L->index, L->value, L->collb, L->colub, L->obj, L->rowlb,
+            L->rowub);
 }
 
 /* The input rows of each column (gap: -1 each, R_p and E_pk: +1 each), in
@@ -398,11 +379,7 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
     L->rowlb[in0 + i] = 0;
     L->rowub[in0 + i] = DBL_MAX;
   }
-  free(ioff);
-  free(irow);
-  free(clip);
-  free(urow);
-  free(ngap);
+  UTIL_FREE(ioff, irow, clip, urow, ngap);
 }
 
 static long long cv_nnz(const cv *C) {

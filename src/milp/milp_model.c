@@ -351,14 +351,8 @@ void milp_col_name(const milp_model *md, const milp_tag *frees, int j, char *buf
 }
 
 void milp_free(milp_model *md) {
-  free(md->start);
-  free(md->index);
-  free(md->value);
-  free(md->collb);
-  free(md->colub);
-  free(md->obj);
-  free(md->rowlb);
-  free(md->rowub);
+  UTIL_FREE(md->start, md->index, md->value, md->collb, md->colub, md->obj,
+            md->rowlb, md->rowub);
   memset(md, 0, sizeof *md);
 }
 

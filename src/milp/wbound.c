@@ -284,10 +284,7 @@ static int wb_check(wb_run *R, const wmodel *W, const double *x, int **seq_out, 
     free(live);
     free(unc);
   }
-  free(seq);
-  free(stage);
-  free(mem);
-  free(last);
+  UTIL_FREE(seq, stage, mem, last);
   return rc;
 }
 

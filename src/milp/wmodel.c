@@ -152,29 +152,15 @@ int wm_add_value(wmodel *W, int u, int tmax) {
 }
 
 static void wm_free_problem(wmodel *W) {
-  free(W->start);
-  free(W->index);
-  free(W->value);
-  free(W->collb);
-  free(W->colub);
-  free(W->obj);
-  free(W->rowlb);
-  free(W->rowub);
+  UTIL_FREE(W->start, W->index, W->value, W->collb, W->colub, W->obj, W->rowlb,
+            W->rowub);
   W->start = W->index = NULL;
   W->value = W->collb = W->colub = W->obj = W->rowlb = W->rowub = NULL;
 }
 
 void wm_free(wmodel *W) {
   wm_free_problem(W);
-  free(W->m);
-  free(W->w);
-  free(W->in);
-  free(W->rc);
-  free(W->sc);
-  free(W->qc);
-  free(W->ckind);
-  free(W->ct);
-  free(W->cu);
+  UTIL_FREE(W->m, W->w, W->in, W->rc, W->sc, W->qc, W->ckind, W->ct, W->cu);
   memset(W, 0, sizeof *W);
 }
 
@@ -382,11 +368,7 @@ int wm_build(wmodel *W, const wm_rows *L, long long max_nnz, char *err, size_t e
     W->rowub = B.ub;
     B.lb = B.ub = NULL;
   }
-  free(B.lb);
-  free(B.ub);
-  free(B.row);
-  free(B.col);
-  free(B.val);
+  UTIL_FREE(B.lb, B.ub, B.row, B.col, B.val);
   return rc;
 }
 

@@ -52,11 +52,7 @@ static void order_bound_batch_init(order_bound_batch *b, const remat_graph *g) {
 }
 
 static void order_bound_batch_free(order_bound_batch *b) {
-  free(b->dm);
-  free(b->am);
-  free(b->self);
-  free(b->xid);
-  free(b->yid);
+  UTIL_FREE(b->dm, b->am, b->self, b->xid, b->yid);
   order_flow_free(&b->f);
 }
 

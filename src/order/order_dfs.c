@@ -43,19 +43,8 @@ void order_dfs_init(order_dfs *D, const remat_graph *g, size_t max_bytes,
 void order_dfs_free(order_dfs *D) {
   order_walk_free(&D->w);
   order_memo_free(&D->memo);
-  free(D->path);
-  free(D->loc);
-  free(D->bits);
-  free(D->z);
-  free(D->a);
-  free(D->dyn);
-  free(D->koff);
-  free(D->klist);
-  free(D->fr);
-  free(D->fstack);
-  free(D->cs);
-  free(D->ckey);
-  free(D->ckey2);
+  UTIL_FREE(D->path, D->loc, D->bits, D->z, D->a, D->dyn, D->koff, D->klist,
+            D->fr, D->fstack, D->cs, D->ckey, D->ckey2);
   memset(D, 0, sizeof *D);
 }
 

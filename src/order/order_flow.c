@@ -11,14 +11,8 @@
 void order_flow_init(order_flow *f) { memset(f, 0, sizeof *f); }
 
 void order_flow_free(order_flow *f) {
-  free(f->head);
-  free(f->next);
-  free(f->to);
-  free(f->res);
-  free(f->level);
-  free(f->it);
-  free(f->queue);
-  free(f->path);
+  UTIL_FREE(f->head, f->next, f->to, f->res, f->level, f->it, f->queue,
+            f->path);
   memset(f, 0, sizeof *f);
 }
 

@@ -233,9 +233,6 @@ int64_t order_heur_beam(const remat_graph *g, const order_heur_beam_params *p,
     free(B.lv[i].bits);
     free(B.lv[i].pool);
   }
-  free(B.z);
-  free(B.ch);
-  free(B.trail);
-  free(B.seen);
+  UTIL_FREE(B.z, B.ch, B.trail, B.seen);
   return peak;
 }

@@ -46,11 +46,7 @@ void order_walk_init(order_walk *w, const remat_graph *g) {
 }
 
 void order_walk_free(order_walk *w) {
-  free(w->rem);
-  free(w->need);
-  free(w->taken);
-  free(w->avail);
-  free(w->apos);
+  UTIL_FREE(w->rem, w->need, w->taken, w->avail, w->apos);
   memset(w, 0, sizeof *w);
 }
 

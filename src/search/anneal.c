@@ -111,17 +111,7 @@ static int an_copies_ok(const an *A, int u) {
 /* A step to relieve: a random overloaded one, or the fullest of a few. */
 static int an_pick_step(an *A) {
   const plan_eval *E = an_cur(A);
-  if (E->over > 0) {
-    int k = an_below(A, E->over);
-    for (int j = 0; j < E->len; j++)
-      if (E->mem[j] > E->M && k-- == 0) return j;
-  }
-  int best = an_below(A, E->len);
-  for (int t = 0; t < 3; t++) {
-    int j = an_below(A, E->len);
-    if (E->mem[j] > E->mem[best]) best = j;
-  }
-  return best;
+  return plan_pick_step(E->mem, E->len, E->over, E->M, &A->rng);
 }
 
 /* Two steps before j whose values are live across j, each uniformly at

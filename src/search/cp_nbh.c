@@ -42,12 +42,7 @@ void nbh_init(nbh *L, const model *md, const fzn_layout *layout, int mode,
 }
 
 void nbh_free(nbh *L) {
-  free(L->var_a);
-  free(L->var_s);
-  free(L->var_e);
-  free(L->nodes);
-  free(L->mark);
-  free(L->profile);
+  UTIL_FREE(L->var_a, L->var_s, L->var_e, L->nodes, L->mark, L->profile);
 }
 
 /* Values of copy c from the LNS variables. */
@@ -130,18 +125,6 @@ static int nbh_profile(nbh *L, const int *values, int64_t *peak) {
   return arg;
 }
 
-/* Nodes with a copy live at event t (into L->nodes). */
-static int nbh_live_at(nbh *L, const int *values, int t) {
-  const model *md = L->md;
-  int cnt = 0;
-  for (int c = 0; c < md->ncopy; c++) {
-    int s, e, a;
-    nbh_copy(L, values, c, &s, &e, &a);
-    if (a && s <= t && t <= e) L->nodes[cnt++] = md->node[c];
-  }
-  return cnt;
-}
-
 /* Nodes with a copy live somewhere in [t0, t1] (into L->nodes). */
 static int nbh_live_in(nbh *L, const int *values, int t0, int t1) {
   const model *md = L->md;
@@ -157,7 +140,7 @@ static int nbh_live_in(nbh *L, const int *values, int t0, int t1) {
 static void nbh_peak(nbh *L, const int *values, int k) {
   int64_t peak;
   int t = nbh_profile(L, values, &peak);
-  int cnt = nbh_live_at(L, values, t);
+  int cnt = nbh_live_in(L, values, t, t);
   nbh_pick(L, L->nodes, cnt, k);
 }
 

@@ -80,11 +80,7 @@ static void fex_grow(fex *X) {
   for (size_t i = 0; i < old.cap_s; i++)
     if (old.key[i] != UINT64_MAX) X->parent[where[i]] = where[old.parent[i]];
   for (size_t i = 0; i < X->hn; i++) X->heap[i].s = where[X->heap[i].s];
-  free(where);
-  free(old.key);
-  free(old.dist);
-  free(old.parent);
-  free(old.move);
+  UTIL_FREE(where, old.key, old.dist, old.parent, old.move);
 }
 
 /* The durations of the nodes never computed in k (an admissible estimate). */
@@ -245,10 +241,6 @@ free_exact_status free_exact_solve(const remat_graph *g, const free_exact_params
     }
   }
   if (states) *states = X.size;
-  free(X.key);
-  free(X.dist);
-  free(X.parent);
-  free(X.move);
-  free(X.heap);
+  UTIL_FREE(X.key, X.dist, X.parent, X.move, X.heap);
   return st;
 }

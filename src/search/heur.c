@@ -319,20 +319,28 @@ static int heur_greedy(heur *H, plan *s, int randomise) {
 
 /* ----------------------------------------------------------- improvement */
 
-/* Remove recomputations that are not needed, most expensive first. */
-static void heur_prune(heur *H, plan *s) {
+/* The recomputations of s (their events), most expensive first; *nr gets
+ * their number.  The caller frees the array. */
+static int *heur_recs_by_cost(const heur *H, const plan *s, int *nr) {
   int *rec = util_malloc((size_t)(s->len ? s->len : 1) * sizeof *rec);
-  int nr = 0;
+  *nr = 0;
   for (int i = 0; i < s->len; i++)
-    if (!plan_is_first(s->key[i])) rec[nr++] = s->key[i];
-  for (int i = 1; i < nr; i++) { /* by duration, descending */
-    int k = rec[i], j = i;
-    while (j > 0 && H->g->w[plan_node(rec[j - 1])] < H->g->w[plan_node(k)]) {
+    if (!plan_is_first(s->key[i])) rec[(*nr)++] = s->key[i];
+  for (int i = 1; i < *nr; i++) { /* insertion sort by duration */
+    int key = rec[i], j = i;
+    while (j > 0 && H->g->w[plan_node(rec[j - 1])] < H->g->w[plan_node(key)]) {
       rec[j] = rec[j - 1];
       j--;
     }
-    rec[j] = k;
+    rec[j] = key;
   }
+  return rec;
+}
+
+/* Remove recomputations that are not needed, most expensive first. */
+static void heur_prune(heur *H, plan *s) {
+  int nr;
+  int *rec = heur_recs_by_cost(H, s, &nr);
   for (int i = 0; i < nr; i++) {
     plan_move(&H->E, s, rec[i], 0);
     if (H->E.peak > H->M) plan_move(&H->E, s, 0, rec[i]);
@@ -390,18 +398,8 @@ static int heur_repair(heur *H, plan *s, int64_t max_dur, int depth,
 /* One pass over the recomputations, most expensive first; returns the
  * number of successful exchanges. */
 static int heur_exchange(heur *H, plan *s) {
-  int *rec = util_malloc((size_t)(s->len ? s->len : 1) * sizeof *rec);
-  int nr = 0;
-  for (int i = 0; i < s->len; i++)
-    if (!plan_is_first(s->key[i])) rec[nr++] = s->key[i];
-  for (int i = 1; i < nr; i++) { /* by duration, descending */
-    int key = rec[i], j = i;
-    while (j > 0 && H->g->w[plan_node(rec[j - 1])] < H->g->w[plan_node(key)]) {
-      rec[j] = rec[j - 1];
-      j--;
-    }
-    rec[j] = key;
-  }
+  int nr;
+  int *rec = heur_recs_by_cost(H, s, &nr);
   move *buf = util_malloc((size_t)HEUR_XDEPTH * (size_t)HEUR_MOVES(H) * sizeof *buf);
   int wins = 0;
   for (int i = 0; i < nr && !heur_out_of_time(H); i++) {

@@ -103,10 +103,7 @@ static void odesc_alloc(odesc *X, const remat_graph *g, const int *order) {
 }
 
 static void odesc_free(odesc *X) {
-  free(X->order);
-  free(X->pos);
-  free(X->over);
-  free(X->delta);
+  UTIL_FREE(X->order, X->pos, X->over, X->delta);
 }
 
 int64_t odesc_peak(const remat_graph *g, const int *order) {

@@ -289,11 +289,5 @@ void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
     if (st != PB_UNKNOWN || (p->stop && *p->stop)) break;
   }
   out->seconds = util_now() - P.t0;
-  free(order);
-  free(own);
-  free(P.tmp);
-  free(P.pool);
-  free(P.ent);
-  free(P.slot);
-  free(P.stack);
+  UTIL_FREE(order, own, P.tmp, P.pool, P.ent, P.slot, P.stack);
 }

@@ -107,13 +107,7 @@ void plan_eval_init(plan_eval *E, const remat_graph *g, int64_t M) {
 }
 
 void plan_eval_free(plan_eval *E) {
-  free(E->seq);
-  free(E->lastuse);
-  free(E->latest);
-  free(E->ncopy);
-  free(E->mem);
-  free(E->delta);
-  free(E->rec);
+  UTIL_FREE(E->seq, E->lastuse, E->latest, E->ncopy, E->mem, E->delta, E->rec);
   if (E->cp)
     for (int v = 0; v < E->g->n; v++) free(E->cp[v]);
   free(E->cp);
@@ -392,4 +386,19 @@ void plan_move(plan_eval *E, plan *s, int out, int in) {
   if (in) plan_inc_insert(E, s, in);
   E->evals++;
   plan_scan(E);
+}
+
+int plan_pick_step(const int64_t *mem, int len, int over, int64_t M,
+                   uint64_t *rng) {
+  if (over > 0) {
+    int k = util_below(rng, over);
+    for (int j = 0; j < len; j++)
+      if (mem[j] > M && k-- == 0) return j;
+  }
+  int best = util_below(rng, len);
+  for (int t = 0; t < 3; t++) {
+    int j = util_below(rng, len);
+    if (mem[j] > mem[best]) best = j;
+  }
+  return best;
 }

@@ -63,6 +63,10 @@ int plan_peak_step(plan_eval *E);
 int plan_next_reader(const plan_eval *E, const plan *s, int v, int key, int lim);
 /* After plan_track: the event of v's latest copy before event key, or 0. */
 int plan_copy_before(const plan_eval *E, int v, int key);
+/* The step an annealing move relieves: one of the `over` steps whose mem
+ * exceeds M, at random, or else the fullest of four random steps. */
+int plan_pick_step(const int64_t *mem, int len, int over, int64_t M,
+                   uint64_t *rng);
 /* Is u a predecessor of v?  (binary search in v's sorted list) */
 int plan_is_pred(const remat_graph *g, int u, int v);
 

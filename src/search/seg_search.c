@@ -192,13 +192,7 @@ int seg_run(const remat_graph *g, const seg_params *p, seg_out *out) {
     seg_lists(&S);
     while (!seg_halted(&S) && !S.internal) seg_swap(&S);
   }
-  free(S.cand);
-  free(S.rank);
-  free(S.keep);
-  free(S.ck);
-  free(S.kept);
-  free(S.drop);
-  free(S.pos);
+  UTIL_FREE(S.cand, S.rank, S.keep, S.ck, S.kept, S.drop, S.pos);
   if (out) *out = S.out;
   return S.internal ? REMAT_EINTERNAL : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "util.h"
 
 void sqa_params_init(sqa_params *p) {
@@ -153,18 +154,8 @@ static int sqa_dist(sqa *S) {
 
 /* A step to relieve: a random overloaded one, or the fullest of a few. */
 static int sqa_pick_step(sqa *S) {
-  const sqa_ev *c = S->cur;
-  if (c->over > 0) {
-    int k = sqa_below(S, c->over);
-    for (int j = 0; j < c->len; j++)
-      if (c->mem[j] > S->M && k-- == 0) return j;
-  }
-  int best = sqa_below(S, c->len);
-  for (int t = 0; t < 3; t++) {
-    int j = sqa_below(S, c->len);
-    if (c->mem[j] > c->mem[best]) best = j;
-  }
-  return best;
+  return plan_pick_step(S->cur->mem, S->cur->len, S->cur->over, S->M,
+                        &S->rng);
 }
 
 /* A step to move: half the time near a step to relieve (the moves that
@@ -423,14 +414,8 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
     }
     sqa_emit(&S, 1);
   }
-  free(topo);
-  free(S.latest);
-  free(S.cnt);
-  free(S.ccnt);
-  free(S.delta);
-  free(S.best.seq);
-  free(S.ebest.seq);
-  free(S.start.seq);
+  UTIL_FREE(topo, S.latest, S.cnt, S.ccnt, S.delta, S.best.seq, S.ebest.seq,
+            S.start.seq);
   sqa_ev_free(&S.a);
   sqa_ev_free(&S.b);
   return moves;

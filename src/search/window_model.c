@@ -507,14 +507,7 @@ int win_build(win *W, const model *md, const plan *s, const plan_eval *E,
     util_buf_puts(out, B.cons.s ? B.cons.s : "");
     win_solve(&B, out);
   }
-  free(load);
-  free(B.run);
-  free(others);
-  free(B.var);
-  free(B.cross);
-  free(B.first_cp);
-  free(B.next_cp);
-  free(B.cp);
+  UTIL_FREE(load, B.run, others, B.var, B.cross, B.first_cp, B.next_cp, B.cp);
   util_buf_free(&B.decl);
   util_buf_free(&B.cons);
   return W->nfree;

@@ -46,6 +46,14 @@ static inline remat_graph *oracle_dag(int n, int pct, int dmax, int mmax,
   return g;
 }
 
+/* The i-th of a family of small random DAGs: lo + i % span nodes, edges
+ * with probability 30, 45 or 60 % by turns, durations 0..9, sizes 1..9;
+ * seeded with seed0 + i. */
+static inline remat_graph *oracle_small(int i, int lo, int span,
+                                        uint64_t seed0) {
+  return oracle_dag(lo + i % span, 30 + 15 * (i % 3), 9, 9, seed0 + (uint64_t)i);
+}
+
 /* A graph with g's edges and the durations w[] and sizes m[] given. */
 static inline remat_graph *oracle_renumber(const remat_graph *g, const int64_t *w,
                                            const int64_t *m, const char *name) {

@@ -14,6 +14,20 @@
 #include "graph.h"
 #include "remat.h"
 
+/* remat_solve's parameters of a quiet run with budget M, a time limit of
+ * seconds and threads Gecode threads (0: all cores); the rest at their
+ * defaults. */
+static inline remat_solve_params solve_params(int64_t M, double seconds,
+                                              int threads) {
+  remat_solve_params p;
+  remat_solve_params_init(&p);
+  p.budget = M;
+  p.time_limit = seconds;
+  p.threads = threads;
+  p.verbose = 0;
+  return p;
+}
+
 /* UNIT_TESTS(test_a, test_b, ...) defines main(): runs the listed tests
  * (functions void f(void **state)) as one cmocka group named "tests",
  * each test under its own name.  UNIT_TESTS_WITH(setup, teardown, test_a,
@@ -94,27 +108,52 @@ static char *tpath(const char *name) {
 
 /* What a schedule report callback has seen: the budget M and copy limits
  * (NULL: any number) it checks against, the reports so far, whether the
- * last one fits M, its peak and duration. */
+ * last one fits M, its peak and duration; with report_keep, the last
+ * schedule itself (freed by the caller). */
 typedef struct report_seen {
   const remat_graph *g;
   int64_t M;
   const int *copies;
   int reports, fits;
   int64_t last_peak, last_dur;
+  int *last, last_len;
 } report_seen;
 
+/* Nothing seen yet, checking against g, M and copies. */
+static inline void report_seen_start(report_seen *S, const remat_graph *g,
+                                     int64_t M, const int *copies) {
+  memset(S, 0, sizeof *S);
+  S->g = g;
+  S->M = M;
+  S->copies = copies;
+}
+
 /* Simulates a reported schedule into sim, asserting that it is valid and
- * computes no node v more than S->copies[v] times; whether it fits S->M. */
+ * computes every node v at least once and at most S->copies[v] times;
+ * whether it fits S->M. */
 static inline int report_simulate(const report_seen *S, const int *seq,
                                   int len, remat_sim *sim) {
   assert_int_equal(remat_simulate(S->g, seq, len, sim, NULL), 0);
   if (S->copies) {
     int *cnt = calloc((size_t)S->g->n, sizeof *cnt);
     for (int j = 0; j < len; j++) cnt[seq[j]]++;
-    for (int v = 0; v < S->g->n; v++) assert_true(cnt[v] <= S->copies[v]);
+    for (int v = 0; v < S->g->n; v++)
+      assert_true(cnt[v] >= 1 && cnt[v] <= S->copies[v]);
     free(cnt);
   }
   return sim->peak <= S->M;
+}
+
+/* Asserts that a report improves on the one before (if any): once one
+ * fits, every later one fits and is shorter; until then each one fits or
+ * has a lower peak. */
+static inline void report_improves(const report_seen *S, int fits,
+                                   const remat_sim *sim) {
+  if (!S->reports) return;
+  if (S->fits)
+    assert_true(fits && sim->duration < S->last_dur);
+  else
+    assert_true(fits || sim->peak < S->last_peak);
 }
 
 /* Counts a report that simulated to sim. */
@@ -124,6 +163,27 @@ static inline void report_count(report_seen *S, int fits,
   S->fits = fits;
   S->last_peak = sim->peak;
   S->last_dur = sim->duration;
+}
+
+/* The checks of a report named want from a search whose every report
+ * improves on the one before: valid, within the copy limits, improving
+ * (report_improves), then counted; whether it fits S->M. */
+static inline int report_check(report_seen *S, const char *name,
+                               const char *want, const int *seq, int len) {
+  assert_string_equal(name, want);
+  remat_sim sim;
+  int fits = report_simulate(S, seq, len, &sim);
+  report_improves(S, fits, &sim);
+  report_count(S, fits, &sim);
+  return fits;
+}
+
+/* Keeps a copy of the reported schedule in S->last. */
+static inline void report_keep(report_seen *S, const int *seq, int len) {
+  free(S->last);
+  S->last = malloc((size_t)len * sizeof *S->last);
+  memcpy(S->last, seq, (size_t)len * sizeof *seq);
+  S->last_len = len;
 }
 
 /* Output caught in memory: FILE *f = memout_open(&mo), then

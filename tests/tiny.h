@@ -44,6 +44,38 @@ static inline remat_graph *tiny_dag(int n, int pct, int wmax) {
   return graph_from_arrays(n, w, m, ne, src, dst, "tiny");
 }
 
+/* tiny_dag on nlo..nhi nodes with a pct drawn from plo..phi, in that
+ * order, durations 0..9. */
+static inline remat_graph *tiny_rand(int nlo, int nhi, int plo, int phi) {
+  int n = rng_int(nlo, nhi);
+  return tiny_dag(n, rng_int(plo, phi), 9);
+}
+
+/* The sizes of tiny_rand's graphs: nlo..nhi nodes, plo..phi % edges. */
+typedef struct tiny_family {
+  int nlo, nhi, plo, phi;
+} tiny_family;
+
+/* Runs check on count graphs of family f drawn one after another from
+ * rng_state = seed on; each is freed after. */
+static inline void each_tiny(uint64_t seed, int count, tiny_family f,
+                             void (*check)(const remat_graph *g)) {
+  rng_state = seed;
+  for (int rep = 0; rep < count; rep++) {
+    remat_graph *g = tiny_rand(f.nlo, f.nhi, f.plo, f.phi);
+    check(g);
+    remat_graph_free(g);
+  }
+}
+
+/* Defines the test `name`: check on count graphs of family {nlo, nhi,
+ * plo, phi} from seed on (each_tiny). */
+#define TINY_TEST(name, check, seed, count, nlo, nhi, plo, phi)                \
+  static void name(void **state) {                                             \
+    (void)state;                                                               \
+    each_tiny(seed, count, (tiny_family){nlo, nhi, plo, phi}, check);          \
+  }
+
 static inline remat_graph *chain(int n) { /* a chain with unit sizes */
   int64_t w[16], m[16];
   int src[16], dst[16];

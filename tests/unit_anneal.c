@@ -15,26 +15,13 @@
 typedef report_seen seen;
 
 static int check_report(void *ctx, const int *seq, int len, const char *name) {
-  seen *S = ctx;
-  assert_string_equal(name, "anneal");
-  remat_sim sim;
-  int fits = report_simulate(S, seq, len, &sim);
-  if (S->reports) { /* each report improves on the previous one */
-    if (S->fits)
-      assert_true(fits && sim.duration < S->last_dur);
-    else
-      assert_true(fits || sim.peak < S->last_peak);
-  }
-  report_count(S, fits, &sim);
+  report_check(ctx, name, "anneal", seq, len);
   return 0;
 }
 
 static void run_step(seen *S, const remat_graph *g, int64_t M, const int *copies,
                      long long moves, unsigned seed, double target_step) {
-  memset(S, 0, sizeof *S);
-  S->g = g;
-  S->M = M;
-  S->copies = copies;
+  report_seen_start(S, g, M, copies);
   anneal_params p;
   anneal_params_init(&p);
   p.budget = M;

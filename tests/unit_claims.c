@@ -153,13 +153,8 @@ static void test_solve_rounded(void **state) {
     int n = 5 + (int)(uc_rand(&s) % 3);
     remat_graph *g = uc_graph(&s, n, 0, 0);
     int64_t lo = remat_graph_min_peak(g), hi = remat_topo_peak(g);
-    remat_solve_params p;
-    remat_solve_params_init(&p);
-    p.budget = lo + (hi - lo) / 3;
+    remat_solve_params p = solve_params(lo + (hi - lo) / 3, 5, 1);
     p.default_copies = 2;
-    p.time_limit = 5;
-    p.threads = 1;
-    p.verbose = 0;
     remat_result r;
     remat_result_init(&r, g, p.budget, "cp");
     int rc = remat_solve(g, &p, &r);

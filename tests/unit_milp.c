@@ -86,8 +86,7 @@ static void test_milp_brute_force(void **state) {
   int reps = getenv("UNIT_MILP_REPS") ? atoi(getenv("UNIT_MILP_REPS")) : 24;
   n_recompute = n_cbc_infeasible = 0;
   for (int rep = 0; rep < reps; rep++) {
-    int n = rng_int(3, 6);
-    remat_graph *g = tiny_dag(n, rng_int(20, 80), 9);
+    remat_graph *g = tiny_rand(3, 6, 20, 80);
     milp_vs_brute(g, rep & 1);
     remat_graph_free(g);
   }
@@ -172,34 +171,29 @@ static void test_milp_chain(void **state) {
 }
 
 /* The LP relaxation's value is a lower bound of the MILP optimum. */
-static void test_lp_bound(void **state) {
-  (void)state;
-  rng_state = 99;
-  for (int rep = 0; rep < 12; rep++) {
-    int n = rng_int(4, 7);
-    remat_graph *g = tiny_dag(n, rng_int(30, 70), 9);
-    int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g);
-    for (int64_t M = lb; M < topo; M += (topo - lb) / 3 + 1) {
-      remat_result r;
-      int rc = milp_run_quiet(g, M, 0, &r);
-      milp_model md;
-      char err[256];
-      assert_int_equal(milp_build(&md, g, M, MILP_RELAXED, err, sizeof err), 0);
-      double *x = malloc(sizeof(double) * (size_t)md.ncols), obj;
-      int st = milp_solve_lp(&md, 30, NULL, x, &obj);
-      if (rc == 0) {
-        assert_int_equal(st, 0);
-        assert_true(milp_duration(&md, obj) <= (double)r.duration + 1e-6);
-      } else {
-        assert_int_equal(r.status, REMAT_STATUS_INFEASIBLE);
-      }
-      free(x);
-      milp_free(&md);
-      remat_result_free(&r);
+static void lp_bound(const remat_graph *g) {
+  int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g);
+  for (int64_t M = lb; M < topo; M += (topo - lb) / 3 + 1) {
+    remat_result r;
+    int rc = milp_run_quiet(g, M, 0, &r);
+    milp_model md;
+    char err[256];
+    assert_int_equal(milp_build(&md, g, M, MILP_RELAXED, err, sizeof err), 0);
+    double *x = malloc(sizeof(double) * (size_t)md.ncols), obj;
+    int st = milp_solve_lp(&md, 30, NULL, x, &obj);
+    if (rc == 0) {
+      assert_int_equal(st, 0);
+      assert_true(milp_duration(&md, obj) <= (double)r.duration + 1e-6);
+    } else {
+      assert_int_equal(r.status, REMAT_STATUS_INFEASIBLE);
     }
-    remat_graph_free(g);
+    free(x);
+    milp_free(&md);
+    remat_result_free(&r);
   }
 }
+
+TINY_TEST(test_lp_bound, lp_bound, 99, 12, 4, 7, 30, 70)
 
 /* A budget below max_v (m_v + inputs) fails at once; the input order wins
  * when it fits. */

@@ -88,8 +88,8 @@ static void test_free_matches_exhaustive(void **state) {
   (void)state;
   int total = 0;
   for (int i = 0; i < 60; i++) {
-    int n = 2 + i % 4;
-    remat_graph *g = oracle_dag(n, 30 + 15 * (i % 3), 9, 9, 500 + (uint64_t)i);
+    remat_graph *g = oracle_small(i, 2, 4, 500);
+    int n = g->n;
     int64_t lo = remat_graph_min_peak(g), hi = remat_topo_peak(g);
     int64_t budgets[4] = {lo - 1, lo, (lo + hi) / 2, hi};
     for (int k = 0; k < 4; k++) {

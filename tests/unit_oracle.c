@@ -13,14 +13,9 @@
 static int check_instance(const remat_graph *g, int64_t M, int heuristics, int threads) {
   int64_t minp;
   int64_t best = oracle_best(g, M, &minp);
-  remat_solve_params p;
-  remat_solve_params_init(&p);
-  p.budget = M;
+  remat_solve_params p = solve_params(M, 20, threads);
   p.default_copies = g->n;
-  p.time_limit = 20;
-  p.verbose = 0;
   p.heuristics = heuristics;
-  p.threads = threads;
   remat_result r;
   remat_result_init(&r, g, M, "cp");
   int rc = remat_solve(g, &p, &r);

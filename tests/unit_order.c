@@ -121,6 +121,21 @@ static int64_t rand_maxm(int seed) {
   }
 }
 
+/* Runs check on count random DAGs of 1 to 10 nodes drawn from a generator
+ * seeded with rng: the seed-th has 1 + seed % 10 nodes, edges with
+ * probability 10 + 9 * (seed % 7) % and sizes up to rand_maxm(seed); opt
+ * is its brute-force minimum peak. */
+static void each_small_dag(uint64_t rng, int count,
+                           void (*check)(const remat_graph *g, int seed,
+                                         int64_t opt)) {
+  for (int seed = 0; seed < count; seed++) {
+    remat_graph *g =
+        rand_dag(&rng, 1 + seed % 10, 10 + 9 * (seed % 7), rand_maxm(seed));
+    check(g, seed, bf_min_peak(g));
+    remat_graph_free(g);
+  }
+}
+
 /* ---------------------------------------------------------------- tests */
 
 static void test_dp_matches_enumeration(void **state) {
@@ -158,69 +173,67 @@ static void test_walk_peak_matches_simulator(void **state) {
 
 /* order_solve: optimal on every small DAG, the bound never above the
  * minimum, the order re-simulates to its peak. */
+static void solve_is_optimal(const remat_graph *g, int seed, int64_t opt) {
+  (void)seed;
+  order_params p;
+  order_params_init(&p);
+  p.time_limit = 30;
+  order_result r;
+  assert_int_equal(order_solve(g, &p, &r), 0);
+  assert_true(r.peak == opt);
+  assert_true(r.optimal);
+  assert_true(r.lower == opt);
+  assert_true(r.bound <= opt);
+  assert_true(r.input_peak == remat_topo_peak(g));
+  remat_sim s;
+  assert_int_equal(remat_simulate(g, r.order, g->n, &s, NULL), 0);
+  assert_true(s.peak == r.peak && s.recomputations == 0);
+  order_result_free(&r);
+  /* without the exact search: still a valid order and a valid bound */
+  p.exact = 0;
+  p.time_limit = 0.02; /* the window search runs to the end when open */
+  assert_int_equal(order_solve(g, &p, &r), 0);
+  assert_true(r.peak >= opt && r.lower <= opt);
+  assert_int_equal(r.optimal, r.peak == r.lower);
+  order_result_free(&r);
+}
+
 static void test_solve_against_brute_force(void **state) {
   (void)state;
-  uint64_t rng = 12345;
-  for (int seed = 0; seed < 300; seed++) {
-    int n = 1 + seed % 10;
-    remat_graph *g = rand_dag(&rng, n, 10 + 9 * (seed % 7), rand_maxm(seed));
-    int64_t opt = bf_min_peak(g);
-    order_params p;
-    order_params_init(&p);
-    p.time_limit = 30;
-    order_result r;
-    assert_int_equal(order_solve(g, &p, &r), 0);
-    assert_true(r.peak == opt);
-    assert_true(r.optimal);
-    assert_true(r.lower == opt);
-    assert_true(r.bound <= opt);
-    assert_true(r.input_peak == remat_topo_peak(g));
-    remat_sim s;
-    assert_int_equal(remat_simulate(g, r.order, g->n, &s, NULL), 0);
-    assert_true(s.peak == r.peak && s.recomputations == 0);
-    order_result_free(&r);
-    /* without the exact search: still a valid order and a valid bound */
-    p.exact = 0;
-    p.time_limit = 0.02; /* the window search runs to the end when open */
-    assert_int_equal(order_solve(g, &p, &r), 0);
-    assert_true(r.peak >= opt && r.lower <= opt);
-    assert_int_equal(r.optimal, r.peak == r.lower);
-    order_result_free(&r);
-    remat_graph_free(g);
-  }
+  each_small_dag(12345, 300, solve_is_optimal);
 }
 
 /* The per-node bounds: c_v is exactly the least memory at v's step over
  * all orders; a_v is at most c_v; the batch and the single-node versions
  * agree. */
+static void bounds_per_node(const remat_graph *g, int seed, int64_t opt) {
+  (void)seed;
+  int n = g->n;
+  int64_t a[16], top = 0;
+  order_bound_ancestors(g, a);
+  for (int v = 0; v < n; v++) {
+    int64_t c = order_bound_closure(g, v), want = bf_min_at(g, v);
+    assert_true(c == want);
+    assert_true(a[v] <= c);
+    if (c > top) top = c;
+  }
+  order_bound_params bp;
+  order_bound_params_init(&bp);
+  order_bound_out bo;
+  assert_true(order_bound_run(g, &bp, &bo) == top);
+  assert_true(bo.complete);
+  assert_true(bo.bound <= opt);
+  bp.closure = 0;
+  int64_t amax = 0;
+  for (int v = 0; v < n; v++)
+    if (a[v] > amax) amax = a[v];
+  if (remat_graph_min_peak(g) > amax) amax = remat_graph_min_peak(g);
+  assert_true(order_bound_run(g, &bp, &bo) == amax);
+}
+
 static void test_bounds_per_node(void **state) {
   (void)state;
-  uint64_t rng = 777;
-  for (int seed = 0; seed < 150; seed++) {
-    int n = 1 + seed % 10;
-    remat_graph *g = rand_dag(&rng, n, 10 + 9 * (seed % 7), rand_maxm(seed));
-    int64_t a[16], top = 0;
-    order_bound_ancestors(g, a);
-    for (int v = 0; v < n; v++) {
-      int64_t c = order_bound_closure(g, v), want = bf_min_at(g, v);
-      assert_true(c == want);
-      assert_true(a[v] <= c);
-      if (c > top) top = c;
-    }
-    order_bound_params bp;
-    order_bound_params_init(&bp);
-    order_bound_out bo;
-    assert_true(order_bound_run(g, &bp, &bo) == top);
-    assert_true(bo.complete);
-    assert_true(bo.bound <= bf_min_peak(g));
-    bp.closure = 0;
-    int64_t amax = 0;
-    for (int v = 0; v < n; v++)
-      if (a[v] > amax) amax = a[v];
-    if (remat_graph_min_peak(g) > amax) amax = remat_graph_min_peak(g);
-    assert_true(order_bound_run(g, &bp, &bo) == amax);
-    remat_graph_free(g);
-  }
+  each_small_dag(777, 150, bounds_per_node);
 }
 
 /* order_bound_pairs: u and v incomparable, u with a successor in D_v. */
@@ -265,26 +278,24 @@ static void test_bound_pairs(void **state) {
 /* The exact search alone (no bound given, from the input order) proves
  * the minimum: the forced steps, the table and the bound per set never
  * cut an optimal order. */
+static void exact_alone(const remat_graph *g, int seed, int64_t opt) {
+  int n = g->n;
+  int ord[16];
+  for (int i = 0; i < n; i++) ord[i] = i;
+  order_exact_params ep;
+  order_exact_params_init(&ep);
+  ep.max_pairs = seed % 2 ? 100000 : 0; /* with and without the bound */
+  order_exact_out eo;
+  order_exact_run(g, &ep, ord, &eo);
+  assert_true(eo.proven);
+  assert_true(eo.peak == opt && eo.lower == opt);
+  assert_true(order_walk_valid(g, ord));
+  assert_true(order_walk_peak(g, ord, NULL) == opt);
+}
+
 static void test_exact_alone(void **state) {
   (void)state;
-  uint64_t rng = 4242;
-  for (int seed = 0; seed < 300; seed++) {
-    int n = 1 + seed % 10;
-    remat_graph *g = rand_dag(&rng, n, 10 + 9 * (seed % 7), rand_maxm(seed));
-    int64_t opt = bf_min_peak(g);
-    int ord[16];
-    for (int i = 0; i < n; i++) ord[i] = i;
-    order_exact_params ep;
-    order_exact_params_init(&ep);
-    ep.max_pairs = seed % 2 ? 100000 : 0; /* with and without the bound */
-    order_exact_out eo;
-    order_exact_run(g, &ep, ord, &eo);
-    assert_true(eo.proven);
-    assert_true(eo.peak == opt && eo.lower == opt);
-    assert_true(order_walk_valid(g, ord));
-    assert_true(order_walk_peak(g, ord, NULL) == opt);
-    remat_graph_free(g);
-  }
+  each_small_dag(4242, 300, exact_alone);
 }
 
 /* A window: the least max over its steps, over every order of its nodes,

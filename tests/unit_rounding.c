@@ -11,60 +11,55 @@
 #include "tiny.h"
 
 /* Rounding and baselines: valid schedules, or a clear none within budget. */
-static void test_rounding_and_baselines(void **state) {
-  (void)state;
-  rng_state = 1234;
-  for (int rep = 0; rep < 16; rep++) {
-    int n = rng_int(3, 9);
-    remat_graph *g = tiny_dag(n, rng_int(20, 70), 9);
-    int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g);
-    int64_t budgets[3] = {lb, (lb + topo) / 2, topo};
-    for (int k = 0; k < 3; k++) {
-      round_params rp;
-      round_params_init(&rp);
-      rp.budget = budgets[k];
-      rp.verbose = 0;
-      remat_result r;
-      remat_result_init(&r, g, budgets[k], "lp-rounding");
-      round_stats st;
-      int rc = round_solve(g, &rp, &r, &st);
-      check_result(g, &r);
-      assert_true(rc == 0 || rc == REMAT_ENOFIT);
-      assert_int_equal(rc == 0, r.seq && r.peak <= budgets[k]);
-      if (rc) assert_true(r.message[0] != 0);
-      if (r.has_bound && rc == 0)
-        assert_true(r.bound <= (double)r.duration + 1e-6);
-      remat_result_free(&r);
-      for (int m = 0; m < BASE_NMETHODS; m++)
-        for (int c = 0; c < BASE_NCAND; c++) {
-          base_params bp;
-          base_params_init(&bp);
-          bp.budget = budgets[k];
-          bp.method = m;
-          bp.candidates = c;
-          base_info info;
-          remat_result_init(&r, g, budgets[k], base_method_name(m));
-          assert_int_equal(base_run(g, &bp, &r, &info), 0);
-          assert_non_null(r.seq);
-          check_result(g, &r);
-          if (m == BASE_CHECKPOINT_ALL) assert_int_equal(r.peak, topo);
-          base_info_free(&info);
-          remat_result_free(&r);
-        }
-      remat_result_init(&r, g, budgets[k], "baselines");
-      assert_int_equal(base_best(g, budgets[k], 0, 0, NULL, &r), 0);
-      check_result(g, &r);
-      /* polishing keeps a fitting schedule fitting and never lengthens it */
-      int fits = r.seq && r.peak <= budgets[k];
-      int64_t before = r.duration;
-      round_polish(g, 0, 10, NULL, &r);
-      check_result(g, &r);
-      if (fits) assert_true(r.peak <= budgets[k] && r.duration <= before);
-      remat_result_free(&r);
-    }
-    remat_graph_free(g);
+static void rounding_and_baselines(const remat_graph *g) {
+  int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g);
+  int64_t budgets[3] = {lb, (lb + topo) / 2, topo};
+  for (int k = 0; k < 3; k++) {
+    round_params rp;
+    round_params_init(&rp);
+    rp.budget = budgets[k];
+    rp.verbose = 0;
+    remat_result r;
+    remat_result_init(&r, g, budgets[k], "lp-rounding");
+    round_stats st;
+    int rc = round_solve(g, &rp, &r, &st);
+    check_result(g, &r);
+    assert_true(rc == 0 || rc == REMAT_ENOFIT);
+    assert_int_equal(rc == 0, r.seq && r.peak <= budgets[k]);
+    if (rc) assert_true(r.message[0] != 0);
+    if (r.has_bound && rc == 0)
+      assert_true(r.bound <= (double)r.duration + 1e-6);
+    remat_result_free(&r);
+    for (int m = 0; m < BASE_NMETHODS; m++)
+      for (int c = 0; c < BASE_NCAND; c++) {
+        base_params bp;
+        base_params_init(&bp);
+        bp.budget = budgets[k];
+        bp.method = m;
+        bp.candidates = c;
+        base_info info;
+        remat_result_init(&r, g, budgets[k], base_method_name(m));
+        assert_int_equal(base_run(g, &bp, &r, &info), 0);
+        assert_non_null(r.seq);
+        check_result(g, &r);
+        if (m == BASE_CHECKPOINT_ALL) assert_int_equal(r.peak, topo);
+        base_info_free(&info);
+        remat_result_free(&r);
+      }
+    remat_result_init(&r, g, budgets[k], "baselines");
+    assert_int_equal(base_best(g, budgets[k], 0, 0, NULL, &r), 0);
+    check_result(g, &r);
+    /* polishing keeps a fitting schedule fitting and never lengthens it */
+    int fits = r.seq && r.peak <= budgets[k];
+    int64_t before = r.duration;
+    round_polish(g, 0, 10, NULL, &r);
+    check_result(g, &r);
+    if (fits) assert_true(r.peak <= budgets[k] && r.duration <= before);
+    remat_result_free(&r);
   }
 }
+
+TINY_TEST(test_rounding_and_baselines, rounding_and_baselines, 1234, 16, 3, 9, 20, 70)
 
 
 /* Polishing a chain schedule that recomputes everything in every stage:

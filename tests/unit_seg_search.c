@@ -14,29 +14,16 @@
 #include "gen.h"
 #include "seg_search.h"
 
-typedef struct seen {
-  const remat_graph *g;
-  int64_t M;
-  int reports;
-  int64_t last_dur;
-} seen;
+typedef report_seen seen;
 
+/* Every report fits and is shorter than the one before. */
 static int check_report(void *ctx, const int *seq, int len, const char *name) {
-  seen *S = ctx;
-  assert_string_equal(name, "segments");
-  remat_sim sim;
-  assert_int_equal(remat_simulate(S->g, seq, len, &sim, NULL), 0);
-  assert_true(sim.peak <= S->M);
-  if (S->reports) assert_true(sim.duration < S->last_dur);
-  S->reports++;
-  S->last_dur = sim.duration;
+  assert_true(report_check(ctx, name, "segments", seq, len));
   return 0;
 }
 
 static seg_out run_seg(seen *S, const remat_graph *g, int64_t M, double seconds) {
-  memset(S, 0, sizeof *S);
-  S->g = g;
-  S->M = M;
+  report_seen_start(S, g, M, NULL);
   seg_params p;
   seg_params_init(&p);
   p.budget = M;
@@ -89,11 +76,7 @@ static void test_free_beyond_stages(void **state) {
   (void)state;
   remat_graph *g = gen_training(30000, 3);
   int64_t M = remat_topo_peak(g) / 2;
-  remat_solve_params p;
-  remat_solve_params_init(&p);
-  p.budget = M;
-  p.time_limit = 4;
-  p.verbose = 0;
+  remat_solve_params p = solve_params(M, 4, 0);
   p.free_order = 1;
   remat_result r;
   remat_result_init(&r, g, M, "cp");

@@ -15,49 +15,17 @@
 #include "oracle.h"
 #include "seq_anneal.h"
 
-typedef struct seen {
-  const remat_graph *g;
-  int64_t M;
-  const int *copies;
-  int reports, fits;
-  int64_t last_peak, last_dur;
-  int *last, last_len; /* the last schedule reported */
-} seen;
+typedef report_seen seen;
 
 static int check_report(void *ctx, const int *seq, int len, const char *name) {
-  seen *S = ctx;
-  const remat_graph *g = S->g;
-  assert_string_equal(name, "sequence");
-  remat_sim sim;
-  assert_int_equal(remat_simulate(g, seq, len, &sim, NULL), 0);
-  int *cnt = calloc((size_t)g->n, sizeof *cnt);
-  for (int j = 0; j < len; j++) cnt[seq[j]]++;
-  for (int v = 0; v < g->n; v++) assert_true(cnt[v] >= 1 && cnt[v] <= S->copies[v]);
-  free(cnt);
-  int fits = sim.peak <= S->M;
-  if (S->reports) {
-    if (S->fits)
-      assert_true(fits && sim.duration < S->last_dur);
-    else
-      assert_true(fits || sim.peak < S->last_peak);
-  }
-  S->reports++;
-  S->fits = fits;
-  S->last_peak = sim.peak;
-  S->last_dur = sim.duration;
-  free(S->last);
-  S->last = malloc((size_t)len * sizeof *S->last);
-  memcpy(S->last, seq, (size_t)len * sizeof *seq);
-  S->last_len = len;
+  report_check(ctx, name, "sequence", seq, len);
+  report_keep(ctx, seq, len);
   return 0;
 }
 
 static void run_sqa(seen *S, const remat_graph *g, int64_t M, const int *copies,
                     const int *seq, int len, long long moves, double seconds) {
-  memset(S, 0, sizeof *S);
-  S->g = g;
-  S->M = M;
-  S->copies = copies;
+  report_seen_start(S, g, M, copies);
   sqa_params p;
   sqa_params_init(&p);
   p.budget = M;
@@ -81,8 +49,8 @@ static void test_sqa_exhaustive(void **state) {
   (void)state;
   int bad = 0, total = 0, below_stages = 0;
   for (int i = 0; i < 80; i++) {
-    int n = 3 + i % 4;
-    remat_graph *g = oracle_dag(n, 30 + 15 * (i % 3), 9, 9, 700 + (uint64_t)i);
+    remat_graph *g = oracle_small(i, 3, 4, 700);
+    int n = g->n;
     int64_t lo = remat_graph_min_peak(g), hi = remat_topo_peak(g);
     int caps[EXH_MAXN] = {2, 2, 2, 2, 2, 2, 2};
     int64_t budgets[3] = {lo, (lo + hi) / 2, hi - 1};

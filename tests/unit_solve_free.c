@@ -14,14 +14,9 @@
 #include "remat.h"
 
 static int solve_free_once(const remat_graph *g, int64_t M, int copies, remat_result *r) {
-  remat_solve_params p;
-  remat_solve_params_init(&p);
-  p.budget = M;
+  remat_solve_params p = solve_params(M, 20, 1);
   p.default_copies = copies;
-  p.time_limit = 20;
-  p.verbose = 0;
   p.free_order = 1;
-  p.threads = 1;
   remat_result_init(r, g, M, "cp");
   return remat_solve(g, &p, r);
 }
@@ -30,8 +25,8 @@ static void test_free_proves_exhaustive(void **state) {
   (void)state;
   int bad = 0, total = 0;
   for (int i = 0; i < 40; i++) {
-    int n = 2 + i % 4;
-    remat_graph *g = oracle_dag(n, 30 + 15 * (i % 3), 9, 9, 900 + (uint64_t)i);
+    remat_graph *g = oracle_small(i, 2, 4, 900);
+    int n = g->n;
     int64_t lo = remat_graph_min_peak(g), hi = remat_topo_peak(g);
     int64_t budgets[4] = {lo - 1, lo, (lo + hi) / 2, hi - 1};
     for (int k = 0; k < 4; k++) {
@@ -92,12 +87,7 @@ static void test_free_not_worse(void **state) {
     int64_t M = remat_topo_peak(g) * (i < 2 ? 80 : 90) / 100;
     remat_result r[2];
     for (int free_order = 0; free_order < 2; free_order++) {
-      remat_solve_params p;
-      remat_solve_params_init(&p);
-      p.budget = M;
-      p.time_limit = 2;
-      p.verbose = 0;
-      p.threads = 1;
+      remat_solve_params p = solve_params(M, 2, 1);
       p.free_order = free_order;
       remat_result_init(&r[free_order], g, M, "cp");
       assert_int_equal(remat_solve(g, &p, &r[free_order]), REMAT_OK);

@@ -93,54 +93,50 @@ static void test_r_opt_diamond(void **state) {
 /* Random R: after pruning, the canonical S satisfies (1b)/(1c) and
  * Checkmate's accounting equals the simulator step by step; without
  * pruning it is never below the simulated peak. */
-static void test_checkmate_accounting(void **state) {
-  (void)state;
-  rng_state = 7;
-  for (int rep = 0; rep < 400; rep++) {
-    int n = rng_int(2, 9);
-    remat_graph *g = tiny_dag(n, rng_int(10, 70), 9);
-    stage_mat R, S;
-    stage_mat_init(&R, n);
-    stage_mat_init(&S, n);
-    for (int t = 0; t < n; t++) {
-      stage_set(&R, t, t, 1);
-      for (int i = 0; i < t; i++) stage_set(&R, t, i, rng_int(0, 3) == 0);
-    }
-    int *seq, len = stage_sequence(&R, &seq);
-    remat_sim sim;
-    assert_int_equal(remat_simulate(g, seq, len, &sim, NULL), 0);
-    stage_canonical_s(g, &R, &S);
-    assert_true(stage_checkmate_peak(g, &R, &S, NULL) >= sim.peak);
-    free(seq);
-    int64_t dur0 = stage_duration(g, &R);
-    stage_prune(g, &R);
-    assert_true(stage_duration(g, &R) <= dur0);
-    stage_canonical_s(g, &R, &S);
-    for (int t = 0; t < n; t++) /* (1b), (1c) */
-      for (int v = 0; v <= t; v++) {
-        if (t + 1 < n && v < t)
-          assert_true(stage_get(&S, t + 1, v) <=
-                      stage_get(&S, t, v) + stage_get(&R, t, v));
-        if (!stage_get(&R, t, v)) continue;
-        for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
-          assert_true(stage_get(&R, t, g->pred[k]) ||
-                      stage_get(&S, t, g->pred[k]));
-      }
-    len = stage_sequence(&R, &seq);
-    int64_t *m1 = malloc(sizeof(int64_t) * (size_t)len);
-    int64_t *m2 = malloc(sizeof(int64_t) * (size_t)len);
-    assert_int_equal(remat_simulate(g, seq, len, &sim, m1), 0);
-    int64_t peak = stage_checkmate_peak(g, &R, &S, m2);
-    assert_int_equal(peak, sim.peak);
-    assert_memory_equal(m1, m2, sizeof(int64_t) * (size_t)len);
-    assert_true(sim.peak <= peak);
-    free(m1);
-    free(m2);
-    free(seq);
-    stage_mat_free(&R);
-    stage_mat_free(&S);
-    remat_graph_free(g);
+static void checkmate_accounting(const remat_graph *g) {
+  int n = g->n;
+  stage_mat R, S;
+  stage_mat_init(&R, n);
+  stage_mat_init(&S, n);
+  for (int t = 0; t < n; t++) {
+    stage_set(&R, t, t, 1);
+    for (int i = 0; i < t; i++) stage_set(&R, t, i, rng_int(0, 3) == 0);
   }
+  int *seq, len = stage_sequence(&R, &seq);
+  remat_sim sim;
+  assert_int_equal(remat_simulate(g, seq, len, &sim, NULL), 0);
+  stage_canonical_s(g, &R, &S);
+  assert_true(stage_checkmate_peak(g, &R, &S, NULL) >= sim.peak);
+  free(seq);
+  int64_t dur0 = stage_duration(g, &R);
+  stage_prune(g, &R);
+  assert_true(stage_duration(g, &R) <= dur0);
+  stage_canonical_s(g, &R, &S);
+  for (int t = 0; t < n; t++) /* (1b), (1c) */
+    for (int v = 0; v <= t; v++) {
+      if (t + 1 < n && v < t)
+        assert_true(stage_get(&S, t + 1, v) <=
+                    stage_get(&S, t, v) + stage_get(&R, t, v));
+      if (!stage_get(&R, t, v)) continue;
+      for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
+        assert_true(stage_get(&R, t, g->pred[k]) ||
+                    stage_get(&S, t, g->pred[k]));
+    }
+  len = stage_sequence(&R, &seq);
+  int64_t *m1 = malloc(sizeof(int64_t) * (size_t)len);
+  int64_t *m2 = malloc(sizeof(int64_t) * (size_t)len);
+  assert_int_equal(remat_simulate(g, seq, len, &sim, m1), 0);
+  int64_t peak = stage_checkmate_peak(g, &R, &S, m2);
+  assert_int_equal(peak, sim.peak);
+  assert_memory_equal(m1, m2, sizeof(int64_t) * (size_t)len);
+  assert_true(sim.peak <= peak);
+  free(m1);
+  free(m2);
+  free(seq);
+  stage_mat_free(&R);
+  stage_mat_free(&S);
 }
+
+TINY_TEST(test_checkmate_accounting, checkmate_accounting, 7, 400, 2, 9, 10, 70)
 
 UNIT_TESTS(test_r_opt_chain, test_r_opt_diamond, test_checkmate_accounting)

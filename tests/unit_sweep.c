@@ -22,11 +22,7 @@ static void test_sweep(void **state) {
     snprintf(text, sizeof text, "%.1f", fractions[i % 5]);
     int64_t M;
     assert_int_equal(remat_budget_parse(text, topo, &M, err, sizeof err), 0);
-    remat_solve_params p;
-    remat_solve_params_init(&p);
-    p.budget = M;
-    p.time_limit = 0.2;
-    p.verbose = 0;
+    remat_solve_params p = solve_params(M, 0.2, 0);
     p.seed = (unsigned)i;
     remat_result r;
     remat_result_init(&r, g, M, "cp");

@@ -111,62 +111,65 @@ static void test_seeds_input_order(void **state) {
   remat_graph_free(g);
 }
 
-static void test_anneal_worker_optimum(void **state) {
-  (void)state;
+/* Runs worker (the i-th run of it) on four fixtures with a time limit of
+ * time_limit s each, from the input order; it must reach a schedule
+ * within budget without an internal error. */
+static void each_fixture(double time_limit,
+                         void (*worker)(fixture *F, best *B, int i)) {
   uint64_t seed = 701;
   for (int i = 0; i < 4; i++) {
-    fixture *F = fx_next(&seed, 5);
+    fixture *F = fx_next(&seed, time_limit);
     best *B = &F->B;
     seeds_input_order(B);
-    aw A;
-    aw_init(&A, B, F->r.copies, 1 + (unsigned)i);
-    aw_run(&A, 0.3, 0);
-    aw_free(&A);
+    worker(F, B, i);
     assert_true(B->fits);
-    assert_int_equal(F->r.duration, F->optimum);
-    /* its schedules came in through the worker_io, in phase 1 while
-     * nothing fitted */
-    assert_true(F->r.ntrace > 1);
-    assert_int_equal(F->r.trace[1].phase, 1);
     assert_false(B->internal);
     fx_free(F);
   }
+}
+
+/* The annealing worker reaches the optimum; its schedules came in through
+ * the worker_io, in phase 1 while nothing fitted. */
+static void anneal_optimum(fixture *F, best *B, int i) {
+  aw A;
+  aw_init(&A, B, F->r.copies, 1 + (unsigned)i);
+  aw_run(&A, 0.3, 0);
+  aw_free(&A);
+  assert_int_equal(F->r.duration, F->optimum);
+  assert_true(F->r.ntrace > 1);
+  assert_int_equal(F->r.trace[1].phase, 1);
+}
+
+static void window_optimum(fixture *F, best *B, int i) {
+  ww W;
+  ww_init(&W, B, &F->C.md, 3 + (unsigned)i, 1.0);
+  ww_run(&W);
+  if (F->r.duration != F->optimum)
+    fail_msg("graph %d: window worker %lld, optimum %lld", i, (long long)F->r.duration,
+             (long long)F->optimum);
+}
+
+static void cp_proves_optimum(fixture *F, best *B, int i) {
+  (void)i;
+  cpw_run(&F->C);
+  assert_true(B->proven);
+  assert_true(B->done);
+  assert_int_equal(F->r.duration, F->optimum);
+}
+
+static void test_anneal_worker_optimum(void **state) {
+  (void)state;
+  each_fixture(5, anneal_optimum);
 }
 
 static void test_window_worker_optimum(void **state) {
   (void)state;
-  uint64_t seed = 701;
-  for (int i = 0; i < 4; i++) {
-    fixture *F = fx_next(&seed, 1);
-    best *B = &F->B;
-    seeds_input_order(B);
-    ww W;
-    ww_init(&W, B, &F->C.md, 3 + (unsigned)i, 1.0);
-    ww_run(&W);
-    assert_true(B->fits);
-    if (F->r.duration != F->optimum)
-      fail_msg("graph %d: window worker %lld, optimum %lld", i, (long long)F->r.duration,
-               (long long)F->optimum);
-    assert_false(B->internal);
-    fx_free(F);
-  }
+  each_fixture(1, window_optimum);
 }
 
 static void test_cp_worker_proves_optimum(void **state) {
   (void)state;
-  uint64_t seed = 701;
-  for (int i = 0; i < 4; i++) {
-    fixture *F = fx_next(&seed, 10);
-    best *B = &F->B;
-    seeds_input_order(B);
-    cpw_run(&F->C);
-    assert_true(B->fits);
-    assert_true(B->proven);
-    assert_true(B->done);
-    assert_int_equal(F->r.duration, F->optimum);
-    assert_false(B->internal);
-    fx_free(F);
-  }
+  each_fixture(10, cp_proves_optimum);
 }
 
 UNIT_TESTS(test_seeds_input_order, test_anneal_worker_optimum,

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "graph.h"
 #include "remat.h"
@@ -16,34 +17,55 @@ static inline uint64_t oracle_rand(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
+/* A graph under construction: durations w[] and sizes m[] of its n
+ * nodes and its ne edges src[e] -> dst[e] so far, room for max_edges
+ * (oracle_arrays); oracle_build makes the graph and frees the arrays. */
+typedef struct oracle_arrays {
+  int n, ne;
+  int64_t *w, *m;
+  int *src, *dst;
+} oracle_arrays;
+
+static inline oracle_arrays oracle_arrays_new(int n, int max_edges) {
+  oracle_arrays a = {n, 0, NULL, NULL, NULL, NULL};
+  a.w = malloc((size_t)(n ? n : 1) * sizeof *a.w);
+  a.m = malloc((size_t)(n ? n : 1) * sizeof *a.m);
+  a.src = malloc((size_t)(max_edges ? max_edges : 1) * sizeof *a.src);
+  a.dst = malloc((size_t)(max_edges ? max_edges : 1) * sizeof *a.dst);
+  return a;
+}
+
+static inline void oracle_edge(oracle_arrays *a, int u, int v) {
+  a->src[a->ne] = u;
+  a->dst[a->ne++] = v;
+}
+
+static inline remat_graph *oracle_build(oracle_arrays *a, const char *name) {
+  remat_graph *g = graph_from_arrays(a->n, a->w, a->m, a->ne, a->src, a->dst, name);
+  free(a->w);
+  free(a->m);
+  free(a->src);
+  free(a->dst);
+  return g;
+}
+
 /* A random DAG on n nodes (edges u<v with probability pct%), every node
  * but the first has a predecessor; durations 0..dmax, sizes 1..mmax. */
 static inline remat_graph *oracle_dag(int n, int pct, int dmax, int mmax,
                                       uint64_t seed) {
-  int64_t *w = malloc((size_t)n * sizeof *w), *m = malloc((size_t)n * sizeof *m);
-  int *src = malloc((size_t)n * (size_t)n * sizeof *src);
-  int *dst = malloc((size_t)n * (size_t)n * sizeof *dst);
-  int ne = 0;
+  oracle_arrays a = oracle_arrays_new(n, n * n);
   for (int v = 0; v < n; v++) {
-    w[v] = (int64_t)(oracle_rand(&seed) % (uint64_t)(dmax + 1));
-    m[v] = 1 + (int64_t)(oracle_rand(&seed) % (uint64_t)mmax);
+    a.w[v] = (int64_t)(oracle_rand(&seed) % (uint64_t)(dmax + 1));
+    a.m[v] = 1 + (int64_t)(oracle_rand(&seed) % (uint64_t)mmax);
     int has = 0;
     for (int u = 0; u < v; u++)
       if ((int)(oracle_rand(&seed) % 100) < pct) {
-        src[ne] = u, dst[ne++] = v;
+        oracle_edge(&a, u, v);
         has = 1;
       }
-    if (v && !has) {
-      src[ne] = (int)(oracle_rand(&seed) % (uint64_t)v);
-      dst[ne++] = v;
-    }
+    if (v && !has) oracle_edge(&a, (int)(oracle_rand(&seed) % (uint64_t)v), v);
   }
-  remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "oracle");
-  free(w);
-  free(m);
-  free(src);
-  free(dst);
-  return g;
+  return oracle_build(&a, "oracle");
 }
 
 /* The i-th of a family of small random DAGs: lo + i % span nodes, edges
@@ -57,17 +79,13 @@ static inline remat_graph *oracle_small(int i, int lo, int span,
 /* A graph with g's edges and the durations w[] and sizes m[] given. */
 static inline remat_graph *oracle_renumber(const remat_graph *g, const int64_t *w,
                                            const int64_t *m, const char *name) {
-  int n = g->n, ne = g->pred_off[n], e = 0;
-  int *src = malloc((size_t)(ne + 1) * sizeof *src), *dst = malloc((size_t)(ne + 1) * sizeof *dst);
+  int n = g->n;
+  oracle_arrays a = oracle_arrays_new(n, g->pred_off[n]);
+  memcpy(a.w, w, (size_t)n * sizeof *w);
+  memcpy(a.m, m, (size_t)n * sizeof *m);
   for (int v = 0; v < n; v++)
-    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
-      src[e] = g->pred[j];
-      dst[e++] = v;
-    }
-  remat_graph *h = graph_from_arrays(n, w, m, ne, src, dst, name);
-  free(src);
-  free(dst);
-  return h;
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) oracle_edge(&a, g->pred[j], v);
+  return oracle_build(&a, name);
 }
 
 /* Minimum duration over all stage-structured schedules with peak <= M

@@ -35,6 +35,7 @@
 
 #include "exhaustive.h"
 #include "graph.h"
+#include "oracle.h"
 #include "remat.h"
 #include "writer.h"
 
@@ -470,12 +471,11 @@ static void prop_case_small(prop *P, uint64_t seed, long index) {
  * layer and some skipping layers (long-lived values, as in the training
  * and random layered graphs). */
 static remat_graph *prop_layered(uint64_t *s, int n, int scale) {
-  int64_t *w = malloc((size_t)n * sizeof *w), *m = malloc((size_t)n * sizeof *m);
+  oracle_arrays a = oracle_arrays_new(n, n * 8);
   int *layer = malloc((size_t)n * sizeof *layer);
-  int *src = malloc((size_t)n * 8 * sizeof *src), *dst = malloc((size_t)n * 8 * sizeof *dst);
-  int ne = 0, L = 0, width = 0;
+  int L = 0, width = 0;
   for (int v = 0; v < n; v++) {
-    prop_values(s, scale, &w[v], &m[v]);
+    prop_values(s, scale, &a.w[v], &a.m[v]);
     if (v == 0 || width >= 1 + (int)(prop_rand(s) % 3)) {
       L += v > 0;
       width = 0;
@@ -484,26 +484,18 @@ static remat_graph *prop_layered(uint64_t *s, int n, int scale) {
     width++;
     if (!v) continue;
     int has = 0;
-    for (int u = v - 1; u >= 0 && ne < n * 8 - 2; u--) {
+    for (int u = v - 1; u >= 0 && a.ne < n * 8 - 2; u--) {
       int gap = L - layer[u];
       int pct = gap == 1 ? 60 : gap == 0 ? 0 : 8;
       if ((int)(prop_rand(s) % 100) < pct) {
-        src[ne] = u, dst[ne++] = v;
+        oracle_edge(&a, u, v);
         has = 1;
       }
     }
-    if (!has) {
-      src[ne] = v - 1;
-      dst[ne++] = v;
-    }
+    if (!has) oracle_edge(&a, v - 1, v);
   }
-  remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "prop");
-  free(w);
-  free(m);
   free(layer);
-  free(src);
-  free(dst);
-  return g;
+  return oracle_build(&a, "prop");
 }
 
 /* Large cases: 15 to 40 nodes, no exhaustive optimum: every claim against

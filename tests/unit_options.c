@@ -118,47 +118,61 @@ static void test_defaults_and_values(void **state) {
   "cp, milp, lp-rounding, checkpoint-all, chen-sqrtn, chen-greedy, "     \
   "chen-sqrtn-linearized, chen-greedy-linearized, echo, baselines or all"
 
+/* Parsing line for cmd fails (code 2) with exactly the message want. */
+static void expect_error(int cmd, const char *line, const char *want) {
+  cli_opts o;
+  char err[1024];
+  int rc = parse(cmd, line, &o, err, sizeof err);
+  cli_free(&o);
+  if (rc != 2) fail_msg("'%s': rc %d", line, rc);
+  if (strcmp(err, want))
+    fail_msg("'%s': got\n  %s\nwant\n  %s", line, err, want);
+}
+
 static void test_errors(void **state) {
   (void)state;
+  /* A value out of range: "RULE, not 'VALUE'" for each of the lines,
+   * VALUE being a line's last word (what follows '=' in "--opt=VALUE"). */
+  struct {
+    int cmd;
+    const char *rule, *lines[9];
+  } range[] = {
+      /* issue 28: these were accepted */
+      {CMD_SOLVE, "--time-limit must be a number in (0, 1e9]",
+       {"g --time-limit nan", "g --time-limit -1", "g --time-limit 0", "g --time-limit inf",
+        "g -t 1000000001", "g -t 1e-400", "g -t soon", "g -t 5s"}},
+      {CMD_SOLVE, "--threads must be an integer in [0, 16]",
+       {"g --threads 99999999999", "g --threads 17", "g --threads -1", "g --threads 2.5",
+        "g --threads 99999999999999999999999"}},
+      {CMD_SOLVE, "--seed must be an integer in [0, 4294967295]", {"g --seed 4294967296"}},
+      {CMD_SOLVE, "--lns must be " LNS, {"g --lns big", "g --lns="}},
+      {CMD_SOLVE, "--copies must be an integer in [1, 1000000] or a file",
+       {"g --copies 0", "g --copies -2", "g -c 1000001"}},
+      {CMD_TUNE, "--copies must be an integer in [1, 1000000], a comma list of them or a file",
+       {"g --copies 1,0", "g --copies 1,,2", "g --copies 1,x"}},
+      {CMD_EMIT, "--phase must be an integer in [1, 2]", {"g --phase 3", "g --phase 0"}},
+      {CMD_MILP, "--eps must be a number in [0, 1)", {"g --eps 1", "g --eps -0.1"}},
+      {CMD_BASELINE, "--method must be checkpoint-all, chen-sqrtn, chen-greedy or echo",
+       {"g --method cp"}},
+      {CMD_BASELINE, "--candidates must be ap or linearized", {"g --candidates all"}},
+      {CMD_COMPARE, "--method must be a comma list of " METHODS,
+       {"g --method cp,frob", "g --method cp,"}},
+      {CMD_COMPARE, "--format must be md, csv or json", {"g --format xml"}},
+      {CMD_BATCH, "--jobs must be an integer in [0, 4096]", {"d -j 4097"}},
+      {CMD_GEN, "--nodes must be an integer in [1, 1000000]",
+       {"layered --nodes 0", "layered --nodes 1000001"}},
+  };
+  for (size_t i = 0; i < sizeof range / sizeof *range; i++)
+    for (const char *const *line = range[i].lines; *line; line++) {
+      const char *value = strrchr(*line, ' ') + 1, *eq = strchr(value, '=');
+      char want[1024];
+      snprintf(want, sizeof want, "%s, not '%s'", range[i].rule, eq ? eq + 1 : value);
+      expect_error(range[i].cmd, *line, want);
+    }
   struct {
     int cmd;
     const char *line, *msg;
   } bad[] = {
-      /* issue 28: these were accepted */
-      {CMD_SOLVE, "g --time-limit nan", "--time-limit must be a number in (0, 1e9], not 'nan'"},
-      {CMD_SOLVE, "g --time-limit -1", "--time-limit must be a number in (0, 1e9], not '-1'"},
-      {CMD_SOLVE, "g --time-limit 0", "--time-limit must be a number in (0, 1e9], not '0'"},
-      {CMD_SOLVE, "g --time-limit inf", "--time-limit must be a number in (0, 1e9], not 'inf'"},
-      {CMD_SOLVE, "g -t 1000000001", "--time-limit must be a number in (0, 1e9], not '1000000001'"},
-      {CMD_SOLVE, "g -t 1e-400", "--time-limit must be a number in (0, 1e9], not '1e-400'"},
-      {CMD_SOLVE, "g -t soon", "--time-limit must be a number in (0, 1e9], not 'soon'"},
-      {CMD_SOLVE, "g -t 5s", "--time-limit must be a number in (0, 1e9], not '5s'"},
-      {CMD_SOLVE, "g --threads 99999999999", "--threads must be an integer in [0, 16], not '99999999999'"},
-      {CMD_SOLVE, "g --threads 17", "--threads must be an integer in [0, 16], not '17'"},
-      {CMD_SOLVE, "g --threads -1", "--threads must be an integer in [0, 16], not '-1'"},
-      {CMD_SOLVE, "g --threads 2.5", "--threads must be an integer in [0, 16], not '2.5'"},
-      {CMD_SOLVE, "g --threads 99999999999999999999999", "--threads must be an integer in [0, 16], not '99999999999999999999999'"},
-      {CMD_SOLVE, "g --seed 4294967296", "--seed must be an integer in [0, 4294967295], not '4294967296'"},
-      {CMD_SOLVE, "g --lns big", "--lns must be " LNS ", not 'big'"},
-      {CMD_SOLVE, "g --lns=", "--lns must be " LNS ", not ''"},
-      {CMD_SOLVE, "g --copies 0", "--copies must be an integer in [1, 1000000] or a file, not '0'"},
-      {CMD_SOLVE, "g --copies -2", "--copies must be an integer in [1, 1000000] or a file, not '-2'"},
-      {CMD_SOLVE, "g -c 1000001", "--copies must be an integer in [1, 1000000] or a file, not '1000001'"},
-      {CMD_TUNE, "g --copies 1,0", "--copies must be an integer in [1, 1000000], a comma list of them or a file, not '1,0'"},
-      {CMD_TUNE, "g --copies 1,,2", "--copies must be an integer in [1, 1000000], a comma list of them or a file, not '1,,2'"},
-      {CMD_TUNE, "g --copies 1,x", "--copies must be an integer in [1, 1000000], a comma list of them or a file, not '1,x'"},
-      {CMD_EMIT, "g --phase 3", "--phase must be an integer in [1, 2], not '3'"},
-      {CMD_EMIT, "g --phase 0", "--phase must be an integer in [1, 2], not '0'"},
-      {CMD_MILP, "g --eps 1", "--eps must be a number in [0, 1), not '1'"},
-      {CMD_MILP, "g --eps -0.1", "--eps must be a number in [0, 1), not '-0.1'"},
-      {CMD_BASELINE, "g --method cp", "--method must be checkpoint-all, chen-sqrtn, chen-greedy or echo, not 'cp'"},
-      {CMD_BASELINE, "g --candidates all", "--candidates must be ap or linearized, not 'all'"},
-      {CMD_COMPARE, "g --method cp,frob", "--method must be a comma list of " METHODS ", not 'cp,frob'"},
-      {CMD_COMPARE, "g --method cp,", "--method must be a comma list of " METHODS ", not 'cp,'"},
-      {CMD_COMPARE, "g --format xml", "--format must be md, csv or json, not 'xml'"},
-      {CMD_BATCH, "d -j 4097", "--jobs must be an integer in [0, 4096], not '4097'"},
-      {CMD_GEN, "layered --nodes 0", "--nodes must be an integer in [1, 1000000], not '0'"},
-      {CMD_GEN, "layered --nodes 1000001", "--nodes must be an integer in [1, 1000000], not '1000001'"},
       /* syntax */
       {CMD_SOLVE, "g --seed", "--seed needs a value (N)"},
       {CMD_SOLVE, "g -t", "--time-limit needs a value (S)"},
@@ -172,15 +186,8 @@ static void test_errors(void **state) {
       {CMD_EVAL, "g s --threads 2", "unknown option --threads (see remat cmd --help)"},
       {CMD_GEN, "layered -j 2", "unknown option -j (see remat cmd --help)"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    cli_opts o;
-    char err[1024];
-    int rc = parse(bad[i].cmd, bad[i].line, &o, err, sizeof err);
-    cli_free(&o);
-    if (rc != 2) fail_msg("'%s': rc %d", bad[i].line, rc);
-    if (strcmp(err, bad[i].msg))
-      fail_msg("'%s': got\n  %s\nwant\n  %s", bad[i].line, err, bad[i].msg);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    expect_error(bad[i].cmd, bad[i].line, bad[i].msg);
 }
 
 /* A batch job's options (CMD_JOB), step by step as batch.c reads them. */

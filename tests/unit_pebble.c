@@ -86,27 +86,20 @@ static void test_pebble_exhaustive(void **state) {
  * after p_1; the second block's input x_1 cannot: rebuilding it passes
  * through e_1 and p_1 with p_2 held. */
 static remat_graph *blocks(int k, int64_t unit) {
-  int n = 1 + 3 * k, ne = 0;
-  int64_t *w = malloc((size_t)n * sizeof *w), *m = malloc((size_t)n * sizeof *m);
-  int *src = malloc((size_t)(4 * k) * sizeof *src), *dst = malloc((size_t)(4 * k) * sizeof *dst);
-  w[0] = 1;
-  m[0] = unit;
+  oracle_arrays a = oracle_arrays_new(1 + 3 * k, 4 * k);
+  a.w[0] = 1;
+  a.m[0] = unit;
   for (int i = 0; i < k; i++) {
     int x = 3 * i, e = x + 1, p = x + 2, y = x + 3;
-    w[e] = w[p] = w[y] = 1;
-    m[e] = 4 * unit;
-    m[p] = m[y] = unit;
-    src[ne] = x, dst[ne++] = e;
-    src[ne] = e, dst[ne++] = p;
-    src[ne] = x, dst[ne++] = y;
-    src[ne] = p, dst[ne++] = y;
+    a.w[e] = a.w[p] = a.w[y] = 1;
+    a.m[e] = 4 * unit;
+    a.m[p] = a.m[y] = unit;
+    oracle_edge(&a, x, e);
+    oracle_edge(&a, e, p);
+    oracle_edge(&a, x, y);
+    oracle_edge(&a, p, y);
   }
-  remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "blocks");
-  free(w);
-  free(m);
-  free(src);
-  free(dst);
-  return g;
+  return oracle_build(&a, "blocks");
 }
 
 static void test_pebble_blocks(void **state) {

@@ -65,6 +65,14 @@ static remat_sim remat0_sim(void) {
   return s;
 }
 
+/* B over the chain at remat0's peak, a budget only the recomputation
+ * meets, with C_v = 2; remat0's simulation in *s2 unless s2 is NULL. */
+static fixture *fx_remat0(remat_sim *s2) {
+  remat_sim s = remat0_sim();
+  if (s2) *s2 = s;
+  return fx_new(s.peak, 2);
+}
+
 static void test_best_offer_keeps_better(void **state) {
   (void)state;
   remat_sim s1, s2;
@@ -119,8 +127,7 @@ static void test_best_offer_refuses_outside_model(void **state) {
 
 static void test_best_io(void **state) {
   (void)state;
-  remat_sim s2 = remat0_sim();
-  fixture *F = fx_new(s2.peak, 2);
+  fixture *F = fx_remat0(NULL);
   best *B = &F->B;
   best_client c1 = {B, 0, 1, "windows"}, c2 = {B, 0, 2, "windows"};
   worker_io io1 = best_io(&c1, 7), io2 = best_io(&c2, 8);
@@ -174,8 +181,7 @@ static void test_best_io(void **state) {
 /* The annealing's client offers in phase 1 until the best fits, then 2. */
 static void test_best_io_follows_phase(void **state) {
   (void)state;
-  remat_sim s2 = remat0_sim();
-  fixture *F = fx_new(s2.peak, 2);
+  fixture *F = fx_remat0(NULL);
   best_client c = {&F->B, 0, BEST_FOLLOW, "moves"};
   worker_io io = best_io(&c, 1);
   assert_int_equal(worker_report(&io, topo, 5, "anneal"), 0);
@@ -189,8 +195,8 @@ static void test_best_io_follows_phase(void **state) {
 /* A schedule at the lower bound is optimal: the search is done. */
 static void test_best_at_bound(void **state) {
   (void)state;
-  remat_sim s2 = remat0_sim();
-  fixture *F = fx_new(s2.peak, 2);
+  remat_sim s2;
+  fixture *F = fx_remat0(&s2);
   best *B = &F->B;
   best_raise_bound(B, (double)s2.duration - 1);
   best_raise_bound(B, 1); /* the higher bound stays */
@@ -202,7 +208,7 @@ static void test_best_at_bound(void **state) {
   assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
   assert_false(B->proven);
   fx_free(F);
-  F = fx_new(s2.peak, 2);
+  F = fx_remat0(NULL);
   B = &F->B;
   best_raise_bound(B, (double)s2.duration);
   assert_false(best_stopped(B));

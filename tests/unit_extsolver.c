@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #define UNIT_TMPDIR "remat-ext"
+#include "small_model.h"
 #include "testutil.h"
 
 #include "decode.h"
@@ -42,12 +43,10 @@ static char *solution_text(const model *md, const char *peak) {
 
 static void test_decode_ranges(void **state) {
   (void)state;
-  remat_graph *g = small_graph();
   model md;
-  char err[256];
-  assert_int_equal(model_build(&md, g, 1, 50, NULL, 2, err, sizeof err), 0);
   model_sol x;
-  model_sol_alloc(&md, &x);
+  remat_graph *g = small_model(&md, &x, 1, 50);
+  char err[256];
   long long obj;
   char top[32];
   snprintf(top, sizeof top, "%d", md.ub_peak);
@@ -106,9 +105,7 @@ static void test_decode_ranges(void **state) {
   assert_int_equal(decode_solution(&md, t, &x, &obj, err, sizeof err), -1);
   assert_non_null(strstr(err, "OBJ is not an integer in 0.."));
   free(t);
-  model_sol_free(&x);
-  model_free(&md);
-  remat_graph_free(g);
+  small_model_free(g, &md, &x);
 }
 
 /* ------------------------------------------------------- ext_solve */

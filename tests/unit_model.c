@@ -3,6 +3,7 @@
  * scaled sizes, and Gecode's number limits on a large model. */
 #include <stdlib.h>
 
+#include "small_model.h"
 #include "testutil.h"
 
 #include "fzn.h"
@@ -33,12 +34,9 @@ static void test_model_events(void **state) {
  * inactive and out-of-range copies included). */
 static void test_model_peak_sweep(void **state) {
   (void)state;
-  remat_graph *g = small_graph();
   model md;
-  char err[256];
-  assert_int_equal(model_build(&md, g, 2, 60, NULL, 2, err, sizeof err), 0);
   model_sol x;
-  model_sol_alloc(&md, &x);
+  remat_graph *g = small_model(&md, &x, 2, 60);
   uint64_t r = 5;
   for (int rep = 0; rep < 2000; rep++) {
     int64_t load[16] = {0}; /* events 1..horizon (10) */
@@ -55,22 +53,18 @@ static void test_model_peak_sweep(void **state) {
       if (load[t] > peak) peak = load[t];
     assert_true(model_peak(&md, &x) == peak);
   }
-  model_sol_free(&x);
-  model_free(&md);
-  remat_graph_free(g);
+  small_model_free(g, &md, &x);
 }
 
 static void test_model_encode_decode(void **state) {
   (void)state;
-  remat_graph *g = small_graph();
   model md;
-  char err[256];
-  assert_int_equal(model_build(&md, g, 2, 60, NULL, 2, err, sizeof err), 0);
+  model_sol x;
+  remat_graph *g = small_model(&md, &x, 2, 60);
   /* the sink gets one copy */
   assert_int_equal(md.first[3] - md.first[2], 1);
   int seq[4] = {0, 1, 0, 2};
-  model_sol x;
-  model_sol_alloc(&md, &x);
+  char err[256];
   assert_int_equal(model_encode(&md, seq, 4, &x), 0);
   assert_int_equal(model_check(&md, &x, md.cap, err, sizeof err), 0);
   /* scaled peak equals the simulated one (sizes are multiples of 10) */
@@ -87,9 +81,7 @@ static void test_model_encode_decode(void **state) {
   /* not stage-structured: a stage recomputes b before a */
   int bad[5] = {0, 1, 1, 0, 2};
   assert_int_equal(model_encode(&md, bad, 5, &x), -1);
-  model_sol_free(&x);
-  model_free(&md);
-  remat_graph_free(g);
+  small_model_free(g, &md, &x);
 }
 
 static void test_model_scaling(void **state) {

@@ -14,6 +14,15 @@ static remat_graph *read_str(const char *json, char *err, size_t len) {
   return remat_graph_read_buffer(json, strlen(json), "t.json", err, len);
 }
 
+/* json read without error as a graph of the given format. */
+static remat_graph *read_ok(const char *json, const char *format) {
+  char err[256];
+  remat_graph *g = read_str(json, err, sizeof err);
+  if (!g) fail_msg("%s", err);
+  assert_string_equal(g->format, format);
+  return g;
+}
+
 /* dialect A: Checkmate graphs (ids, cost_cpu, cost_ram, source/target) */
 static const char *dialect_a =
     "{\"directed\": true, \"multigraph\": false, \"graph\": {\"name\": \"A\"},"
@@ -36,10 +45,7 @@ static const char *dialect_b =
 
 static void test_reader_dialect_a(void **state) {
   (void)state;
-  char err[256];
-  remat_graph *g = read_str(dialect_a, err, sizeof err);
-  assert_non_null(g);
-  assert_string_equal(g->format, "networkx-a");
+  remat_graph *g = read_ok(dialect_a, "networkx-a");
   assert_int_equal(g->n, 3);
   assert_int_equal(g->n_edges, 3);
   assert_true(g->w[0] == 13985906688LL);
@@ -54,10 +60,7 @@ static void test_reader_dialect_a(void **state) {
 
 static void test_reader_dialect_b_order(void **state) {
   (void)state;
-  char err[256];
-  remat_graph *g = read_str(dialect_b, err, sizeof err);
-  assert_non_null(g);
-  assert_string_equal(g->format, "networkx-b");
+  remat_graph *g = read_ok(dialect_b, "networkx-b");
   /* internal order follows graph.order: ids 0, 2, 1 */
   assert_string_equal(g->id[0], "0");
   assert_string_equal(g->id[1], "2");
@@ -74,14 +77,11 @@ static void test_reader_dialect_b_order(void **state) {
 
 static void test_reader_native(void **state) {
   (void)state;
-  char err[256];
-  remat_graph *g = read_str(
+  remat_graph *g = read_ok(
       "{\"name\": \"n\", \"nodes\": [{\"id\": \"a\", \"duration\": 1, \"memory\": 2,"
       " \"copies\": 3}, {\"id\": \"b\", \"duration\": 4, \"memory\": 5}],"
       " \"edges\": [[\"a\", \"b\"]], \"order\": [\"a\", \"b\"]}",
-      err, sizeof err);
-  assert_non_null(g);
-  assert_string_equal(g->format, "native");
+      "native");
   assert_false(g->ids_numeric);
   assert_int_equal(g->copies[0], 3);
   assert_int_equal(g->copies[1], 0);

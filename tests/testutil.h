@@ -41,6 +41,14 @@ typedef void unit_test_fn(void **state);
     return unit_run(#__VA_ARGS__, fns, setup, teardown);                       \
   }
 
+/* UNIT_TEST_OF(test_a, check(1)) defines the test test_a as the one
+ * statement given: a check shared by several tests, with its arguments. */
+#define UNIT_TEST_OF(name, call)                                               \
+  static void name(void **state) {                                             \
+    (void)state;                                                               \
+    call;                                                                      \
+  }
+
 /* names: the functions' names, separated by commas and white space */
 static inline int unit_run(const char *names, unit_test_fn *const *fns,
                            CMFixtureFunction setup,

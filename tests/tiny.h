@@ -71,10 +71,7 @@ static inline void each_tiny(uint64_t seed, int count, tiny_family f,
 /* Defines the test `name`: check on count graphs of family {nlo, nhi,
  * plo, phi} from seed on (each_tiny). */
 #define TINY_TEST(name, check, seed, count, nlo, nhi, plo, phi)                \
-  static void name(void **state) {                                             \
-    (void)state;                                                               \
-    each_tiny(seed, count, (tiny_family){nlo, nhi, plo, phi}, check);          \
-  }
+  UNIT_TEST_OF(name, each_tiny(seed, count, (tiny_family){nlo, nhi, plo, phi}, check))
 
 static inline remat_graph *chain(int n) { /* a chain with unit sizes */
   int64_t w[16], m[16];

@@ -95,15 +95,9 @@ static void check_cheap_reaches(int ops) {
   remat_graph_free(g);
 }
 
-static void test_echo_reaches_budget_with_ops(void **state) {
-  (void)state;
-  check_cheap_reaches(1);
-}
+UNIT_TEST_OF(test_echo_reaches_budget_with_ops, check_cheap_reaches(1))
 
-static void test_echo_without_ops(void **state) {
-  (void)state;
-  check_cheap_reaches(0);
-}
+UNIT_TEST_OF(test_echo_without_ops, check_cheap_reaches(0))
 
 /* A budget only heavy recomputations could reach: it stops over budget,
  * still valid, still never recomputing a convolution. */

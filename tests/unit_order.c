@@ -198,10 +198,7 @@ static void solve_is_optimal(const remat_graph *g, int seed, int64_t opt) {
   order_result_free(&r);
 }
 
-static void test_solve_against_brute_force(void **state) {
-  (void)state;
-  each_small_dag(12345, 300, solve_is_optimal);
-}
+UNIT_TEST_OF(test_solve_against_brute_force, each_small_dag(12345, 300, solve_is_optimal))
 
 /* The per-node bounds: c_v is exactly the least memory at v's step over
  * all orders; a_v is at most c_v; the batch and the single-node versions
@@ -231,10 +228,7 @@ static void bounds_per_node(const remat_graph *g, int seed, int64_t opt) {
   assert_true(order_bound_run(g, &bp, &bo) == amax);
 }
 
-static void test_bounds_per_node(void **state) {
-  (void)state;
-  each_small_dag(777, 150, bounds_per_node);
-}
+UNIT_TEST_OF(test_bounds_per_node, each_small_dag(777, 150, bounds_per_node))
 
 /* order_bound_pairs: u and v incomparable, u with a successor in D_v. */
 static void test_bound_pairs(void **state) {
@@ -293,10 +287,7 @@ static void exact_alone(const remat_graph *g, int seed, int64_t opt) {
   assert_true(order_walk_peak(g, ord, NULL) == opt);
 }
 
-static void test_exact_alone(void **state) {
-  (void)state;
-  each_small_dag(4242, 300, exact_alone);
-}
+UNIT_TEST_OF(test_exact_alone, each_small_dag(4242, 300, exact_alone))
 
 /* A window: the least max over its steps, over every order of its nodes,
  * decided by order_dfs at that value (yes) and one below (no). */

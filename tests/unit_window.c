@@ -135,14 +135,41 @@ static void window_sound(int phase) {
   assert_true(windows >= 20);
 }
 
-/* Graph g's model at its input-order peak with C_v = copies, and the
- * input order as the schedule s, evaluated in E. */
-static void topo_setup(const remat_graph *g, int copies, model *md, plan *s, plan_eval *E) {
+/* A graph g, its model md, a schedule s and its evaluation E. */
+typedef struct setup {
+  remat_graph *g;
+  model md;
+  plan s;
+  plan_eval E;
+} setup;
+
+/* Graph g's (owned by F) model at its input-order peak with C_v = copies,
+ * and the input order as the schedule s, evaluated in E. */
+static void topo_setup(setup *F, remat_graph *g, int copies) {
   char err[256];
-  assert_int_equal(model_build(md, g, 2, remat_topo_peak(g), NULL, copies, err, sizeof err), 0);
-  plan_init_topo(s, g->n);
-  plan_eval_init(E, g, md->budget);
-  plan_run(E, s);
+  F->g = g;
+  assert_int_equal(model_build(&F->md, g, 2, remat_topo_peak(g), NULL, copies, err, sizeof err),
+                   0);
+  F->s = (plan){0};
+  plan_init_topo(&F->s, g->n);
+  plan_eval_init(&F->E, g, F->md.budget);
+  plan_run(&F->E, &F->s);
+}
+
+static void setup_free(setup *F) {
+  plan_eval_free(&F->E);
+  plan_free(&F->s);
+  model_free(&F->md);
+  remat_graph_free(F->g);
+}
+
+/* A short search for any solution of a FlatZinc model: whether it is
+ * accepted shows in the status (GZ_ERROR and err if not). */
+static gz_status gz_try(const util_buf *text, double seconds, char *err, size_t errlen) {
+  gz_params gp;
+  gz_params_init(&gp);
+  gp.time_limit = seconds;
+  return gz_solve(text->s, text->len, &gp, NULL, err, errlen);
 }
 
 /* The window search parses thousands of sub-models in one solve, so
@@ -158,24 +185,18 @@ static void test_window_parse_no_leak(void **state) {
 #if defined(__SANITIZE_ADDRESS__)
   skip();
 #else
-  remat_graph *g = oracle_dag(40, 80, 9, 9, 5);
-  model md;
-  plan s = {0};
-  plan_eval E;
-  topo_setup(g, 3, &md, &s, &E);
+  setup F;
+  topo_setup(&F, oracle_dag(40, 80, 9, 9, 5), 3);
   char err[256];
   unsigned char R[40];
-  for (int v = 0; v < g->n; v++) R[v] = v % 2 == 0;
+  for (int v = 0; v < F.g->n; v++) R[v] = v % 2 == 0;
   util_buf text = {0};
   win W;
-  assert_true(win_build(&W, &md, &s, &E, R, 10, 30, &text) >= 29);
+  assert_true(win_build(&W, &F.md, &F.s, &F.E, R, 10, 30, &text) >= 29);
   size_t before = 0;
   for (int rep = 0; rep < 60; rep++) {
     if (rep == 10) before = mallinfo2().uordblks; /* after Gecode's first uses */
-    gz_params gp;
-    gz_params_init(&gp);
-    gp.time_limit = 0.01;
-    assert_int_not_equal(gz_solve(text.s, text.len, &gp, NULL, err, sizeof err), GZ_ERROR);
+    assert_int_not_equal(gz_try(&text, 0.01, err, sizeof err), GZ_ERROR);
   }
   size_t after = mallinfo2().uordblks;
   double per_parse = after > before ? (double)(after - before) / 50 : 0;
@@ -183,10 +204,7 @@ static void test_window_parse_no_leak(void **state) {
   assert_true(per_parse < 2048);
   util_buf_free(&text);
   win_free(&W);
-  plan_eval_free(&E);
-  plan_free(&s);
-  model_free(&md);
-  remat_graph_free(g);
+  setup_free(&F);
 #endif
 }
 
@@ -196,27 +214,20 @@ static void test_window_parse_no_leak(void **state) {
  * and every model it does write is accepted. */
 static void test_window_limits(void **state) {
   (void)state;
-  remat_graph *g = oracle_dag(2000, 0, 9, 1000000000, 7);
-  model md;
-  plan s = {0};
-  plan_eval E;
-  topo_setup(g, 2, &md, &s, &E);
+  setup F;
+  topo_setup(&F, oracle_dag(2000, 0, 9, 1000000000, 7), 2);
   char err[256];
-  unsigned char *R = calloc((size_t)g->n, 1);
+  unsigned char *R = calloc((size_t)F.g->n, 1);
   uint64_t r = 3;
-  for (int v = 0; v < g->n; v++) R[v] = oracle_rand(&r) % 6 == 0;
+  for (int v = 0; v < F.g->n; v++) R[v] = oracle_rand(&r) % 6 == 0;
   int built = 0, too_big = 0;
   const int widths[] = {50, 400, 1999};
   for (int i = 0; i < 3; i++) {
     util_buf text = {0};
     win W;
-    if (win_build(&W, &md, &s, &E, R, 1, widths[i], &text)) {
+    if (win_build(&W, &F.md, &F.s, &F.E, R, 1, widths[i], &text)) {
       built++;
-      gz_params gp;
-      gz_params_init(&gp);
-      gp.time_limit = 0.2;
-      gz_status st = gz_solve(text.s, text.len, &gp, NULL, err, sizeof err);
-      if (st == GZ_ERROR) fail_msg("window 1..%d: %s", widths[i], err);
+      if (gz_try(&text, 0.2, err, sizeof err) == GZ_ERROR) fail_msg("window 1..%d: %s", widths[i], err);
     } else {
       too_big += W.too_big;
     }
@@ -226,21 +237,12 @@ static void test_window_limits(void **state) {
   assert_int_equal(built, 2);
   assert_int_equal(too_big, 1);
   free(R);
-  plan_eval_free(&E);
-  plan_free(&s);
-  model_free(&md);
-  remat_graph_free(g);
+  setup_free(&F);
 }
 
-static void test_window_phase2(void **state) {
-  (void)state;
-  window_sound(2);
-}
+UNIT_TEST_OF(test_window_phase2, window_sound(2))
 
-static void test_window_phase1(void **state) {
-  (void)state;
-  window_sound(1);
-}
+UNIT_TEST_OF(test_window_phase1, window_sound(1))
 
 UNIT_TESTS(test_window_parse_no_leak, test_window_limits, test_window_phase2,
            test_window_phase1)

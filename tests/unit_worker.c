@@ -157,20 +157,11 @@ static void cp_proves_optimum(fixture *F, best *B, int i) {
   assert_int_equal(F->r.duration, F->optimum);
 }
 
-static void test_anneal_worker_optimum(void **state) {
-  (void)state;
-  each_fixture(5, anneal_optimum);
-}
+UNIT_TEST_OF(test_anneal_worker_optimum, each_fixture(5, anneal_optimum))
 
-static void test_window_worker_optimum(void **state) {
-  (void)state;
-  each_fixture(1, window_optimum);
-}
+UNIT_TEST_OF(test_window_worker_optimum, each_fixture(1, window_optimum))
 
-static void test_cp_worker_proves_optimum(void **state) {
-  (void)state;
-  each_fixture(10, cp_proves_optimum);
-}
+UNIT_TEST_OF(test_cp_worker_proves_optimum, each_fixture(10, cp_proves_optimum))
 
 UNIT_TESTS(test_seeds_input_order, test_anneal_worker_optimum,
            test_window_worker_optimum, test_cp_worker_proves_optimum)

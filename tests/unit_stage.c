@@ -11,17 +11,20 @@
 #include "tiny.h"
 
 
+/* S and R for n stages, S keeping the nk cells (t, i) in kept[]. */
+static void stage_pair(stage_mat *S, stage_mat *R, int n, const int (*kept)[2], int nk) {
+  stage_mat_init(S, n);
+  stage_mat_init(R, n);
+  for (int k = 0; k < nk; k++) stage_set(S, kept[k][0], kept[k][1], 1);
+}
+
 /* solve_r_opt on a chain 0 -> 1 -> 2 -> 3 with hand-made S. */
 static void test_r_opt_chain(void **state) {
   (void)state;
   remat_graph *g = chain(4);
   stage_mat S, R;
-  stage_mat_init(&S, 4);
-  stage_mat_init(&R, 4);
   /* everything kept while needed: R = I */
-  stage_set(&S, 1, 0, 1);
-  stage_set(&S, 2, 1, 1);
-  stage_set(&S, 3, 2, 1);
+  stage_pair(&S, &R, 4, (const int[][2]){{1, 0}, {2, 1}, {3, 2}}, 3);
   stage_r_opt(g, &S, &R);
   for (int t = 0; t < 4; t++)
     for (int i = 0; i <= t; i++) assert_int_equal(stage_get(&R, t, i), i == t);
@@ -62,12 +65,7 @@ static void test_r_opt_diamond(void **state) {
   int src[4] = {0, 0, 1, 2}, dst[4] = {1, 2, 3, 3};
   remat_graph *g = graph_from_arrays(4, w, m, 4, src, dst, "diamond");
   stage_mat S, R;
-  stage_mat_init(&S, 4);
-  stage_mat_init(&R, 4);
-  stage_set(&S, 1, 0, 1);
-  stage_set(&S, 2, 0, 1);
-  stage_set(&S, 2, 1, 1);
-  stage_set(&S, 3, 1, 1);
+  stage_pair(&S, &R, 4, (const int[][2]){{1, 0}, {2, 0}, {2, 1}, {3, 1}}, 4);
   stage_r_opt(g, &S, &R);
   int *seq, len = stage_sequence(&R, &seq);
   int want[] = {0, 1, 2, 0, 2, 3};

@@ -140,7 +140,7 @@ PROP_CASES ?= 40
 PROP_LARGE ?= 3
 PROP_SEED  ?= 1
 
-$(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h $(LIB_OBJ) | $(BUILD)/tests
+$(BUILD)/tests/prop_claims: tests/prop_claims.c tests/exhaustive.h tests/oracle.h $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.o
 	$(CXX) $(LDFLAGS) $@.o $(LIB_OBJ) $(LIBS) -o $@
 	rm -f $@.o

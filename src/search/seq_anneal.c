@@ -26,8 +26,8 @@ typedef struct sqa_ev {
 
 /* A schedule kept aside and its numbers. */
 typedef struct sqa_rec {
-  int *seq, len, cap, fits;
   int64_t dur, peak;
+  int *seq, len, cap, fits;
 } sqa_rec;
 
 typedef struct sqa {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e_order.sh -- remat order from the command line: the output lines on a
 # graph whose answer is known, the schedule file (remat eval, remat plot,
-# standard output), info's bound, bad input (exit 2), Ctrl-C.
+# standard output), info's bound and time limit, bad input (exit 2), Ctrl-C.
 # Usage: REMAT=build/remat bash tests/e2e_order.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -103,5 +103,16 @@ peak=$(sed -n 's/^peak: //p' <<<"$out")
 run "$REMAT" eval big.json big-order.json
 [ "$rc" = 0 ] && grep -qx "peak: $peak" <<<"$out" ||
   fail "the interrupted order does not re-simulate to its peak: '$out'"
+
+t_case "info keeps to its time limit, one for the whole command"
+# The order bound, the pebbling check, the baselines and the covering
+# bound share it: each of them given the whole limit, this graph took
+# twice as long.
+start=$(date +%s%N)
+run "$REMAT" info big.json --budget 0.8 --time-limit 3
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$rc" = 0 ] || fail "info: exit $rc ($err)"
+grep -q "^lower_bound: " <<<"$out" || fail "info printed no bound: '$out'"
+[ "$ms" -lt 5000 ] || fail "info --time-limit 3 took $ms ms"
 
 t_done

@@ -34,7 +34,16 @@ static void info_cover(const remat_graph *g, const cover_params *p) {
 
 /* The covering bound at o->budget with the copies remat solve would use
  * (raised for the baselines that fit: seeds.h). */
-static int info_bound(const char *name, const cli_opts *o, const remat_graph *g) {
+/* Seconds left of the command's time limit (-t: for the whole command)
+ * since t0; the order bound and the pebbling check take at most `quick`
+ * of them unless -t is given. */
+static double info_left(const cli_opts *o, double t0, double quick) {
+  double left = o->time_limit - (util_now() - t0);
+  if (!o->time_limit_set && quick < left) left = quick;
+  return left > 0.01 ? left : 0.01;
+}
+
+static int info_bound(const char *name, const cli_opts *o, const remat_graph *g, double t0) {
   cover_params p;
   cover_params_init(&p);
   int *map = NULL, uniform = 0;
@@ -46,7 +55,7 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
   sp.budget = p.budget;
   sp.copies = map ? map : g->copies;
   if (uniform) sp.default_copies = uniform;
-  sp.time_limit = o->time_limit;
+  sp.time_limit = info_left(o, t0, o->time_limit);
   seeds_base sb;
   seeds_base_run(&sb, g, &sp);
   int *c = seeds_base_copies(&sb, g, &sp);
@@ -57,11 +66,10 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
       c[v] = sp.copies && sp.copies[v] > 0 ? sp.copies[v] : sp.default_copies;
   }
   p.copies = c;
-  p.time_limit = o->time_limit;
   printf("budget: %lld\n", (long long)p.budget);
   pebble_params pp;
   pebble_params_init(&pp);
-  pp.time_limit = o->time_limit_set ? o->time_limit : 2;
+  pp.time_limit = info_left(o, t0, 2);
   pebble_out po = {.status = PEBBLE_OPEN};
   if (p.budget >= remat_graph_min_peak(g)) {
     pebble_check(g, p.budget, &pp, &po);
@@ -76,14 +84,17 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g)
     printf("lower_bound: infeasible (the budget is below min_peak)\n");
   else if (po.status == PEBBLE_INFEASIBLE)
     printf("lower_bound: infeasible (pebbling proof)\n");
-  else
+  else {
+    p.time_limit = info_left(o, t0, o->time_limit);
     info_cover(g, &p);
+  }
   free(c);
   free(map);
   return 0;
 }
 
 int cmd_info(const char *name, const cli_opts *o) {
+  double t0 = util_now();
   remat_graph *g = cmdu_graph(name, o->pos[0]);
   if (!g) return 2;
   int64_t topo = remat_topo_peak(g), b9, b8;
@@ -101,12 +112,12 @@ int cmd_info(const char *name, const cli_opts *o) {
   /* the peak every order without recomputation reaches (order_bound.h) */
   order_bound_params obp;
   order_bound_params_init(&obp);
-  obp.time_limit = o->time_limit_set ? o->time_limit : 2;
+  obp.time_limit = info_left(o, t0, 2);
   order_bound_out obo;
   order_bound_run(g, &obp, &obo);
   printf("order_lower_bound: %lld%s\n", (long long)obo.bound,
          obo.complete ? "" : " (cut short by the time limit)");
-  int rc = o->budget ? info_bound(name, o, g) : 0;
+  int rc = o->budget ? info_bound(name, o, g, t0) : 0;
   remat_graph_free(g);
   return rc;
 }

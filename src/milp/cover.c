@@ -559,8 +559,8 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
       cover_out x = *o;
       x.status = COVER_NONE;
       x.why[0] = 0;
-      C.limit = left;
-      cv_run(&C, &x);
+      C.limit = p->time_limit - (util_now() - t0); /* after building the rows */
+      if (C.limit > 0.01) cv_run(&C, &x);
       if (x.status == COVER_INFEASIBLE ||
           ((x.status == COVER_OPTIMAL || x.status == COVER_BOUND) && x.increase > o->increase))
         *o = x;

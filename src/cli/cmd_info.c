@@ -32,8 +32,6 @@ static void info_cover(const remat_graph *g, const cover_params *p) {
            st == COVER_BOUND ? ", out of time" : "", util_now() - t);
 }
 
-/* The covering bound at o->budget with the copies remat solve would use
- * (raised for the baselines that fit: seeds.h). */
 /* Seconds left of the command's time limit (-t: for the whole command)
  * since t0; the order bound and the pebbling check take at most `quick`
  * of them unless -t is given. */
@@ -43,6 +41,8 @@ static double info_left(const cli_opts *o, double t0, double quick) {
   return left > 0.01 ? left : 0.01;
 }
 
+/* The covering bound at o->budget with the copies remat solve would use
+ * (raised for the baselines that fit: seeds.h). */
 static int info_bound(const char *name, const cli_opts *o, const remat_graph *g, double t0) {
   cover_params p;
   cover_params_init(&p);

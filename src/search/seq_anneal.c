@@ -12,6 +12,7 @@
 void sqa_params_init(sqa_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 1.0;
+  p->name = "sequence";
   worker_io_init(&p->io);
 }
 
@@ -289,7 +290,7 @@ static void sqa_emit(sqa *S, int force) {
   if (!force && now - S->last_emit < 0.05) return;
   S->pending = 0;
   S->last_emit = now;
-  if (worker_report(&S->p->io, S->best.seq, S->best.len, "sequence")) S->stopped = 1;
+  if (worker_report(&S->p->io, S->best.seq, S->best.len, S->p->name)) S->stopped = 1;
 }
 
 /* Set cur to seq and evaluate it. */

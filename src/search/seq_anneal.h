@@ -33,6 +33,7 @@ typedef struct sqa_params {
   const int *copies;   /* C_v per node (NULL or 0: any) */
   double time_limit;   /* seconds (1) */
   long long max_moves; /* stop after this many moves (0: no limit) */
+  const char *name;    /* its reports' name ("sequence") */
   /* report: each new best, within budget and shorter, or (while nothing
    * fits) a lower peak ("sequence"); poll: moves there when it is better;
    * tick: the moves made; stop, halt, seed */

@@ -20,9 +20,13 @@
  *           input order is a minimum-peak order, on the input order;
  *   joint   on graphs whose free CP would not end, the last
  *           SFREE_SEQ_SHARE of the time: the annealing over sequences
- *           (seq_anneal.h) from the best schedule, one per thread, which
- *           moves first computations (the order) and recomputations
- *           together;
+ *           (seq_anneal.h), which moves first computations (the order)
+ *           and recomputations together: the first thread from the best
+ *           schedule, following the others' improvements; every other
+ *           thread in tries from fresh orders (a short order descent
+ *           from the input order with its own seed), each annealed on
+ *           its own for SFREE_TRY seconds: where the annealing ends
+ *           depends on the order it starts from more than on its time;
  *   free CP on small graphs, the free-order model (model_free.c) in the
  *           CP worker, from the best schedule: its complete searches prove
  *           optimality or infeasibility in free order;
@@ -64,6 +68,13 @@
  * sequence at every move). */
 #define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
+/* A try of the joint annealing's other threads: an order descent of at
+ * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
+ * left), then SFREE_TRY seconds of annealing from that order (the last
+ * try takes what is left when that is less than two tries). */
+#define SFREE_TRY 15.0
+#define SFREE_TRY_DESCENT 2.0
+#define SFREE_TRY_DESCENT_SHARE 0.15
 #define SFREE_MAX_THREADS 16
 /* On the same graphs, when no order fits and the order search did not
  * prove its order minimal: the order descent's share of the stage-axis
@@ -89,7 +100,32 @@ typedef struct sfree {
   int input_minimal;       /* the input order is a minimum-peak order */
   int stages_optimal;      /* the stage-axis search proved its optimum */
   int *perm;               /* node i of the renumbered graph is perm[i] */
+  pthread_mutex_t wmu;     /* the watchers' naps (sfree_nap, sfree_wake) */
+  pthread_cond_t wcv;
 } sfree;
+
+/* A watcher's nap: SFREE_NAP_MS, or until the search it watches returns
+ * (sfree_wake), so that the watcher's join adds no delay. */
+#define SFREE_NAP_MS 20
+static void sfree_nap(sfree *F, _Atomic int *done) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_nsec += SFREE_NAP_MS * 1000000L;
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&F->wmu);
+  if (!*done) pthread_cond_timedwait(&F->wcv, &F->wmu, &ts);
+  pthread_mutex_unlock(&F->wmu);
+}
+
+static void sfree_wake(sfree *F, _Atomic int *done) {
+  pthread_mutex_lock(&F->wmu);
+  *done = 1;
+  pthread_cond_broadcast(&F->wcv);
+  pthread_mutex_unlock(&F->wmu);
+}
 
 /* C_v per node in free order: as given (default where 0), at least 1, one
  * for a sink (a recomputed sink is never read). */
@@ -123,8 +159,7 @@ static void *sfree_order_watch(void *arg) {
   sfree *F = arg;
   double t0 = best_elapsed(&F->B);
   while (!F->order_done) {
-    struct timespec ts = {0, 20 * 1000 * 1000};
-    nanosleep(&ts, NULL);
+    sfree_nap(F, &F->order_done);
     double now = best_elapsed(&F->B), tb = (double)F->order_tbest_us / 1e6;
     if (tb < t0) tb = t0;
     if (now - tb > SFREE_ORDER_STALL && now - tb > tb - t0) F->order_stop = 1;
@@ -155,7 +190,7 @@ static remat_graph *sfree_order(sfree *F) {
   pthread_t watch;
   int watching = pthread_create(&watch, NULL, sfree_order_watch, F) == 0;
   int rc = order_solve(g, &op, &o);
-  F->order_done = 1;
+  sfree_wake(F, &F->order_done);
   if (watching) pthread_join(watch, NULL);
   if (rc) {
     best_error(B, "%s", "an order failed re-simulation");
@@ -219,8 +254,7 @@ static void *sfree_stage_watch(void *arg) {
   sfree *F = W->F;
   double t0 = best_elapsed(&F->B);
   while (!F->stage_done) {
-    struct timespec ts = {0, 20 * 1000 * 1000};
-    nanosleep(&ts, NULL);
+    sfree_nap(F, &F->stage_done);
     if (best_interrupted(&F->B)) F->stage_stop = 1;
     double now = best_elapsed(&F->B), tb = (double)F->stage_tbest_us / 1e6;
     if (tb < t0) tb = t0;
@@ -388,7 +422,7 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) 
   remat_result r;
   remat_result_init(&r, on, p.budget, "cp");
   int rc = remat_solve(on, &p, &r);
-  F->stage_done = 1;
+  sfree_wake(F, &F->stage_done);
   if (watching) pthread_join(watch, NULL);
   if (rc == REMAT_EINTERNAL) best_error(B, "stage-axis search: %s", r.message);
   F->stages_optimal = r.status == REMAT_STATUS_OPTIMAL && !(r.message[0]);
@@ -405,8 +439,12 @@ typedef struct sfree_sqa {
   pthread_t tid;
   int started;
   long long moves;
+  int64_t lower; /* tries: every order peaks at least this */
+  double end;    /* tries: until then (elapsed seconds) */
+  int tries;
 } sfree_sqa;
 
+/* The first thread: from the best schedule. */
 static void *sfree_sqa_thread(void *arg) {
   sfree_sqa *W = arg;
   int len;
@@ -416,7 +454,44 @@ static void *sfree_sqa_thread(void *arg) {
   return NULL;
 }
 
-/* The joint annealing to the time limit, one run per thread. */
+/* The other threads: tries from fresh orders until W->end, each offering
+ * its improvements to the best without moving to the others' (its
+ * worker_io has no poll).  The descent takes the fine threshold steps
+ * (1/16 of the way to the bound): its orders led the annealing further
+ * than the coarse steps' did. */
+static void *sfree_sqa_tries(void *arg) {
+  sfree_sqa *W = arg;
+  best *B = W->c.B;
+  const remat_graph *g = B->g;
+  int n = g->n;
+  int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
+  for (int r = 0; !best_stopped(B); r++) {
+    double left = W->end - best_elapsed(B);
+    if (left < 0.05) break;
+    for (int i = 0; i < n; i++) ord[i] = i;
+    odesc_params dp;
+    odesc_params_init(&dp);
+    dp.lower = W->lower;
+    dp.target = B->p->budget;
+    dp.step = 1.0 / 16;
+    dp.time_limit = left * SFREE_TRY_DESCENT_SHARE;
+    if (dp.time_limit > SFREE_TRY_DESCENT) dp.time_limit = SFREE_TRY_DESCENT;
+    dp.seed = W->p.io.seed + 7919u * (unsigned)r;
+    dp.stop = B->p->stop;
+    odesc_run(g, ord, &dp);
+    sqa_params p = W->p;
+    left = W->end - best_elapsed(B);
+    p.time_limit = left < 2 * SFREE_TRY ? left : SFREE_TRY;
+    p.io.seed += 104729u * (unsigned)r;
+    W->moves += sqa_run(g, ord, n, &p);
+    W->tries++;
+  }
+  free(ord);
+  return NULL;
+}
+
+/* The joint annealing to the time limit: one run from the best schedule,
+ * tries from fresh orders in the other threads. */
 static void sfree_joint(sfree *F) {
   best *B = &F->B;
   const remat_solve_params *p = B->p;
@@ -435,15 +510,27 @@ static void sfree_joint(sfree *F) {
     W[k].p.io = best_io(&W[k].c, p->seed * 7919u + 31 + 104729u * (unsigned)k);
     W[k].started = 0;
     W[k].moves = 0;
+    W[k].lower = F->order_lower;
+    W[k].end = best_elapsed(B) + left;
+    W[k].tries = 0;
+    if (k > 0) {
+      W[k].p.io.poll = NULL;
+      W[k].p.name = "try";
+    }
   }
   for (int k = 1; k < threads; k++)
-    W[k].started = pthread_create(&W[k].tid, NULL, sfree_sqa_thread, &W[k]) == 0;
+    W[k].started = pthread_create(&W[k].tid, NULL, sfree_sqa_tries, &W[k]) == 0;
   sfree_sqa_thread(&W[0]);
   long long moves = 0;
+  int tries = 0;
   for (int k = 1; k < threads; k++)
     if (W[k].started) pthread_join(W[k].tid, NULL);
-  for (int k = 0; k < threads; k++) moves += W[k].moves;
-  best_verbose(B, "joint annealing: %lld moves in %d threads over %.1f s", moves, threads, left);
+  for (int k = 0; k < threads; k++) {
+    moves += W[k].moves;
+    tries += W[k].tries;
+  }
+  best_verbose(B, "joint annealing: %lld moves in %d threads over %.1f s, %d tries from "
+                  "fresh orders", moves, threads, left, tries);
 }
 
 /* On graphs of at most FREE_EXACT_MAXN nodes: the exact search over every
@@ -529,6 +616,8 @@ static void sfree_status(sfree *F) {
 int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
   sfree F;
   memset(&F, 0, sizeof F);
+  pthread_mutex_init(&F.wmu, NULL);
+  pthread_cond_init(&F.wcv, NULL);
   best *B = &F.B;
   best_init(B, g, p, r);
   r->free_order = 1;
@@ -577,6 +666,8 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     }
   }
   free(F.perm);
+  pthread_cond_destroy(&F.wcv);
+  pthread_mutex_destroy(&F.wmu);
   prog_done(&B->pr);
   r->t_total = best_elapsed(B);
   r->interrupted = best_interrupted(B);

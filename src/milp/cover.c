@@ -552,9 +552,9 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   cv_run(&C, o);
   double left = p->time_limit - (util_now() - t0);
   if (p->inputs && (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) && left > 0.01) {
+    if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */
     cv_inputs(&C);
     cv_in_cols(&C);
-    if (C.nin > 0 && p->plain_done) p->plain_done(p->ctx, o);
     if (C.nin > 0) {
       cover_out x = *o;
       x.status = COVER_NONE;

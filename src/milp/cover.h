@@ -66,7 +66,8 @@ typedef struct cover_params {
   double time_limit; /* seconds for CBC (a bound is kept when it runs out) */
   int inputs;        /* then with the inputs' rows (1; 0: the plain problem) */
   /* called with the plain problem's answer before the inputs' rows are
-   * added (when they are; NULL: not called) */
+   * built (when they will be: inputs set, the plain problem bounded and
+   * time left; NULL: not called) */
   void (*plain_done)(void *ctx, const cover_out *o);
   void *ctx;
 } cover_params;

@@ -296,6 +296,23 @@ static void sfree_segments(sfree *F, const remat_graph *h) {
                so.evals, so.dropped, so.forward);
 }
 
+/* One run of the order descent (order_descent.h) from the input order,
+ * into ord[0..n): down to `lower` at most, ending once within the budget;
+ * returns the peak of the order left there. */
+static int64_t sfree_descent(best *B, int *ord, int64_t lower, double step, double seconds,
+                             unsigned seed) {
+  for (int i = 0; i < B->g->n; i++) ord[i] = i;
+  odesc_params dp;
+  odesc_params_init(&dp);
+  dp.lower = lower;
+  dp.target = B->p->budget;
+  dp.step = step;
+  dp.time_limit = seconds;
+  dp.seed = seed;
+  dp.stop = B->p->stop;
+  return odesc_run(B->g, ord, &dp);
+}
+
 /* One thread of the order descent: runs from the input order, each with
  * its own seed and step, until the time is up; the best order found goes
  * to the shared one. */
@@ -320,16 +337,8 @@ static void *sfree_odw_thread(void *arg) {
   for (int r = 0; !best_stopped(B); r++) {
     double left = W->end - best_elapsed(B);
     if (left < 0.05) break;
-    for (int i = 0; i < n; i++) ord[i] = i;
-    odesc_params dp;
-    odesc_params_init(&dp);
-    dp.lower = W->lower;
-    dp.target = B->p->budget;
-    dp.step = r % 2 ? 0.5 : 1.0 / 16;
-    dp.time_limit = left;
-    dp.seed = W->seed + 7919u * (unsigned)r;
-    dp.stop = B->p->stop;
-    int64_t peak = odesc_run(B->g, ord, &dp);
+    int64_t peak = sfree_descent(B, ord, W->lower, r % 2 ? 0.5 : 1.0 / 16, left,
+                                 W->seed + 7919u * (unsigned)r);
     W->runs++;
     pthread_mutex_lock(W->mu);
     if (peak < *W->shared_peak) {
@@ -468,17 +477,9 @@ static void *sfree_sqa_tries(void *arg) {
   for (int r = 0; !best_stopped(B); r++) {
     double left = W->end - best_elapsed(B);
     if (left < 0.05) break;
-    for (int i = 0; i < n; i++) ord[i] = i;
-    odesc_params dp;
-    odesc_params_init(&dp);
-    dp.lower = W->lower;
-    dp.target = B->p->budget;
-    dp.step = 1.0 / 16;
-    dp.time_limit = left * SFREE_TRY_DESCENT_SHARE;
-    if (dp.time_limit > SFREE_TRY_DESCENT) dp.time_limit = SFREE_TRY_DESCENT;
-    dp.seed = W->p.io.seed + 7919u * (unsigned)r;
-    dp.stop = B->p->stop;
-    odesc_run(g, ord, &dp);
+    double t = left * SFREE_TRY_DESCENT_SHARE;
+    sfree_descent(B, ord, W->lower, 1.0 / 16, t < SFREE_TRY_DESCENT ? t : SFREE_TRY_DESCENT,
+                  W->p.io.seed + 7919u * (unsigned)r);
     sqa_params p = W->p;
     left = W->end - best_elapsed(B);
     p.time_limit = left < 2 * SFREE_TRY ? left : SFREE_TRY;

@@ -44,6 +44,8 @@ typedef struct an {
   double mu, mu0;       /* weight of copies beyond C_v */
   double T, T0, T1;     /* temperature: now, at a cycle's start and end */
   double fcur;          /* cost of cur */
+  int peak_cost;        /* the excess is the peak's (something fits), else
+                           the sum over the steps (anneal.h) */
   long long cycle_len, cycle0, in_cycle;
   int pending;
   double last_emit, last_better;
@@ -98,7 +100,8 @@ static void an_move(an *A, int out, int in) {
 }
 
 static double an_cost(const an *A, const plan_eval *E) {
-  return (double)E->duration + A->lambda * (double)E->excess + A->mu * (double)an_extra(A, E);
+  int64_t over = !A->peak_cost ? E->excess : E->peak > E->M ? E->peak - E->M : 0;
+  return (double)E->duration + A->lambda * (double)over + A->mu * (double)an_extra(A, E);
 }
 
 static int an_copies_ok(const an *A, int u) {
@@ -245,6 +248,10 @@ static void an_set(an *A, an_rec *B, const plan *s, const plan_eval *E) {
  * within budget and until something fits, over the best peak less
  * target_step x the budget (anneal.h). */
 static void an_retarget(an *A) {
+  if (A->best.fits != A->peak_cost) {
+    A->peak_cost = A->best.fits;
+    A->fcur = an_cost(A, an_cur(A));
+  }
   int64_t t = A->M;
   if (A->targeting && !A->best.fits && A->p->target_step > 0) {
     int64_t step = (int64_t)((double)A->M * A->p->target_step) + 1;

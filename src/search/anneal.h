@@ -6,15 +6,21 @@
  * recomputation of a value live across an overloaded step, remove one,
  * shift one to another stage, or replace one.  The cost is
  *     duration + lambda * excess,
- * excess being the memory above the budget summed over the steps; lambda
- * rises while the search stays over budget and falls while it fits, so
+ * excess being, until something fits, the memory above the budget summed
+ * over the steps (every move that relieves any overloaded step pays: the
+ * way to a first fit), and from then on how far the peak is above the
+ * budget (moves between schedules over budget at several steps are free
+ * until the last step fits: with the sum there too the search ended in
+ * longer schedules on the large random graphs, with the peak alone
+ * farther from the budget on graphs that do not fit; bench/RESULTS.md,
+ * section 22); lambda rises while the search stays over budget and falls while it fits, so
  * the search crosses the boundary in both directions; a copy beyond C_v
  * is penalised the same way.  When a whole cycle ends with nothing within
  * budget, the excess counts over the best peak less a step instead, until
- * something fits: the cost then presses on the peak, as phase 1's
- * max(peak, M) does, rather than on every step above a budget that may be
- * far below (bench/RESULTS.md: on hard graphs it ends much nearer the
- * budget; graphs that fit within the first cycle are not affected).
+ * something fits: the search lowers the peak a step at a time rather than
+ * against a budget that may be far below (bench/RESULTS.md: on hard
+ * graphs it ends much nearer the budget; graphs that fit within the first
+ * cycle are not affected).
  * Cooling runs in cycles that restart from the best schedule and grow;
  * when they stop improving, a new epoch starts from the starting
  * schedule.  A move is evaluated incrementally (plan_move: the lifetimes

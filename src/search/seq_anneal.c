@@ -121,8 +121,11 @@ static int sqa_eval(sqa *S, sqa_ev *e) {
   return 1;
 }
 
+/* The excess: the peak's above the budget once something fits, else the
+ * sum over the steps (anneal.h says why). */
 static double sqa_cost(const sqa *S, const sqa_ev *e) {
-  return (double)e->dur + S->lambda * (double)e->excess;
+  int64_t over = !S->best.fits ? e->excess : e->peak > S->M ? e->peak - S->M : 0;
+  return (double)e->dur + S->lambda * (double)over;
 }
 
 /* ------------------------------------------------------------- moves */
@@ -280,8 +283,10 @@ static void sqa_consider(sqa *S, const sqa_ev *e, int ours) {
   sqa_rec_set(S, &S->ebest, e);
   S->stale = 0;
   if (!sqa_better(S, &S->best, e)) return;
+  int fitted = S->best.fits;
   sqa_rec_set(S, &S->best, e);
   if (ours) S->pending = 1;
+  if (S->best.fits != fitted) S->fcur = sqa_cost(S, S->cur); /* the excess changes */
 }
 
 static void sqa_emit(sqa *S, int force) {

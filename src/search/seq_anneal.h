@@ -17,7 +17,8 @@
  *   swap    two neighbouring computations trade places.
  * A sequence that reads a value with no live copy, or computes a node more
  * than C_v times, is rejected.  The cost is duration + lambda * excess
- * (the memory above the budget summed over the steps), lambda rising
+ * (the memory above the budget summed over the steps until something
+ * fits, how far the peak is above it from then on: anneal.h), lambda rising
  * while the search is over budget and falling while it fits, as in
  * anneal.h; cooling runs in cycles, each from the best schedule.  Meant
  * for graphs of a few thousand nodes at most, from a schedule that fits

@@ -100,7 +100,7 @@ static void an_move(an *A, int out, int in) {
 }
 
 static double an_cost(const an *A, const plan_eval *E) {
-  int64_t over = !A->peak_cost ? E->excess : E->peak > E->M ? E->peak - E->M : 0;
+  int64_t over = plan_cost_excess(A->peak_cost, E->excess, E->peak, E->M);
   return (double)E->duration + A->lambda * (double)over + A->mu * (double)an_extra(A, E);
 }
 

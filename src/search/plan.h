@@ -67,6 +67,12 @@ int plan_copy_before(const plan_eval *E, int v, int key);
  * exceeds M, at random, or else the fullest of four random steps. */
 int plan_pick_step(const int64_t *mem, int len, int over, int64_t M,
                    uint64_t *rng);
+/* The excess an annealing's cost weighs (anneal.h): once something fits
+ * (peak_only), how far the peak is above M; until then `sum`, the memory
+ * above M summed over the steps. */
+static inline int64_t plan_cost_excess(int peak_only, int64_t sum, int64_t peak, int64_t M) {
+  return !peak_only ? sum : peak > M ? peak - M : 0;
+}
 /* Is u a predecessor of v?  (binary search in v's sorted list) */
 int plan_is_pred(const remat_graph *g, int u, int v);
 

@@ -121,10 +121,8 @@ static int sqa_eval(sqa *S, sqa_ev *e) {
   return 1;
 }
 
-/* The excess: the peak's above the budget once something fits, else the
- * sum over the steps (anneal.h says why). */
 static double sqa_cost(const sqa *S, const sqa_ev *e) {
-  int64_t over = !S->best.fits ? e->excess : e->peak > S->M ? e->peak - S->M : 0;
+  int64_t over = plan_cost_excess(S->best.fits, e->excess, e->peak, S->M);
   return (double)e->dur + S->lambda * (double)over;
 }
 

@@ -1,23 +1,25 @@
 /* cover.c -- the covering bound (cover.h) with CBC. */
 #include "cover.h"
 
-#include <Cbc_C_Interface.h>
-#include <Clp_C_Interface.h>
 #include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cover_lp.h"
+#include "cover_steps.h"
 #include "sim.h"
-#include "solver_end.h"
 #include "util.h"
 
 void cover_params_init(cover_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 10;
-  p->inputs = 1;
+  p->inputs = 2;
 }
+
+/* The inputs' rows' share of the time left after the plain problem when
+ * the recomputing steps' rows follow. */
+#define COVER_INPUTS_SHARE 0.35
 
 const char *cover_status_name(cover_status s) {
   switch (s) {
@@ -45,7 +47,6 @@ typedef struct cv {
   int ngaps, ncols, cap; /* columns: the gaps, then (inputs) the columns
                             R_p (cu = p, ca = -1) and E_pk (cu = p,
                             ca = cb = k, no cost) */
-  int64_t wq;     /* GCD of the columns' nodes' durations */
   double limit;   /* seconds for this run of CBC */
   /* the inputs' rows E_pk - a (y_j - R_p) >= 0: gap j, input p, stage k,
    * a in ia */
@@ -258,21 +259,12 @@ static int cv_coverable(const cv *C, int64_t M) {
   return ok;
 }
 
-/* The problem in compressed sparse columns.  Row k is scaled by its
- * excess R = L_k - M: coefficients min(m_u / R, 1), right-hand side
- * 1 - 0.5 / R, the same set of binary solutions (sizes and R are whole
- * bytes) and a slightly weaker LP: tolerances can only lower the bound.
- * Then one row per node with more gaps than recomputations allowed. */
-typedef struct cv_lp {
-  int nrows, ncols;
-  int *start, *index;
-  double *value, *collb, *colub, *obj, *rowlb, *rowub;
-} cv_lp;
-
-static void cv_lp_free(cv_lp *L) {
-  UTIL_FREE(L->start, L->index, L->value, L->collb, L->colub, L->obj, L->rowlb,
-            L->rowub);
-}
+/* The problem in compressed sparse columns (cover_lp.h).  Row k is
+ * scaled by its excess R = L_k - M: coefficients min(m_u / R, 1),
+ * right-hand side 1 - 0.5 / R, the same set of binary solutions (sizes
+ * and R are whole bytes) and a slightly weaker LP: tolerances can only
+ * lower the bound.  Then one row per node with more gaps than
+ * recomputations allowed. */
 
 /* The input rows of each column (gap: -1 each, R_p and E_pk: +1 each), in
  * compressed form: rows irow[ioff[c]..ioff[c+1]) of column c. */
@@ -300,12 +292,12 @@ static void cv_in_by_col(const cv *C, int **ioff, int **irow) {
 static int cv_is_gap(const cv *C, int c) { return c < C->ngaps; }
 static int cv_is_r(const cv *C, int c) { return c >= C->ngaps && C->ca[c] < 0; }
 
-/* A column's cost in units of wq (E columns cost nothing). */
+/* A column's cost (E columns cost nothing). */
 static int64_t cv_cost(const cv *C, int c) {
   return cv_is_gap(C, c) || cv_is_r(C, c) ? C->g->w[C->cu[c]] : 0;
 }
 
-static void cv_build(const cv *C, cv_lp *L, long long nnz) {
+static void cv_build(const cv *C, covlp *L, long long nnz) {
   const remat_graph *g = C->g;
   int64_t M = C->p->budget;
   int *urow = util_malloc((size_t)C->n * sizeof *urow);
@@ -320,24 +312,16 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
     if (cv_is_gap(C, c) || cv_is_r(C, c)) ngap[C->cu[c]]++;
     else clip[C->ca[c]] += (double)g->m[C->cu[c]] / (double)(C->load[C->ca[c]] - M);
   }
-  L->nrows = C->nrows;
+  int nrows = C->nrows;
   for (int u = 0; u < C->n; u++) {
     int c = cv_copies(C, u);
-    urow[u] = c > 0 && ngap[u] > c - 1 ? L->nrows++ : -1;
+    urow[u] = c > 0 && ngap[u] > c - 1 ? nrows++ : -1;
   }
-  int in0 = L->nrows; /* the input rows follow */
-  L->nrows += C->nin;
+  int in0 = nrows; /* the input rows follow */
+  nrows += C->nin;
   int *ioff, *irow;
   cv_in_by_col(C, &ioff, &irow);
-  L->ncols = C->ncols;
-  L->start = util_malloc(((size_t)C->ncols + 1) * sizeof *L->start);
-  L->index = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *L->index);
-  L->value = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *L->value);
-  L->collb = util_calloc((size_t)C->ncols + 1, sizeof *L->collb);
-  L->colub = util_malloc(((size_t)C->ncols + 1) * sizeof *L->colub);
-  L->obj = util_malloc(((size_t)C->ncols + 1) * sizeof *L->obj);
-  L->rowlb = util_malloc(((size_t)L->nrows + 1) * sizeof *L->rowlb);
-  L->rowub = util_malloc(((size_t)L->nrows + 1) * sizeof *L->rowub);
+  covlp_alloc(L, C->ncols, nrows, nnz);
   long long z = 0;
   for (int j = 0; j < C->ncols; j++) {
     int u = C->cu[j];
@@ -362,7 +346,8 @@ static void cv_build(const cv *C, cv_lp *L, long long nnz) {
       L->value[z++] = cv_is_gap(C, j) ? -C->ia[i] : cv_is_r(C, j) ? C->ia[i] : 1;
     }
     L->colub[j] = 1;
-    L->obj[j] = (double)(cv_cost(C, j) / C->wq);
+    L->cost[j] = cv_cost(C, j);
+    L->integer[j] = cv_is_gap(C, j) || cv_is_r(C, j);
   }
   L->start[C->ncols] = (int)z;
   for (int k = 0; k < C->n; k++)
@@ -391,89 +376,6 @@ static long long cv_nnz(const cv *C) {
   return z + 3LL * C->nin;
 }
 
-/* L's LP relaxation with Clp, within seconds (0: to the end; the plain
- * covering LP is small, and the solve's covering bound runs in a child
- * with a deadline): 1 infeasible, 0 optimal (its value in *value when not
- * NULL), -1 no answer. */
-static int cv_lp_solve(const cv_lp *L, double seconds, double *value) {
-  Clp_Simplex *lp = Clp_newModel();
-  Clp_setLogLevel(lp, 0);
-  if (seconds > 0) Clp_setMaximumSeconds(lp, seconds);
-  Clp_loadProblem(lp, L->ncols, L->nrows, L->start, L->index, L->value, L->collb, L->colub,
-                  L->obj, L->rowlb, L->rowub);
-  Clp_initialSolve(lp);
-  int st = Clp_status(lp);
-  if (st == 0 && value) *value = Clp_objectiveValue(lp);
-  Clp_deleteModel(lp);
-  return st == 1 ? 1 : st == 0 ? 0 : -1;
-}
-
-/* A bound from a relaxation's value v (in units of wq), rounded up
- * unless within tolerance of the integer below. */
-static int64_t cv_round_up(const cv *C, double v) {
-  double lb = ceil(v - 1e-6 * (fabs(v) > 1 ? fabs(v) : 1));
-  return lb > 0 ? (int64_t)lb * C->wq : 0;
-}
-
-/* Solve L with CBC; fills o. */
-static void cv_cbc(const cv *C, const cv_lp *L, cover_out *o) {
-  Cbc_Model *m = Cbc_newModel();
-  Cbc_loadProblem(m, L->ncols, L->nrows, L->start, L->index, L->value, L->collb,
-                  L->colub, L->obj, L->rowlb, L->rowub);
-  for (int j = 0; j < L->ncols; j++)
-    if (cv_is_gap(C, j) || cv_is_r(C, j)) Cbc_setInteger(m, j);
-  char sec[32];
-  snprintf(sec, sizeof sec, "%.3f", C->limit > 0.01 ? C->limit : 0.01);
-  Cbc_setParameter(m, "sec", sec);
-  Cbc_setParameter(m, "timeMode", "elapsed");
-  Cbc_setParameter(m, "log", "0");
-  Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units: 0.5 proves */
-  Cbc_setParameter(m, "ratioGap", "0");
-  double t0 = util_now(), limit = atof(sec);
-  Cbc_solve(m);
-  int in_time = solver_end_in_time(util_now() - t0, limit);
-  const double *x = Cbc_bestSolution(m);
-  if (Cbc_isProvenInfeasible(m)) {
-    /* the proof stands when the LP relaxation is infeasible too (Clp to
-     * the end), or when CBC ended in time with the relaxation feasible
-     * (the integers then are what does not fit): solver_end.h */
-    int lp = cv_lp_solve(L, 0, NULL);
-    if (lp == 1 || (lp == 0 && in_time))
-      o->status = COVER_INFEASIBLE;
-    else
-      snprintf(o->why, sizeof o->why,
-               "CBC called the covering problem infeasible at its time limit: not "
-               "taken as a proof");
-    Cbc_deleteModel(m);
-    return;
-  }
-  /* CBC's bound, in whole units of wq; an optimum proven within half a
-   * unit of it is the exact value of the solution found */
-  double bp = Cbc_getBestPossibleObjValue(m);
-  if (!in_time && Cbc_status(m) == 0) { /* "finished" at the limit: no bound */
-    snprintf(o->why, sizeof o->why, "CBC ended the covering problem at its time limit "
-             "as if finished: no bound taken");
-    Cbc_deleteModel(m);
-    return;
-  }
-  if (!isfinite(bp) || bp <= -1e300) {
-    Cbc_deleteModel(m);
-    return; /* cover_solve says why */
-  }
-  o->status = COVER_BOUND;
-  o->increase = cv_round_up(C, bp);
-  if (Cbc_isProvenOptimal(m) && x) {
-    int64_t inc = 0;
-    for (int j = 0; j < L->ncols; j++)
-      if (x[j] > 0.5) inc += cv_cost(C, j);
-    if ((double)(inc / C->wq) - bp <= 0.5 + 1e-9 * fabs(bp)) {
-      o->status = COVER_OPTIMAL;
-      o->increase = inc;
-    }
-  }
-  Cbc_deleteModel(m);
-}
-
 /* Build and solve the problem as C stands (the gaps, and the inputs'
  * columns and rows when cv_inputs added them) within C->limit; fills o. */
 static void cv_run(cv *C, cover_out *o) {
@@ -483,35 +385,22 @@ static void cv_run(cv *C, cover_out *o) {
              COVER_MAX_NONZEROS);
     return;
   }
-  C->wq = 0;
-  for (int j = 0; j < C->ncols; j++) C->wq = util_gcd(C->wq, cv_cost(C, j));
-  if (C->wq == 0) C->wq = 1; /* every column's node takes no time */
-  cv_lp L;
+  covlp L;
   cv_build(C, &L, o->nnz);
-  if (C->nin > 0) {
-    /* with the inputs' rows CBC may need minutes on a thousand nodes:
-     * the LP's bound first, kept when CBC says nothing better in time */
-    double t0 = util_now(), v;
-    int lp = cv_lp_solve(&L, C->limit > 0.01 ? C->limit : 0.01, &v);
-    if (lp == 1) {
-      o->status = COVER_INFEASIBLE;
-    } else if (lp == 0) {
-      o->status = COVER_BOUND;
-      o->increase = cv_round_up(C, v);
-    }
-    C->limit -= util_now() - t0;
-    if (lp == 1 || C->limit <= 0.01) {
-      cv_lp_free(&L);
-      return;
-    }
-  }
-  cover_out x = *o;
-  x.status = COVER_NONE;
-  cv_cbc(C, &L, &x);
-  if (o->status == COVER_NONE || x.status == COVER_INFEASIBLE || x.status == COVER_OPTIMAL ||
-      (x.status == COVER_BOUND && x.increase > o->increase))
-    *o = x;
-  cv_lp_free(&L);
+  covlp_scale(&L);
+  /* with the inputs' rows CBC may need minutes on a thousand nodes: the
+   * LP's bound first, kept when CBC says nothing better in time */
+  covlp_run(&L, C->limit, C->nin > 0, o);
+  covlp_free(&L);
+}
+
+static int cover_bounded(const cover_out *o) {
+  return o->status == COVER_OPTIMAL || o->status == COVER_BOUND;
+}
+
+/* Keep x's answer in o when it says more: a proof, or a higher bound. */
+static void cover_take(cover_out *o, const cover_out *x) {
+  if (x->status == COVER_INFEASIBLE || (cover_bounded(x) && x->increase > o->increase)) *o = *x;
 }
 
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o) {
@@ -547,11 +436,15 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     goto done;
   }
   /* the plain problem first (milliseconds to seconds); then, in the
-   * time left, with the inputs' rows, taken when it says more */
+   * time left, with the inputs' rows, then with the recomputing steps'
+   * rows where that problem is small enough, each taken when it says
+   * more */
   C.limit = p->time_limit;
   cv_run(&C, o);
+  cover_steps *steps = NULL;
+  if (p->inputs >= 2 && cover_bounded(o)) steps = cover_steps_new(g, p, C.load);
   double left = p->time_limit - (util_now() - t0);
-  if (p->inputs && (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) && left > 0.01) {
+  if (p->inputs >= 1 && cover_bounded(o) && left > 0.01) {
     if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */
     cv_inputs(&C);
     cv_in_cols(&C);
@@ -559,13 +452,21 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
       cover_out x = *o;
       x.status = COVER_NONE;
       x.why[0] = 0;
-      C.limit = p->time_limit - (util_now() - t0); /* after building the rows */
+      /* after building the rows; a share when the steps' rows follow */
+      C.limit = p->time_limit - (util_now() - t0);
+      if (steps) C.limit *= COVER_INPUTS_SHARE;
       if (C.limit > 0.01) cv_run(&C, &x);
-      if (x.status == COVER_INFEASIBLE ||
-          ((x.status == COVER_OPTIMAL || x.status == COVER_BOUND) && x.increase > o->increase))
-        *o = x;
+      cover_take(o, &x);
     }
   }
+  left = p->time_limit - (util_now() - t0);
+  if (steps && cover_bounded(o) && left > 0.01) {
+    if (p->plain_done) p->plain_done(p->ctx, o);
+    cover_out x;
+    cover_steps_solve(steps, left, &x);
+    cover_take(o, &x);
+  }
+  cover_steps_free(steps);
   if (o->status == COVER_NONE && !o->why[0])
     snprintf(o->why, sizeof o->why, "CBC gave no bound in %.2fs", util_now() - t0);
 done:

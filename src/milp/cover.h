@@ -26,8 +26,10 @@
  * computed again after that reader (R[p] = 1, cost w_p):
  *     E[p,k] >= a_p (y[u,i] - R[p])   for the stages k of gap i after lr_p,
  * with shares a_p in [0, 1], sum a_p m_p <= m_u (cover.c says why that
- * keeps it a relaxation).  cover_solve solves the plain problem, then
- * this one in the time left, and keeps the higher bound.
+ * keeps it a relaxation).  The third problem (cover_steps.h) places each
+ * recomputation at a stage and bounds the memory at the steps that
+ * recompute too.  cover_solve solves the plain problem, then the others
+ * in the time left, and keeps the highest bound.
  *
  * The problem has one column per gap (at most the number of edges) and one
  * row per overloaded stage; CBC solves it in milliseconds to seconds on
@@ -64,10 +66,12 @@ typedef struct cover_params {
   int64_t budget;    /* M in bytes */
   const int *copies; /* C_v per node (first copy included; 0: any) or NULL */
   double time_limit; /* seconds for CBC (a bound is kept when it runs out) */
-  int inputs;        /* then with the inputs' rows (1; 0: the plain problem) */
-  /* called with the plain problem's answer before the inputs' rows are
-   * built (when they will be: inputs set, the plain problem bounded and
-   * time left; NULL: not called) */
+  int inputs;        /* 0: the plain problem; 1: then with the inputs' rows;
+                        2 (the default): then with the recomputing steps'
+                        rows too (cover_steps.h) */
+  /* called with the answer so far before each stronger problem is built
+   * (when one will be: the answer a bound and time left; NULL: not
+   * called) */
   void (*plain_done)(void *ctx, const cover_out *o);
   void *ctx;
 } cover_params;

@@ -23,7 +23,7 @@
 
 /* The covering bound's answer, written by its child (bounds.h). */
 typedef struct best_cover {
-  cover_out out[2]; /* the plain problem's, then with the inputs' rows */
+  cover_out out[3]; /* the plain problem's, then the stronger ones' */
   int ready;        /* how many of out are written (release after each) */
 } best_cover;
 

@@ -35,12 +35,12 @@ void bounds_pebble(best *B) {
   B->done = 1;
 }
 
-/* In the covering bound's child: an answer for the parent (the plain
- * problem's first, when the inputs' rows follow). */
+/* In the covering bound's child: an answer for the parent (the answers
+ * so far first, when stronger problems follow). */
 static void bounds_cover_answer(void *ctx, const cover_out *o) {
   best_cover *c = ctx;
   int k = c->ready;
-  if (k >= 2) return; /* cover_solve answers twice at most */
+  if (k >= 3) return; /* cover_solve answers three times at most */
   c->out[k] = *o;
   __atomic_store_n(&c->ready, k + 1, __ATOMIC_RELEASE);
 }
@@ -64,8 +64,9 @@ static void bounds_cover_child(void *ctx) {
   cp.ctx = B->cov;
   cover_out o;
   cover_solve(B->g, &cp, &o);
-  const cover_out *plain = B->cov->ready ? &B->cov->out[0] : NULL;
-  if (!plain || o.status != plain->status || o.increase != plain->increase)
+  int k = B->cov->ready;
+  const cover_out *last = k ? &B->cov->out[k - 1] : NULL;
+  if (!last || o.status != last->status || o.increase != last->increase)
     bounds_cover_answer(B->cov, &o);
 }
 

@@ -1,0 +1,44 @@
+/* cover_lp.h -- the covering bounds' problems in memory and their solve
+ * with Clp and CBC (cover.c, cover_steps.c).
+ *
+ * A problem is a minimisation in compressed sparse columns whose integer
+ * columns cost whole multiples of wq; its value is a lower bound on the
+ * duration increase.  covlp_run solves the LP relaxation first (when
+ * asked: on large problems CBC may not end) and then CBC in the time
+ * left, and keeps the higher bound. */
+#ifndef REMAT_COVER_LP_H
+#define REMAT_COVER_LP_H
+
+#include <stdint.h>
+
+#include "cover.h"
+
+typedef struct covlp {
+  int nrows, ncols;
+  int *start, *index;  /* column j's rows index[start[j]..start[j+1]) */
+  double *value, *collb, *colub, *obj, *rowlb, *rowub;
+  char *integer;       /* per column */
+  int64_t *cost;       /* per column, in the graph's units (obj = cost / wq) */
+  int64_t wq;          /* every cost's common divisor (1 when none) */
+  int no_preprocess;   /* CBC without its preprocessing (cover_steps.c) */
+} covlp;
+
+/* Allocate L for ncols columns, nrows rows and nnz entries (zeroed
+ * bounds and costs). */
+void covlp_alloc(covlp *L, int ncols, int nrows, long long nnz);
+void covlp_free(covlp *L);
+
+/* Set wq to the GCD of the costs and obj to cost / wq. */
+void covlp_scale(covlp *L);
+
+/* The LP relaxation with Clp within seconds (0: to the end): 1
+ * infeasible, 0 optimal (its value in *value when not NULL), -1 no
+ * answer. */
+int covlp_relax(const covlp *L, double seconds, double *value);
+
+/* Solve L within `limit` seconds, the LP relaxation first when lp_first;
+ * fills o's status and increase (o->status COVER_NONE: nothing usable,
+ * o->why then may say why). */
+void covlp_run(const covlp *L, double limit, int lp_first, cover_out *o);
+
+#endif

@@ -1,0 +1,415 @@
+/* cover_steps.c -- the covering bound with the recomputing steps' rows
+ * (cover_steps.h). */
+#include "cover_steps.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cover_lp.h"
+#include "util.h"
+
+/* Rows whose coefficients would pass this ratio to the stage's excess are
+ * left out (leaving rows out only weakens the bound), as in cover.c. */
+#define CS_MAX_RATIO 1e6
+
+struct cover_steps {
+  const remat_graph *g;
+  const cover_params *p;
+  const int64_t *load;
+  int n;
+  int64_t M;
+  char *over;           /* per stage: L_k > M */
+  int *before;          /* overloaded stages among 0..k-1 */
+  int *lr;              /* last reader (the node itself: none) */
+  /* gaps: node, (a, b], first piece column, pieces */
+  int *gu, *ga, *gb, *gc, *gn, ngaps, gcap;
+  int *gfirst, *gcount; /* per node: its gaps, in order */
+  int *pfirst;          /* per piece column: its first stage */
+  int npieces;
+  /* columns past the pieces: R_p, E_pk, F_k */
+  int ncols, ccap;
+  double *lb, *ub;
+  int64_t *cost;
+  char *integer;
+  int *rcol;            /* R_p's column or -1 */
+  int *ecol;            /* E_pk's column at the current stage or -1 */
+  int *zcol;            /* per gap: z_jk's column at the current stage or -1 */
+  /* rows and entries */
+  int nrows, rcap;
+  double *rlb, *rub;
+  int *tr, *tc;
+  double *tv;
+  long long nnz, tcap;
+  int full;             /* past COVER_STEPS_MAX_NONZEROS */
+};
+typedef struct cover_steps cs;
+
+static int cs_copies(const cs *S, int u) {
+  const int *c = S->p->copies;
+  return c && c[u] > 0 ? c[u] : 0; /* 0: any */
+}
+
+static int cs_hits(const cs *S, int a, int b) { return S->before[b + 1] - S->before[a]; }
+
+static int cs_col(cs *S, double lb, double ub, int64_t cost, int integer) {
+  if (S->ncols == S->ccap) {
+    S->ccap = S->ccap ? 2 * S->ccap : 1024;
+    S->lb = util_realloc(S->lb, (size_t)S->ccap * sizeof *S->lb);
+    S->ub = util_realloc(S->ub, (size_t)S->ccap * sizeof *S->ub);
+    S->cost = util_realloc(S->cost, (size_t)S->ccap * sizeof *S->cost);
+    S->integer = util_realloc(S->integer, (size_t)S->ccap * sizeof *S->integer);
+  }
+  S->lb[S->ncols] = lb;
+  S->ub[S->ncols] = ub;
+  S->cost[S->ncols] = cost;
+  S->integer[S->ncols] = (char)integer;
+  return S->ncols++;
+}
+
+static int cs_row(cs *S, double lb, double ub) {
+  if (S->nrows == S->rcap) {
+    S->rcap = S->rcap ? 2 * S->rcap : 1024;
+    S->rlb = util_realloc(S->rlb, (size_t)S->rcap * sizeof *S->rlb);
+    S->rub = util_realloc(S->rub, (size_t)S->rcap * sizeof *S->rub);
+  }
+  S->rlb[S->nrows] = lb;
+  S->rub[S->nrows] = ub;
+  return S->nrows++;
+}
+
+static void cs_put(cs *S, int row, int col, double v) {
+  if (S->nnz >= COVER_STEPS_MAX_NONZEROS) {
+    S->full = 1;
+    return;
+  }
+  if (S->nnz == S->tcap) {
+    S->tcap = S->tcap ? 2 * S->tcap : 4096;
+    S->tr = util_realloc(S->tr, (size_t)S->tcap * sizeof *S->tr);
+    S->tc = util_realloc(S->tc, (size_t)S->tcap * sizeof *S->tc);
+    S->tv = util_realloc(S->tv, (size_t)S->tcap * sizeof *S->tv);
+  }
+  S->tr[S->nnz] = row;
+  S->tc[S->nnz] = col;
+  S->tv[S->nnz] = v;
+  S->nnz++;
+}
+
+/* The gaps (a, b] between u's needed points with an overloaded stage in
+ * them, and their pieces: each overloaded stage alone, each run of other
+ * stages together. */
+static void cs_gaps(cs *S) {
+  const remat_graph *g = S->g;
+  int cap = 1024;
+  S->pfirst = util_malloc((size_t)cap * sizeof *S->pfirst);
+  S->gfirst = util_malloc((size_t)S->n * sizeof *S->gfirst);
+  S->gcount = util_calloc((size_t)S->n, sizeof *S->gcount);
+  for (int u = 0; u < S->n; u++) {
+    S->gfirst[u] = S->ngaps;
+    if (cs_copies(S, u) == 1) continue;
+    int prev = u;
+    for (int e = g->succ_off[u]; e < g->succ_off[u + 1]; e++) {
+      int a = prev, b = g->succ[e];
+      prev = b;
+      if (!cs_hits(S, a + 1, b)) continue;
+      if (S->ngaps == S->gcap) {
+        S->gcap = S->gcap ? 2 * S->gcap : 1024;
+        S->gu = util_realloc(S->gu, (size_t)S->gcap * sizeof *S->gu);
+        S->ga = util_realloc(S->ga, (size_t)S->gcap * sizeof *S->ga);
+        S->gb = util_realloc(S->gb, (size_t)S->gcap * sizeof *S->gb);
+        S->gc = util_realloc(S->gc, (size_t)S->gcap * sizeof *S->gc);
+        S->gn = util_realloc(S->gn, (size_t)S->gcap * sizeof *S->gn);
+      }
+      int j = S->ngaps++;
+      S->gu[j] = u;
+      S->ga[j] = a;
+      S->gb[j] = b;
+      S->gc[j] = S->npieces;
+      for (int s = a + 1; s <= b;) {
+        if (S->npieces == cap) {
+          cap *= 2;
+          S->pfirst = util_realloc(S->pfirst, (size_t)cap * sizeof *S->pfirst);
+        }
+        S->pfirst[S->npieces++] = s;
+        if (S->over[s]) s++;
+        else
+          while (s <= b && !S->over[s]) s++;
+      }
+      S->gn[j] = S->npieces - S->gc[j];
+      S->gcount[u]++;
+    }
+  }
+}
+
+/* The piece column of gap j that holds stage s (a < s <= b). */
+static int cs_piece(const cs *S, int j, int s) {
+  int lo = S->gc[j], hi = S->gc[j] + S->gn[j] - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (S->pfirst[mid] <= s) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* The gap of v around stage s (a < s <= b), or -1. */
+static int cs_gap_at(const cs *S, int v, int s) {
+  int lo = S->gfirst[v], hi = S->gfirst[v] + S->gcount[v];
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (S->gb[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < S->gfirst[v] + S->gcount[v] && S->ga[lo] < s ? lo : -1;
+}
+
+/* The gaps around each overloaded stage s (a < s <= b), in compressed
+ * rows: at[off[s]..off[s+1]). */
+static void cs_around(const cs *S, int **off, int **at) {
+  int *o = util_calloc((size_t)S->n + 2, sizeof *o);
+  for (int j = 0; j < S->ngaps; j++)
+    for (int s = S->ga[j] + 1; s <= S->gb[j]; s++)
+      if (S->over[s]) o[s + 1]++;
+  for (int s = 0; s <= S->n; s++) o[s + 1] += o[s];
+  int *pos = util_malloc(((size_t)S->n + 1) * sizeof *pos);
+  memcpy(pos, o, ((size_t)S->n + 1) * sizeof *pos);
+  int *a = util_malloc(((size_t)o[S->n] + 1) * sizeof *a);
+  for (int j = 0; j < S->ngaps; j++)
+    for (int s = S->ga[j] + 1; s <= S->gb[j]; s++)
+      if (S->over[s]) a[pos[s]++] = j;
+  free(pos);
+  *off = o;
+  *at = a;
+}
+
+/* Puts coef times "u_j out of memory at a step of stage k before k's
+ * own" into the row: then u_j is computed again in stage k after that
+ * step, or is out at k's step (z_jk) and computed later.  With C_u = 2 it
+ * is computed again once at most, so the first means that its last
+ * computation in the gap falls in stage k: z_jk + X[j,k] - X[j, after
+ * k]; otherwise X[j,k] (computed again at stage k or later). */
+static void cs_out(cs *S, int row, int j, int k, double coef) {
+  int c = cs_piece(S, j, k);
+  cs_put(S, row, c, coef);
+  if (cs_copies(S, S->gu[j]) != 2 || S->gb[j] == k) return;
+  cs_put(S, row, S->zcol[j], coef);
+  cs_put(S, row, c + 1, -coef);
+}
+
+/* The rows of overloaded stage k (cover_steps.h); every row is divided by
+ * the excess R = L_k - M, and a row's right-hand side is lowered by half
+ * a byte (sizes are whole bytes: the same schedules, a weaker LP). */
+static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
+  const remat_graph *g = S->g;
+  double R = (double)(S->load[k] - S->M);
+  int ne = 0;
+  /* z_jk = 1: u out of memory at k's step, computed again after k */
+  for (int x = 0; x < ng && !S->full; x++) {
+    int j = gj[x];
+    if (S->gb[j] == k) continue; /* read at k: in memory there */
+    S->zcol[j] = cs_col(S, 0, 1, 0, 0);
+    int r = cs_row(S, -DBL_MAX, 0);
+    cs_put(S, r, S->zcol[j], 1);
+    cs_put(S, r, cs_piece(S, j, k) + 1, -1);
+  }
+  /* the inputs kept through k: E_pk >= X[j, after k] - R_p */
+  for (int x = 0; x < ng && !S->full; x++) {
+    int j = gj[x], u = S->gu[j];
+    if (S->gb[j] == k) continue; /* read at k: in memory there */
+    int after = cs_piece(S, j, k) + 1;
+    for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++) {
+      int p = g->pred[q];
+      /* p in L_k (read at k or later) is counted there already */
+      if (S->lr[p] >= k) continue;
+      int64_t big = g->m[u] > g->m[p] ? g->m[u] : g->m[p];
+      if ((double)big > CS_MAX_RATIO * R) continue;
+      if (S->ecol[p] < 0) {
+        S->ecol[p] = cs_col(S, 0, 1, 0, 0);
+        elist[ne++] = p;
+        if (S->rcol[p] < 0) S->rcol[p] = cs_col(S, 0, 1, g->w[p], 1);
+      }
+      int r = cs_row(S, 0, DBL_MAX);
+      cs_put(S, r, S->ecol[p], 1);
+      cs_put(S, r, after, -1);
+      cs_put(S, r, S->rcol[p], 1);
+    }
+  }
+  /* the stage's own step; a piece's coefficient is clipped where it alone
+   * meets the row whatever E is (the same 0/1 solutions) */
+  double emass = 0;
+  for (int x = 0; x < ne; x++) emass += (double)g->m[elist[x]] / R;
+  int r = cs_row(S, 1.0 - 0.5 / R, DBL_MAX);
+  for (int x = 0; x < ng; x++) {
+    int j = gj[x];
+    if (S->gb[j] == k) continue;
+    double v = (double)g->m[S->gu[j]] / R;
+    cs_put(S, r, S->zcol[j], v > 1 + emass ? 1 + emass : v);
+  }
+  for (int x = 0; x < ne; x++) cs_put(S, r, S->ecol[elist[x]], -(double)g->m[elist[x]] / R);
+  /* the recomputing steps: F_k = sum m_v X[j', k] - sum m_p E_pk */
+  int64_t mmax = 0;
+  for (int x = 0; x < ng; x++)
+    if (g->m[S->gu[gj[x]]] > mmax) mmax = g->m[S->gu[gj[x]]];
+  for (int x = 0; x < ne; x++)
+    if (g->m[elist[x]] > mmax) mmax = g->m[elist[x]];
+  int fcol = -1;
+  if ((double)mmax <= CS_MAX_RATIO * R) {
+    for (int x = 0; x < ng && !S->full; x++) {
+      int j = gj[x], u = S->gu[j];
+      int64_t need = S->load[k] - g->m[k] - S->M;
+      for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++)
+        if (S->lr[g->pred[q]] < k) need += g->m[g->pred[q]];
+      if (need <= 0 || (double)need > CS_MAX_RATIO * R) continue;
+      if (fcol < 0) fcol = cs_col(S, -DBL_MAX, DBL_MAX, 0, 0);
+      int rr = cs_row(S, -0.5 / R, DBL_MAX);
+      cs_put(S, rr, fcol, 1);
+      for (int q = g->pred_off[u]; q <= g->pred_off[u + 1]; q++) {
+        int v = q < g->pred_off[u + 1] ? g->pred[q] : u;
+        int jv = v == u ? j : cs_gap_at(S, v, k);
+        if (jv >= 0) cs_out(S, rr, jv, k, -(double)g->m[v] / R);
+      }
+      int c = cs_piece(S, j, k);
+      cs_put(S, rr, c, -(double)need / R);
+      if (S->gb[j] > k) cs_put(S, rr, c + 1, (double)need / R);
+    }
+  }
+  if (fcol >= 0) {
+    int fr = cs_row(S, 0, DBL_MAX); /* F_k at most the sum */
+    for (int x = 0; x < ng; x++) {
+      int j = gj[x];
+      cs_out(S, fr, j, k, (double)g->m[S->gu[j]] / R);
+    }
+    cs_put(S, fr, fcol, -1);
+  }
+  for (int x = 0; x < ne; x++) S->ecol[elist[x]] = -1;
+  for (int x = 0; x < ng; x++) S->zcol[gj[x]] = -1;
+}
+
+/* The entries in compressed columns, duplicates summed. */
+static void cs_compress(const cs *S, covlp *L) {
+  covlp_alloc(L, S->ncols, S->nrows, S->nnz);
+  for (long long i = 0; i < S->nnz; i++) L->start[S->tc[i] + 1]++;
+  for (int c = 0; c < S->ncols; c++) L->start[c + 1] += L->start[c];
+  int *pos = util_malloc(((size_t)S->ncols + 1) * sizeof *pos);
+  memcpy(pos, L->start, ((size_t)S->ncols + 1) * sizeof *pos);
+  for (long long i = 0; i < S->nnz; i++) {
+    int at = pos[S->tc[i]]++;
+    L->index[at] = S->tr[i];
+    L->value[at] = S->tv[i];
+  }
+  free(pos);
+  /* sort each column by row (short columns: insertion sort) and merge */
+  int z = 0;
+  for (int c = 0; c < S->ncols; c++) {
+    int from = L->start[c], to = L->start[c + 1];
+    for (int x = from + 1; x < to; x++)
+      for (int y = x; y > from && L->index[y] < L->index[y - 1]; y--) {
+        int ti = L->index[y];
+        L->index[y] = L->index[y - 1];
+        L->index[y - 1] = ti;
+        double tv = L->value[y];
+        L->value[y] = L->value[y - 1];
+        L->value[y - 1] = tv;
+      }
+    L->start[c] = z;
+    for (int x = from; x < to; x++) {
+      if (z > L->start[c] && L->index[z - 1] == L->index[x]) L->value[z - 1] += L->value[x];
+      else {
+        L->index[z] = L->index[x];
+        L->value[z++] = L->value[x];
+      }
+    }
+  }
+  L->start[S->ncols] = z;
+  for (int c = 0; c < S->ncols; c++) {
+    L->collb[c] = S->lb[c];
+    L->colub[c] = S->ub[c];
+    L->cost[c] = S->cost[c];
+    L->integer[c] = S->integer[c];
+  }
+  memcpy(L->rowlb, S->rlb, (size_t)S->nrows * sizeof *L->rowlb);
+  memcpy(L->rowub, S->rub, (size_t)S->nrows * sizeof *L->rowub);
+}
+
+
+cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const int64_t *load) {
+  cs *S = util_calloc(1, sizeof *S);
+  S->g = g;
+  S->p = p;
+  S->load = load;
+  S->n = g->n;
+  S->M = p->budget;
+  size_t nn = (size_t)(g->n ? g->n : 1);
+  S->over = util_calloc(nn, sizeof *S->over);
+  S->before = util_malloc((nn + 1) * sizeof *S->before);
+  S->lr = util_malloc(nn * sizeof *S->lr);
+  S->rcol = util_malloc(nn * sizeof *S->rcol);
+  S->ecol = util_malloc(nn * sizeof *S->ecol);
+  S->before[0] = 0;
+  for (int k = 0; k < S->n; k++) {
+    S->over[k] = load[k] > S->M;
+    S->before[k + 1] = S->before[k] + S->over[k];
+    int e = g->succ_off[k + 1];
+    S->lr[k] = e > g->succ_off[k] ? g->succ[e - 1] : k;
+    S->rcol[k] = S->ecol[k] = -1;
+  }
+  cs_gaps(S);
+  S->zcol = util_malloc(((size_t)S->ngaps + 1) * sizeof *S->zcol);
+  for (int j = 0; j < S->ngaps; j++) S->zcol[j] = -1;
+  /* the pieces are the first columns: X[j, c] in [0, 1], X[j, 0] = y_j
+   * costs w_u and is whole */
+  for (int j = 0; j < S->ngaps; j++)
+    for (int c = 0; c < S->gn[j]; c++) cs_col(S, 0, 1, c ? 0 : g->w[S->gu[j]], c == 0);
+  for (int j = 0; j < S->ngaps && !S->full; j++)
+    for (int c = S->gc[j]; c + 1 < S->gc[j] + S->gn[j]; c++) { /* X nonincreasing */
+      int r = cs_row(S, 0, DBL_MAX);
+      cs_put(S, r, c, 1);
+      cs_put(S, r, c + 1, -1);
+    }
+  int *off, *at;
+  cs_around(S, &off, &at);
+  int *elist = util_malloc(nn * sizeof *elist);
+  for (int k = 0; k < S->n && !S->full; k++)
+    if (S->over[k]) cs_stage(S, k, at + off[k], off[k + 1] - off[k], elist);
+  UTIL_FREE(off, at, elist);
+  /* at most C_u - 1 computations after the first */
+  for (int u = 0; u < S->n && !S->full; u++) {
+    int c = cs_copies(S, u), k = S->gcount[u] + (S->rcol[u] >= 0);
+    if (c == 0 || k <= c - 1) continue;
+    int r = cs_row(S, -DBL_MAX, c - 1);
+    for (int j = S->gfirst[u]; j < S->gfirst[u] + S->gcount[u]; j++) cs_put(S, r, S->gc[j], 1);
+    if (S->rcol[u] >= 0) cs_put(S, r, S->rcol[u], 1);
+  }
+  if (S->full) {
+    cover_steps_free(S);
+    return NULL;
+  }
+  return S;
+}
+
+void cover_steps_solve(cover_steps *S, double limit, cover_out *o) {
+  double t0 = util_now();
+  memset(o, 0, sizeof *o);
+  o->status = COVER_NONE;
+  o->cols = S->ncols;
+  o->rows = S->nrows;
+  o->nnz = S->nnz;
+  covlp L;
+  cs_compress(S, &L);
+  covlp_scale(&L);
+  /* CBC's preprocessing has returned a wrong optimum of this problem
+   * (bench/RESULTS.md, section 23): without it */
+  L.no_preprocess = 1;
+  double left = limit - (util_now() - t0);
+  if (left > 0.01) covlp_run(&L, left, 1, o);
+  covlp_free(&L);
+}
+
+void cover_steps_free(cover_steps *S) {
+  if (!S) return;
+  UTIL_FREE(S->zcol, S->over, S->before, S->lr, S->gu, S->ga, S->gb, S->gc, S->gn,
+            S->gfirst, S->gcount, S->pfirst, S->lb, S->ub, S->cost, S->integer, S->rcol,
+            S->ecol, S->rlb, S->rub, S->tr, S->tc, S->tv);
+  free(S);
+}

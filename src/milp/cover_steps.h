@@ -1,0 +1,55 @@
+/* cover_steps.h -- the covering bound with the recomputing steps' rows
+ * (the third problem of cover_solve, cover.h).
+ *
+ * The covering problems bound the memory at each stage's own step; the
+ * steps that recompute a value in a stage before it hold more: what the
+ * stage holds besides its node, plus the recomputed value's inputs.  Here
+ * each gap j = (a, b] of a value u (a: a needed point of u, b: the next
+ * reader) is split into pieces, one per overloaded stage and one per run
+ * of other stages, with X[j,c] = 1 when u is computed again in the gap at
+ * piece c or later (X[j,0] = y_j, cost w_u; X nonincreasing).  Then, for
+ * every overloaded stage k:
+ *   - u is out of memory at k's step only if computed again after k:
+ *     sum m_u X[j, after k] - sum m_p E[p,k] >= L_k - M;
+ *   - E[p,k] >= X[j, after k] - R[p] for each input p of u whose last
+ *     reader comes before k (as with the inputs' rows, but at full
+ *     weight: X[j, after k] = 1 means u is computed after k, when p must
+ *     be at hand);
+ *   - when the last computation of u in gap j falls in stage k
+ *     (X[j,k] - X[j, after k] = 1), the step that computes it holds
+ *     L_k - m_k plus u's inputs that L_k leaves out, less every other
+ *     value out of memory there, and each of those is computed again at
+ *     stage k or later (X[j', k] = 1 for its gap j'):
+ *     sum over v not u nor an input of u of m_v X[j',k] - sum over p not
+ *     an input of u of m_p E[p,k] >= (L_k - m_k + sum m_p - M) times
+ *     (X[j,k] - X[j, after k]),
+ *     written with one column F_k per stage for the shared sum;
+ *   - sum_j y_j + R[u] <= C_u - 1.
+ * Every schedule on the stage axis gives a solution (X, E, R in {0, 1}),
+ * so the optimum is a lower bound on its duration increase, and an
+ * infeasible problem proves that none fits. */
+#ifndef REMAT_COVER_STEPS_H
+#define REMAT_COVER_STEPS_H
+
+#include <stdint.h>
+
+#include "cover.h"
+
+/* Problems with more matrix entries than this are not built: Clp's LP
+ * takes minutes past a million (bench/RESULTS.md, section 23). */
+#define COVER_STEPS_MAX_NONZEROS 500000LL
+
+typedef struct cover_steps cover_steps;
+
+/* The problem for g at p->budget with the input order's loads L_k
+ * (load[k], kept by reference); NULL when it would pass
+ * COVER_STEPS_MAX_NONZEROS. */
+cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const int64_t *load);
+
+/* Solve it within `limit` seconds (the LP relaxation first, then CBC);
+ * fills o (its status COVER_NONE when there is no answer). */
+void cover_steps_solve(cover_steps *S, double limit, cover_out *o);
+
+void cover_steps_free(cover_steps *S);
+
+#endif

@@ -9,8 +9,9 @@
  * of other stages, with X[j,c] = 1 when u is computed again in the gap at
  * piece c or later (X[j,0] = y_j, cost w_u; X nonincreasing).  Then, for
  * every overloaded stage k:
- *   - u is out of memory at k's step only if computed again after k:
- *     sum m_u X[j, after k] - sum m_p E[p,k] >= L_k - M;
+ *   - z[j,k] = 1 when u is out of memory at k's step, z <= X[j, after k]
+ *     (it is computed again after k), and
+ *     sum m_u z[j,k] - sum m_p E[p,k] >= L_k - M;
  *   - E[p,k] >= X[j, after k] - R[p] for each input p of u whose last
  *     reader comes before k (as with the inputs' rows, but at full
  *     weight: X[j, after k] = 1 means u is computed after k, when p must
@@ -19,13 +20,13 @@
  *     (X[j,k] - X[j, after k] = 1), the step that computes it holds
  *     L_k - m_k plus u's inputs that L_k leaves out, less every other
  *     value out of memory there, and each of those is computed again at
- *     stage k or later (X[j', k] = 1 for its gap j'):
- *     sum over v not u nor an input of u of m_v X[j',k] - sum over p not
- *     an input of u of m_p E[p,k] >= (L_k - m_k + sum m_p - M) times
- *     (X[j,k] - X[j, after k]),
+ *     stage k or later (X[j',k] = 1 for its gap j'; with C_v = 2, once
+ *     at most: z[j',k] + X[j',k] - X[j', after k]):
+ *     sum over v not u nor an input of u of m_v X[j',k] >=
+ *     (L_k - m_k + sum m_p - M) (X[j,k] - X[j, after k]),
  *     written with one column F_k per stage for the shared sum;
  *   - sum_j y_j + R[u] <= C_u - 1.
- * Every schedule on the stage axis gives a solution (X, E, R in {0, 1}),
+ * Every schedule on the stage axis gives a solution (X, z, E, R in {0, 1}),
  * so the optimum is a lower bound on its duration increase, and an
  * infeasible problem proves that none fits. */
 #ifndef REMAT_COVER_STEPS_H
@@ -36,7 +37,8 @@
 #include "cover.h"
 
 /* Problems with more matrix entries than this are not built: Clp's LP
- * takes minutes past a million (bench/RESULTS.md, section 23). */
+ * had not ended after 400 s at 2.8 million (bench/RESULTS.md, section
+ * 23). */
 #define COVER_STEPS_MAX_NONZEROS 500000LL
 
 typedef struct cover_steps cover_steps;

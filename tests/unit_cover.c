@@ -245,6 +245,7 @@ static void test_steps_reach_milp(void **state) {
     cover_params p;
     cover_params_init(&p);
     p.budget = M;
+    p.inputs = 2;
     cover_out steps, inputs;
     assert_int_equal(cover_solve(g, &p, &steps), COVER_OPTIMAL);
     p.inputs = 1;

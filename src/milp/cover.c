@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "child.h"
 #include "cover_lp.h"
 #include "cover_steps.h"
 #include "sim.h"
@@ -14,12 +15,9 @@
 void cover_params_init(cover_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 10;
-  p->inputs = 2;
+  p->inputs = 1;
 }
 
-/* The inputs' rows' share of the time left after the plain problem when
- * the recomputing steps' rows follow. */
-#define COVER_INPUTS_SHARE 0.35
 
 const char *cover_status_name(cover_status s) {
   switch (s) {
@@ -436,13 +434,11 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     goto done;
   }
   /* the plain problem first (milliseconds to seconds); then, in the
-   * time left, with the inputs' rows, then with the recomputing steps'
-   * rows where that problem is small enough, each taken when it says
-   * more */
+   * time left, with the inputs' rows, then (inputs 2) with the
+   * recomputing steps' rows where that problem is small enough, each
+   * taken when it says more */
   C.limit = p->time_limit;
   cv_run(&C, o);
-  cover_steps *steps = NULL;
-  if (p->inputs >= 2 && cover_bounded(o)) steps = cover_steps_new(g, p, C.load);
   double left = p->time_limit - (util_now() - t0);
   if (p->inputs >= 1 && cover_bounded(o) && left > 0.01) {
     if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */
@@ -452,21 +448,24 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
       cover_out x = *o;
       x.status = COVER_NONE;
       x.why[0] = 0;
-      /* after building the rows; a share when the steps' rows follow */
-      C.limit = p->time_limit - (util_now() - t0);
-      if (steps) C.limit *= COVER_INPUTS_SHARE;
+      C.limit = p->time_limit - (util_now() - t0); /* after building the rows */
       if (C.limit > 0.01) cv_run(&C, &x);
       cover_take(o, &x);
     }
   }
+  /* the steps' rows in the time the others leave (they end in seconds
+   * where they can say more at all: bench/RESULTS.md, section 23) */
   left = p->time_limit - (util_now() - t0);
-  if (steps && cover_bounded(o) && left > 0.01) {
+  if (p->inputs >= 2 && cover_bounded(o) && left > 0.01 && !child_stopping()) {
     if (p->plain_done) p->plain_done(p->ctx, o);
-    cover_out x;
-    cover_steps_solve(steps, left, &x);
-    cover_take(o, &x);
+    cover_steps *steps = cover_steps_new(g, p, C.load);
+    if (steps) {
+      cover_out x;
+      cover_steps_solve(steps, p->time_limit - (util_now() - t0), &x);
+      cover_take(o, &x);
+      cover_steps_free(steps);
+    }
   }
-  cover_steps_free(steps);
   if (o->status == COVER_NONE && !o->why[0])
     snprintf(o->why, sizeof o->why, "CBC gave no bound in %.2fs", util_now() - t0);
 done:

@@ -66,9 +66,10 @@ typedef struct cover_params {
   int64_t budget;    /* M in bytes */
   const int *copies; /* C_v per node (first copy included; 0: any) or NULL */
   double time_limit; /* seconds for CBC (a bound is kept when it runs out) */
-  int inputs;        /* 0: the plain problem; 1: then with the inputs' rows;
-                        2 (the default): then with the recomputing steps'
-                        rows too (cover_steps.h) */
+  int inputs;        /* 0: the plain problem; 1 (the default): then with
+                        the inputs' rows; 2: then with the recomputing
+                        steps' rows too (cover_steps.h; remat solve's
+                        covering child) */
   /* called with the answer so far before each stronger problem is built
    * (when one will be: the answer a bound and time left; NULL: not
    * called) */

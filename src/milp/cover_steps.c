@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "child.h"
 #include "cover_lp.h"
 #include "util.h"
 
@@ -372,8 +373,10 @@ cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const 
   int *off, *at;
   cs_around(S, &off, &at);
   int *elist = util_malloc(nn * sizeof *elist);
-  for (int k = 0; k < S->n && !S->full; k++)
+  for (int k = 0; k < S->n && !S->full; k++) {
     if (S->over[k]) cs_stage(S, k, at + off[k], off[k + 1] - off[k], elist);
+    if (child_stopping()) S->full = 1; /* in the solve's child, told to end */
+  }
   UTIL_FREE(off, at, elist);
   /* at most C_u - 1 computations after the first */
   for (int u = 0; u < S->n && !S->full; u++) {

@@ -45,7 +45,7 @@ typedef struct cover_steps cover_steps;
 
 /* The problem for g at p->budget with the input order's loads L_k
  * (load[k], kept by reference); NULL when it would pass
- * COVER_STEPS_MAX_NONZEROS. */
+ * COVER_STEPS_MAX_NONZEROS (or in a child told to stop: child.h). */
 cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const int64_t *load);
 
 /* Solve it within `limit` seconds (the LP relaxation first, then CBC);

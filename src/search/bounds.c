@@ -51,6 +51,9 @@ static void bounds_cover_child(void *ctx) {
   cover_params_init(&cp);
   cp.budget = B->p->budget;
   cp.copies = B->r->copies;
+  /* with the recomputing steps' rows: where they do not end (ResNet50's
+   * training graph), they take the child's time, not the workers' */
+  cp.inputs = 2;
   /* a quarter of the time (it takes a core from the workers), at least
    * 1 s or half of a shorter limit: the plain problem takes milliseconds
    * to seconds, the rest goes to the one with the inputs' rows, which

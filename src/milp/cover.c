@@ -18,7 +18,6 @@ void cover_params_init(cover_params *p) {
   p->inputs = 1;
 }
 
-
 const char *cover_status_name(cover_status s) {
   switch (s) {
   case COVER_OPTIMAL:
@@ -257,13 +256,6 @@ static int cv_coverable(const cv *C, int64_t M) {
   return ok;
 }
 
-/* The problem in compressed sparse columns (cover_lp.h).  Row k is
- * scaled by its excess R = L_k - M: coefficients min(m_u / R, 1),
- * right-hand side 1 - 0.5 / R, the same set of binary solutions (sizes
- * and R are whole bytes) and a slightly weaker LP: tolerances can only
- * lower the bound.  Then one row per node with more gaps than
- * recomputations allowed. */
-
 /* The input rows of each column (gap: -1 each, R_p and E_pk: +1 each), in
  * compressed form: rows irow[ioff[c]..ioff[c+1]) of column c. */
 static void cv_in_by_col(const cv *C, int **ioff, int **irow) {
@@ -295,6 +287,12 @@ static int64_t cv_cost(const cv *C, int c) {
   return cv_is_gap(C, c) || cv_is_r(C, c) ? C->g->w[C->cu[c]] : 0;
 }
 
+/* The problem in compressed sparse columns (cover_lp.h).  Row k is
+ * scaled by its excess R = L_k - M: coefficients min(m_u / R, 1),
+ * right-hand side 1 - 0.5 / R, the same set of binary solutions (sizes
+ * and R are whole bytes) and a slightly weaker LP: tolerances can only
+ * lower the bound.  Then one row per node with more gaps than
+ * recomputations allowed. */
 static void cv_build(const cv *C, covlp *L, long long nnz) {
   const remat_graph *g = C->g;
   int64_t M = C->p->budget;

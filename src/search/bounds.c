@@ -36,11 +36,13 @@ void bounds_pebble(best *B) {
 }
 
 /* In the covering bound's child: an answer for the parent (the answers
- * so far first, when stronger problems follow). */
+ * so far first, when stronger problems follow), unless it is the last
+ * one again. */
 static void bounds_cover_answer(void *ctx, const cover_out *o) {
   best_cover *c = ctx;
   int k = c->ready;
   if (k >= 3) return; /* cover_solve answers three times at most */
+  if (k && o->status == c->out[k - 1].status && o->increase == c->out[k - 1].increase) return;
   c->out[k] = *o;
   __atomic_store_n(&c->ready, k + 1, __ATOMIC_RELEASE);
 }
@@ -67,10 +69,7 @@ static void bounds_cover_child(void *ctx) {
   cp.ctx = B->cov;
   cover_out o;
   cover_solve(B->g, &cp, &o);
-  int k = B->cov->ready;
-  const cover_out *last = k ? &B->cov->out[k - 1] : NULL;
-  if (!last || o.status != last->status || o.increase != last->increase)
-    bounds_cover_answer(B->cov, &o);
+  bounds_cover_answer(B->cov, &o);
 }
 
 void bounds_cover_start(best *B) {

@@ -386,7 +386,7 @@ static void cv_run(cv *C, cover_out *o) {
   covlp_scale(&L);
   /* with the inputs' rows CBC may need minutes on a thousand nodes: the
    * LP's bound first, kept when CBC says nothing better in time */
-  covlp_run(&L, C->limit, C->nin > 0, o);
+  covlp_run(&L, C->limit, C->nin > 0, C->p->plain_done, C->p->ctx, o);
   covlp_free(&L);
 }
 

@@ -71,8 +71,9 @@ typedef struct cover_params {
                         steps' rows too (cover_steps.h; remat solve's
                         covering child) */
   /* called with the answer so far before each stronger problem is built
-   * (when one will be: the answer a bound and time left; NULL: not
-   * called) */
+   * (when one will be: the answer a bound and time left), and with a
+   * stronger problem's LP bound before CBC works on it (it may be below
+   * the answer so far); NULL: not called */
   void (*plain_done)(void *ctx, const cover_out *o);
   void *ctx;
 } cover_params;

@@ -123,7 +123,8 @@ static void covlp_cbc(const covlp *L, double limit, cover_out *o) {
   Cbc_deleteModel(m);
 }
 
-void covlp_run(const covlp *L, double limit, int lp_first, cover_out *o) {
+void covlp_run(const covlp *L, double limit, int lp_first,
+               void (*on_lp)(void *ctx, const cover_out *o), void *ctx, cover_out *o) {
   if (lp_first) {
     double t0 = util_now(), v;
     int lp = covlp_relax(L, limit > 0.01 ? limit : 0.01, &v);
@@ -133,6 +134,7 @@ void covlp_run(const covlp *L, double limit, int lp_first, cover_out *o) {
       o->status = COVER_BOUND;
       o->increase = covlp_round_up(L, v);
     }
+    if (lp >= 0 && on_lp) on_lp(ctx, o);
     limit -= util_now() - t0;
     if (lp == 1 || limit <= 0.01) return;
   }

@@ -36,9 +36,12 @@ void covlp_scale(covlp *L);
  * answer. */
 int covlp_relax(const covlp *L, double seconds, double *value);
 
-/* Solve L within `limit` seconds, the LP relaxation first when lp_first;
- * fills o's status and increase (o->status COVER_NONE: nothing usable,
- * o->why then may say why). */
-void covlp_run(const covlp *L, double limit, int lp_first, cover_out *o);
+/* Solve L within `limit` seconds, the LP relaxation first when lp_first
+ * (its answer then goes to on_lp(ctx, ...) at once when on_lp is not
+ * NULL: CBC may run past a caller's deadline); fills o's status and
+ * increase (o->status COVER_NONE: nothing usable, o->why then may say
+ * why). */
+void covlp_run(const covlp *L, double limit, int lp_first,
+               void (*on_lp)(void *ctx, const cover_out *o), void *ctx, cover_out *o);
 
 #endif

@@ -22,8 +22,10 @@
 #include "worker.h"
 
 /* The covering bound's answer, written by its child (bounds.h). */
+#define BEST_COVER_ANSWERS 6 /* cover_solve's answers at most (cover.h) */
 typedef struct best_cover {
-  cover_out out[3]; /* the plain problem's, then the stronger ones' */
+  cover_out out[BEST_COVER_ANSWERS]; /* the plain problem's, then the
+                                        stronger ones' LP and end */
   int ready;        /* how many of out are written (release after each) */
 } best_cover;
 

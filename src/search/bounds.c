@@ -41,7 +41,7 @@ void bounds_pebble(best *B) {
 static void bounds_cover_answer(void *ctx, const cover_out *o) {
   best_cover *c = ctx;
   int k = c->ready;
-  if (k >= 3) return; /* cover_solve answers three times at most */
+  if (k >= BEST_COVER_ANSWERS) return;
   if (k && o->status == c->out[k - 1].status && o->increase == c->out[k - 1].increase) return;
   c->out[k] = *o;
   __atomic_store_n(&c->ready, k + 1, __ATOMIC_RELEASE);

@@ -29,7 +29,7 @@ struct cover_steps {
   int *gfirst, *gcount; /* per node: its gaps, in order */
   int *pfirst;          /* per piece column: its first stage */
   int npieces;
-  /* columns past the pieces: R_p, E_pk, F_k */
+  /* columns past the pieces: R_p, z_jk, E_pk, F_k */
   int ncols, ccap;
   double *lb, *ub;
   int64_t *cost;

@@ -186,6 +186,23 @@ static void test_inputs_against_brute_force(void **state) {
   assert_true(exact >= raised / 2);
 }
 
+/* The MILP's proven optimum of g at M (any number of copies; the
+ * MILP's default limit, 60 s). */
+static int64_t milp_optimum(const remat_graph *g, int64_t M) {
+  milp_params mp;
+  milp_params_init(&mp);
+  mp.budget = M;
+  mp.threads = 1;
+  mp.verbose = 0;
+  remat_result r;
+  remat_result_init(&r, g, M, "milp");
+  milp_solve(g, &mp, &r, NULL);
+  assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
+  int64_t opt = r.duration - remat_graph_base_duration(g);
+  remat_result_free(&r);
+  return opt;
+}
+
 /* gen layered --nodes 12 --seed 100 at 80 % of its input order's peak:
  * the plain covering problem frees the stages with values whose inputs
  * died before; with the inputs' rows the bound is the MILP's optimum. */
@@ -200,36 +217,10 @@ static void test_inputs_reach_milp(void **state) {
   assert_int_equal(cover_solve(g, &p, &with), COVER_OPTIMAL);
   p.inputs = 0;
   assert_int_equal(cover_solve(g, &p, &without), COVER_OPTIMAL);
-  milp_params mp;
-  milp_params_init(&mp); /* 60 s */
-  mp.budget = M;
-  mp.threads = 1;
-  mp.verbose = 0;
-  remat_result r;
-  remat_result_init(&r, g, M, "milp");
-  milp_solve(g, &mp, &r, NULL);
-  assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
-  int64_t opt = r.duration - remat_graph_base_duration(g);
+  int64_t opt = milp_optimum(g, M);
   assert_int_equal(with.increase, opt);
   assert_true(without.increase < opt);
-  remat_result_free(&r);
   remat_graph_free(g);
-}
-
-/* The MILP's proven optimum of g at M (any number of copies). */
-static int64_t milp_optimum(const remat_graph *g, int64_t M) {
-  milp_params mp;
-  milp_params_init(&mp);
-  mp.budget = M;
-  mp.threads = 1;
-  mp.verbose = 0;
-  remat_result r;
-  remat_result_init(&r, g, M, "milp");
-  milp_solve(g, &mp, &r, NULL);
-  assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
-  int64_t opt = r.duration - remat_graph_base_duration(g);
-  remat_result_free(&r);
-  return opt;
 }
 
 /* The recomputing steps' rows reach the MILP's optimum where the inputs'

@@ -248,6 +248,24 @@ static void test_steps_reach_milp(void **state) {
   }
 }
 
+/* gen layered --nodes 12 --seed 7 at 0.9: the inputs' rows problem's
+ * optimum is the MILP's (812); CBC with its preprocessing called 1171
+ * optimal there, a bound above a schedule (cover_lp.h). */
+static void test_inputs_not_above_milp(void **state) {
+  (void)state;
+  remat_graph *g = gen_layered(12, 7);
+  int64_t M = remat_topo_peak(g) * 90 / 100;
+  cover_params p;
+  cover_params_init(&p);
+  p.budget = M;
+  cover_out o;
+  assert_int_equal(cover_solve(g, &p, &o), COVER_OPTIMAL);
+  int64_t opt = milp_optimum(g, M);
+  assert_int_equal(opt, 812);
+  assert_int_equal(o.increase, opt);
+  remat_graph_free(g);
+}
+
 /* remat solve does not wait for the covering bound's child: a deadline
  * ends it whatever it does (here: sleeping 20 s), and only a child. */
 static void sleeper(void *ctx) {
@@ -273,5 +291,6 @@ static void test_child_deadline(void **state) {
 }
 
 UNIT_TESTS(test_cover_against_brute_force, test_cover_chain_exact,
-           test_inputs_against_brute_force, test_inputs_reach_milp, test_steps_reach_milp,
+           test_inputs_against_brute_force, test_inputs_reach_milp, test_inputs_not_above_milp,
+           test_steps_reach_milp,
            test_child_deadline)

@@ -69,7 +69,7 @@ static void covlp_cbc(const covlp *L, double limit, cover_out *o) {
                   L->colub, L->obj, L->rowlb, L->rowub);
   for (int j = 0; j < L->ncols; j++)
     if (L->integer[j]) Cbc_setInteger(m, j);
-  if (L->no_preprocess) Cbc_setParameter(m, "preprocess", "off");
+  Cbc_setParameter(m, "preprocess", "off"); /* wrong optima with it: cover_lp.h */
   char sec[32];
   snprintf(sec, sizeof sec, "%.3f", limit > 0.01 ? limit : 0.01);
   Cbc_setParameter(m, "sec", sec);

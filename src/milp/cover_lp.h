@@ -5,7 +5,9 @@
  * columns cost whole multiples of wq; its value is a lower bound on the
  * duration increase.  covlp_run solves the LP relaxation first (when
  * asked: on large problems CBC may not end) and then CBC in the time
- * left, and keeps the higher bound. */
+ * left, and keeps the higher bound.  CBC runs without its preprocessing,
+ * which has returned optima above the true ones on these problems
+ * (bench/RESULTS.md, section 24). */
 #ifndef REMAT_COVER_LP_H
 #define REMAT_COVER_LP_H
 
@@ -20,7 +22,6 @@ typedef struct covlp {
   char *integer;       /* per column */
   int64_t *cost;       /* per column, in the graph's units (obj = cost / wq) */
   int64_t wq;          /* every cost's common divisor (1 when none) */
-  int no_preprocess;   /* CBC without its preprocessing (cover_steps.c) */
 } covlp;
 
 /* Allocate L for ncols columns, nrows rows and nnz entries (zeroed

@@ -403,9 +403,6 @@ void cover_steps_solve(cover_steps *S, double limit, cover_out *o) {
   covlp L;
   cs_compress(S, &L);
   covlp_scale(&L);
-  /* CBC's preprocessing has returned a wrong optimum of this problem
-   * (bench/RESULTS.md, section 23): without it */
-  L.no_preprocess = 1;
   double left = limit - (util_now() - t0);
   if (left > 0.01) covlp_run(&L, left, 1, S->p->plain_done, S->p->ctx, o);
   covlp_free(&L);

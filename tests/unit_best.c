@@ -3,7 +3,8 @@
  * copies come with their version; the worker_io over it (best_io) offers
  * in the worker's phase, records an invalid schedule as an internal error,
  * polls only new versions, and stops a phase-1 worker once something
- * fits; a schedule at the lower bound is proven optimal. */
+ * fits; a schedule at the lower bound is proven optimal, one below it
+ * (or beside a proof that nothing fits) is an internal error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,47 @@ static void test_best_at_bound(void **state) {
   fx_free(F);
 }
 
+/* A bound above a schedule within budget, or a proof that nothing fits
+ * beside one, is a bug: the internal error, no proof, the bound not
+ * taken. */
+static void test_best_wrong_bound(void **state) {
+  (void)state;
+  remat_sim s2;
+  fixture *F = fx_remat0(&s2);
+  best *B = &F->B;
+  assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
+  assert_int_equal(best_raise_bound(B, (double)s2.duration), 0);
+  assert_int_equal(best_raise_bound(B, (double)s2.duration + 1), -1);
+  assert_true(B->internal);
+  assert_non_null(strstr(B->errmsg, "above a schedule within budget"));
+  assert_true(F->r.bound == (double)s2.duration);
+  fx_free(F);
+  /* the bound first, the schedule below it after */
+  F = fx_remat0(NULL);
+  B = &F->B;
+  assert_int_equal(best_raise_bound(B, (double)s2.duration + 1), 0);
+  assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
+  assert_false(B->proven);
+  assert_true(B->internal);
+  assert_true(best_stopped(B));
+  fx_free(F);
+  /* the covering bound's proof that nothing fits, a schedule at hand */
+  F = fx_remat0(NULL);
+  B = &F->B;
+  best_cover cov;
+  memset(&cov, 0, sizeof cov);
+  cov.out[0].status = COVER_INFEASIBLE;
+  cov.ready = 1;
+  B->cov = &cov;
+  assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
+  best_take_cover(B);
+  assert_false(B->proven);
+  assert_true(B->internal);
+  assert_non_null(strstr(B->errmsg, "covering bound proved that nothing fits"));
+  B->cov = NULL;
+  fx_free(F);
+}
+
 static void test_best_time(void **state) {
   (void)state;
   fixture *F = fx_new(1000, 2);
@@ -235,4 +277,4 @@ static void test_best_time(void **state) {
 
 UNIT_TESTS(test_best_offer_keeps_better, test_best_offer_refuses_outside_model,
            test_best_io, test_best_io_follows_phase, test_best_at_bound,
-           test_best_time)
+           test_best_wrong_bound, test_best_time)

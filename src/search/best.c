@@ -34,12 +34,46 @@ double best_left_by(const best *B, double end) {
 
 double best_left(const best *B) { return best_left_by(B, B->p->time_limit); }
 
-void best_raise_bound(best *B, double lb) { result_raise_bound(B->r, lb, best_elapsed(B)); }
+/* A lower bound lb above the duration of a schedule that fits: a bug in
+ * whatever gave the bound (or the schedule), recorded as the internal
+ * error (B->mu held, or no worker running). */
+static int best_bound_wrong(best *B, double lb) {
+  const remat_result *r = B->r;
+  if (!B->fits || (double)r->duration >= lb) return 0;
+  if (!B->internal) {
+    B->internal = 1;
+    snprintf(B->errmsg, sizeof B->errmsg,
+             "a lower bound (%s: duration >= %.0f) is above a schedule within budget "
+             "(duration %lld); no proof taken",
+             B->bound_by ? B->bound_by : "lower bound", lb, (long long)r->duration);
+  }
+  return 1;
+}
 
-/* With B->mu held: the best schedule fits and is at the lower bound. */
+/* A proof that nothing fits while a schedule within budget is at hand: a
+ * bug, recorded as the internal error (B->mu held). */
+static void best_proof_wrong(best *B, const char *by) {
+  if (B->internal) return;
+  B->internal = 1;
+  snprintf(B->errmsg, sizeof B->errmsg,
+           "the %s proved that nothing fits, but a schedule within budget (duration %lld) "
+           "exists",
+           by, (long long)B->r->duration);
+}
+
+int best_raise_bound(best *B, double lb) {
+  if (best_bound_wrong(B, lb)) return -1;
+  result_raise_bound(B->r, lb, best_elapsed(B));
+  return 0;
+}
+
+/* With B->mu held: the best schedule fits and is at the lower bound (or,
+ * a bug, below it). */
 static void best_at_bound(best *B) {
   const remat_result *r = B->r;
-  if (B->proven || !B->fits || !r->has_bound || (double)r->duration > r->bound) return;
+  if (B->proven || B->internal || !B->fits || !r->has_bound || (double)r->duration > r->bound)
+    return;
+  if (best_bound_wrong(B, r->bound)) return;
   B->proven = 1;
   B->bound_proof = 1;
   B->done = 1;
@@ -51,8 +85,11 @@ void best_cp_rounded(best *B, double lb, int64_t q) {
   pthread_mutex_lock(&B->mu);
   B->rounded_q = q;
   if (!B->r->has_bound || lb > B->r->bound) B->bound_by = "CP's optimum for rounded durations";
-  best_raise_bound(B, lb);
   B->done = 1;
+  if (best_raise_bound(B, lb) < 0) {
+    pthread_mutex_unlock(&B->mu);
+    return;
+  }
   prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (the CP's optimum for durations rounded to %lld)",
             best_elapsed(B), remat_tdi(B->r->base_duration, lb), (long long)q);
   best_at_bound(B);
@@ -62,15 +99,17 @@ void best_cp_rounded(best *B, double lb, int64_t q) {
 /* With B->mu held: take the covering bound's answer. */
 static void best_cover_take(best *B, const cover_out *o) {
   remat_result *r = B->r;
-  if (o->status == COVER_INFEASIBLE && !B->fits) {
+  if (o->status == COVER_INFEASIBLE && B->fits) {
+    best_proof_wrong(B, "covering bound");
+  } else if (o->status == COVER_INFEASIBLE) {
     B->proven = 1;
     B->cover_proof = 1;
     B->done = 1;
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
-    B->cover_lb = lb;
     if (!r->has_bound || lb > r->bound) B->bound_by = "covering bound";
-    best_raise_bound(B, lb);
+    if (best_raise_bound(B, lb) < 0) return;
+    B->cover_lb = lb;
     prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
               remat_tdi(B->r->base_duration, lb), o->status == COVER_BOUND ? ", out of time" : "");
     best_at_bound(B);
@@ -100,14 +139,16 @@ void best_take_window(best *B) {
     double lb = (double)(r->base_duration + inc);
     if (!r->has_bound || lb > r->bound) {
       B->bound_by = "window bound";
-      best_raise_bound(B, lb);
-      prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (window bound)", best_elapsed(B),
-                remat_tdi(r->base_duration, lb));
-      best_at_bound(B);
+      if (best_raise_bound(B, lb) == 0) {
+        prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (window bound)", best_elapsed(B),
+                  remat_tdi(r->base_duration, lb));
+        best_at_bound(B);
+      }
     }
   }
   if (ready && !B->win_taken) {
     B->win_taken = 1;
+    if (w->status == WBOUND_INFEASIBLE && B->fits) best_proof_wrong(B, "window bound");
     if (w->status == WBOUND_INFEASIBLE && !B->fits && !B->proven) {
       B->proven = 1;
       B->cover_proof = 1;

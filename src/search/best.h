@@ -143,8 +143,10 @@ void best_stats(best *B, const gz_stats *st);
 void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Keep the higher of the result's lower bound and lb (with the time, in
- * its bound trace). */
-void best_raise_bound(best *B, double lb);
+ * its bound trace); 0.  A bound above a schedule within budget is not
+ * taken: it is a bug, recorded as the internal error; -1.  With B->mu
+ * held, or no worker running. */
+int best_raise_bound(best *B, double lb);
 
 /* The CP proved its optimum for durations rounded to multiples of q; lb is
  * the bound that gives (bounds_rounded): raise the bound, stop the search

@@ -170,7 +170,8 @@ void bounds_lp(best *B) {
   double base = (double)r->base_duration;
   if (st == 0) {
     double lb = lp < base ? base : lp; /* rounded down (milp_lp_bound) */
-    best_raise_bound(B, lb);
+    if (!r->has_bound || lb > r->bound) B->bound_by = "LP bound";
+    if (best_raise_bound(B, lb) < 0) return;
     if (B->fits && (double)r->duration <= lb) {
       r->status = REMAT_STATUS_OPTIMAL;
       r->proof_covers = REMAT_COVERS_STAGES; /* the LP's model */

@@ -223,13 +223,15 @@ static void solve_status(best *B) {
 static int solve_conclude(solve *S) {
   best *B = &S->B;
   remat_result *r = B->r;
+  if (!B->internal) {
+    solve_status(B);
+    bounds_lp(B);
+  }
   if (B->internal) {
     snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);
     r->status = REMAT_STATUS_ERROR;
     return REMAT_EINTERNAL;
   }
-  solve_status(B);
-  bounds_lp(B);
   if (r->has_bound) r->bound_covers = REMAT_COVERS_STAGES_COPIES;
   if (r->status == REMAT_STATUS_FEASIBLE && B->rounded_q)
     /* the CP's proof holds for rounded durations only; the bound is

@@ -227,6 +227,20 @@ static void test_inputs_reach_milp(void **state) {
  * rows do not (gen layered 13 nodes, seed 10, at 0.9: 809 and 1154);
  * on 18 nodes, seed 10, at 0.9 they reach it too (283), where rows that
  * also counted the inputs kept through the stage (E) claimed 288. */
+typedef struct answers {
+  int n, lp;
+  int64_t lp_max;
+} answers;
+
+static void on_answer(void *ctx, const cover_out *o) {
+  answers *a = ctx;
+  a->n++;
+  if (!o->lp) return;
+  assert_int_equal(o->status, COVER_BOUND); /* an LP's value is a bound, not an optimum */
+  a->lp++;
+  if (o->increase > a->lp_max) a->lp_max = o->increase;
+}
+
 static void test_steps_reach_milp(void **state) {
   (void)state;
   static const int cases[][3] = {{13, 10, 90}, {18, 10, 90}};
@@ -237,8 +251,18 @@ static void test_steps_reach_milp(void **state) {
     cover_params_init(&p);
     p.budget = M;
     p.inputs = 2;
+    answers a = {0, 0, 0};
+    p.plain_done = on_answer;
+    p.ctx = &a;
     cover_out steps, inputs;
     assert_int_equal(cover_solve(g, &p, &steps), COVER_OPTIMAL);
+    assert_false(steps.lp);
+    /* the answers on the way: the plain problem's, then each stronger
+     * problem's LP value (labelled as such) and the inputs' rows' end */
+    assert_int_equal(a.n, 4);
+    assert_int_equal(a.lp, 2);
+    assert_true(a.lp_max <= steps.increase);
+    p.plain_done = NULL;
     p.inputs = 1;
     assert_int_equal(cover_solve(g, &p, &inputs), COVER_OPTIMAL);
     int64_t opt = milp_optimum(g, M);

@@ -29,7 +29,8 @@ static void info_cover(const remat_graph *g, const cover_params *p) {
     printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %.2fs)\n",
            (long long)(base + out.increase),
            remat_tdi(base, (double)(base + out.increase)),
-           st == COVER_BOUND ? ", out of time" : "", util_now() - t);
+           st != COVER_BOUND ? "" : out.lp ? ", LP relaxation" : ", out of time",
+           util_now() - t);
 }
 
 /* Seconds left of the command's time limit (-t: for the whole command)

@@ -57,6 +57,8 @@ typedef enum cover_status {
 typedef struct cover_out {
   cover_status status;
   int64_t increase; /* lower bound on duration - sum of all durations */
+  int lp;           /* COVER_BOUND: the LP relaxation's value (1), or CBC's
+                       bound at its time limit (0) */
   int cols, rows;   /* gaps, overloaded stages */
   long long nnz;
   char why[96]; /* COVER_NONE: why there is no bound */

@@ -133,6 +133,7 @@ void covlp_run(const covlp *L, double limit, int lp_first,
     } else if (lp == 0) {
       o->status = COVER_BOUND;
       o->increase = covlp_round_up(L, v);
+      o->lp = 1;
     }
     if (lp >= 0 && on_lp) on_lp(ctx, o);
     limit -= util_now() - t0;
@@ -140,6 +141,7 @@ void covlp_run(const covlp *L, double limit, int lp_first,
   }
   cover_out x = *o;
   x.status = COVER_NONE;
+  x.lp = 0;
   covlp_cbc(L, limit, &x);
   if (o->status == COVER_NONE || x.status == COVER_INFEASIBLE || x.status == COVER_OPTIMAL ||
       (x.status == COVER_BOUND && x.increase > o->increase))

@@ -110,8 +110,9 @@ static void best_cover_take(best *B, const cover_out *o) {
     if (!r->has_bound || lb > r->bound) B->bound_by = "covering bound";
     if (best_raise_bound(B, lb) < 0) return;
     B->cover_lb = lb;
+    const char *how = o->status != COVER_BOUND ? "" : o->lp ? ", LP relaxation" : ", out of time";
     prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
-              remat_tdi(B->r->base_duration, lb), o->status == COVER_BOUND ? ", out of time" : "");
+              remat_tdi(B->r->base_duration, lb), how);
     best_at_bound(B);
   }
 }

@@ -8,7 +8,9 @@
  * complete answer on graphs this small), and a schedule it returns is
  * valid, within budget and copies, and optimal.  Then the same graphs
  * with sizes near 10^12 and durations near 10^9 (not multiples of one
- * quantum): the bound stays below the optimum. */
+ * quantum): the bound stays below the optimum, and no feasible window is
+ * called infeasible (CBC's tolerances did both with memory rows of up to
+ * 2^31 units: wmodel.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -156,7 +158,7 @@ static void test_scale(void **state) {
   (void)state;
   uint64_t rng = 7;
   tally t = {0};
-  for (int i = 0; i < 240; i++) {
+  for (int i = 0; i < 600; i++) { /* memory units of 2^31 failed at i = 275 */
     int n = 3 + (int)(oracle_rand(&rng) % 4);
     remat_graph *g = oracle_dag(n, 50, 9, 9, 5000 + (uint64_t)i);
     for (int v = 0; v < n; v++) {

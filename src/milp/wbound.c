@@ -103,19 +103,11 @@ static void wb_cbc_child(void *arg) {
   wb_setp(m, "sec", J->seconds > 0.05 ? J->seconds : 0.05);
   /* the proof is what matters, not solutions: CBC's heuristics (the
    * feasibility pump's sub-searches ignore the clock) are left out */
-  if (!getenv("WB_HEUR")) Cbc_setParameter(m, "heuristicsOnOff", "off");
+  Cbc_setParameter(m, "heuristicsOnOff", "off");
   /* without CBC's preprocessing, which returned optima above the true
    * ones on the covering problems (cover_lp.h); here the proofs come
    * sooner without it too (bench/RESULTS.md, section 24) */
   Cbc_setParameter(m, "preprocess", "off");
-  if (getenv("WB_OPTS")) {
-    char buf[256], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", getenv("WB_OPTS"));
-    for (char *k = strtok_r(buf, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
-      char *v = strtok_r(NULL, " ", &save);
-      if (v) Cbc_setParameter(m, k, v);
-    }
-  }
   Cbc_setParameter(m, "ratioGap", "0");
   Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units */
   if (isfinite(J->cutoff)) wb_setp(m, "cutoff", J->cutoff);

@@ -35,9 +35,10 @@
  * solution of no larger cost, so the model's optimum is a lower bound, and
  * when it is infeasible no schedule fits M with C_v copies.  Sizes are
  * divided by a quantum and rounded down, the budget too (floor(M / q));
- * durations likewise: both only relax, so the bound stays sound at any
- * scale (the quanta are the GCDs unless the numbers pass 2^31 units of
- * memory or 2^50 of total duration). */
+ * durations likewise: both only relax, so the model stays a relaxation
+ * at any scale (the quanta are the GCDs unless the numbers pass 2^24
+ * units of memory, where CBC's tolerances begin to matter: wmodel.c, or
+ * 2^50 of total duration). */
 #ifndef REMAT_WMODEL_H
 #define REMAT_WMODEL_H
 

@@ -264,6 +264,31 @@ static void test_best_wrong_bound(void **state) {
   fx_free(F);
 }
 
+/* The covering child's answers in turn: a stronger problem's LP value
+ * below the bound so far lowers neither the bound nor cover_lb (what an
+ * optimum's proof covers: solve.c). */
+static void test_best_cover_answers(void **state) {
+  (void)state;
+  fixture *F = fx_remat0(NULL);
+  best *B = &F->B;
+  best_cover cov;
+  memset(&cov, 0, sizeof cov);
+  cov.out[0].status = COVER_OPTIMAL;
+  cov.out[0].increase = 3;
+  cov.out[1].status = COVER_BOUND;
+  cov.out[1].increase = 2;
+  cov.out[1].lp = 1;
+  cov.ready = 2;
+  B->cov = &cov;
+  best_take_cover(B);
+  double lb = (double)(F->r.base_duration + 3);
+  assert_true(F->r.bound == lb);
+  assert_true(B->cover_lb == lb);
+  assert_false(B->internal);
+  B->cov = NULL;
+  fx_free(F);
+}
+
 static void test_best_time(void **state) {
   (void)state;
   fixture *F = fx_new(1000, 2);
@@ -277,4 +302,4 @@ static void test_best_time(void **state) {
 
 UNIT_TESTS(test_best_offer_keeps_better, test_best_offer_refuses_outside_model,
            test_best_io, test_best_io_follows_phase, test_best_at_bound,
-           test_best_wrong_bound, test_best_time)
+           test_best_wrong_bound, test_best_cover_answers, test_best_time)

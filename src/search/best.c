@@ -107,12 +107,14 @@ static void best_cover_take(best *B, const cover_out *o) {
     B->done = 1;
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
-    if (!r->has_bound || lb > r->bound) B->bound_by = "covering bound";
+    int higher = !r->has_bound || lb > r->bound;
+    if (higher) B->bound_by = "covering bound";
     if (best_raise_bound(B, lb) < 0) return;
-    B->cover_lb = lb;
+    if (lb > B->cover_lb) B->cover_lb = lb;
     const char *how = o->status != COVER_BOUND ? "" : o->lp ? ", LP relaxation" : ", out of time";
-    prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
-              remat_tdi(B->r->base_duration, lb), how);
+    if (higher) /* a stronger problem's LP may start below the bound so far */
+      prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
+                remat_tdi(B->r->base_duration, lb), how);
     best_at_bound(B);
   }
 }

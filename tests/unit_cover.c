@@ -203,16 +203,23 @@ static int64_t milp_optimum(const remat_graph *g, int64_t M) {
   return opt;
 }
 
+/* gen layered --nodes n --seed seed, and p for it at pct % of its input
+ * order's peak (p->budget). */
+static remat_graph *layered_at(int n, uint64_t seed, int pct, cover_params *p) {
+  remat_graph *g = gen_layered(n, seed);
+  cover_params_init(p);
+  p->budget = remat_topo_peak(g) * pct / 100;
+  return g;
+}
+
 /* gen layered --nodes 12 --seed 100 at 80 % of its input order's peak:
  * the plain covering problem frees the stages with values whose inputs
  * died before; with the inputs' rows the bound is the MILP's optimum. */
 static void test_inputs_reach_milp(void **state) {
   (void)state;
-  remat_graph *g = gen_layered(12, 100);
-  int64_t M = remat_topo_peak(g) * 80 / 100;
   cover_params p;
-  cover_params_init(&p);
-  p.budget = M;
+  remat_graph *g = layered_at(12, 100, 80, &p);
+  int64_t M = p.budget;
   cover_out with, without;
   assert_int_equal(cover_solve(g, &p, &with), COVER_OPTIMAL);
   p.inputs = 0;
@@ -246,11 +253,9 @@ static void test_steps_reach_milp(void **state) {
   (void)state;
   static const int cases[][3] = {{13, 10, 90}, {18, 10, 90}};
   for (int c = 0; c < 2; c++) {
-    remat_graph *g = gen_layered(cases[c][0], (uint64_t)cases[c][1]);
-    int64_t M = remat_topo_peak(g) * cases[c][2] / 100;
     cover_params p;
-    cover_params_init(&p);
-    p.budget = M;
+    remat_graph *g = layered_at(cases[c][0], (uint64_t)cases[c][1], cases[c][2], &p);
+    int64_t M = p.budget;
     p.inputs = 2;
     answers a = {0, 0, 0};
     p.plain_done = on_answer;
@@ -278,11 +283,9 @@ static void test_steps_reach_milp(void **state) {
  * optimal there, a bound above a schedule (cover_lp.h). */
 static void test_inputs_not_above_milp(void **state) {
   (void)state;
-  remat_graph *g = gen_layered(12, 7);
-  int64_t M = remat_topo_peak(g) * 90 / 100;
   cover_params p;
-  cover_params_init(&p);
-  p.budget = M;
+  remat_graph *g = layered_at(12, 7, 90, &p);
+  int64_t M = p.budget;
   cover_out o;
   assert_int_equal(cover_solve(g, &p, &o), COVER_OPTIMAL);
   int64_t opt = milp_optimum(g, M);

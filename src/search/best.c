@@ -34,31 +34,37 @@ double best_left_by(const best *B, double end) {
 
 double best_left(const best *B) { return best_left_by(B, B->p->time_limit); }
 
+/* Record the first internal error (B->mu held, or no worker running). */
+static void best_internal(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void best_internal(best *B, const char *fmt, ...) {
+  if (B->internal) return;
+  B->internal = 1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(B->errmsg, sizeof B->errmsg, fmt, ap);
+  va_end(ap);
+}
+
 /* A lower bound lb above the duration of a schedule that fits: a bug in
  * whatever gave the bound (or the schedule), recorded as the internal
  * error (B->mu held, or no worker running). */
 static int best_bound_wrong(best *B, double lb) {
   const remat_result *r = B->r;
   if (!B->fits || (double)r->duration >= lb) return 0;
-  if (!B->internal) {
-    B->internal = 1;
-    snprintf(B->errmsg, sizeof B->errmsg,
-             "a lower bound (%s: duration >= %.0f) is above a schedule within budget "
-             "(duration %lld); no proof taken",
-             B->bound_by ? B->bound_by : "lower bound", lb, (long long)r->duration);
-  }
+  best_internal(B,
+                "a lower bound (%s: duration >= %.0f) is above a schedule within budget "
+                "(duration %lld); no proof taken",
+                B->bound_by ? B->bound_by : "lower bound", lb, (long long)r->duration);
   return 1;
 }
 
 /* A proof that nothing fits while a schedule within budget is at hand: a
  * bug, recorded as the internal error (B->mu held). */
 static void best_proof_wrong(best *B, const char *by) {
-  if (B->internal) return;
-  B->internal = 1;
-  snprintf(B->errmsg, sizeof B->errmsg,
-           "the %s proved that nothing fits, but a schedule within budget (duration %lld) "
-           "exists",
-           by, (long long)B->r->duration);
+  best_internal(B,
+                "the %s proved that nothing fits, but a schedule within budget (duration "
+                "%lld) exists",
+                by, (long long)B->r->duration);
 }
 
 int best_raise_bound(best *B, double lb) {
@@ -174,10 +180,7 @@ int best_stopped(best *B) {
 
 void best_error(best *B, const char *fmt, const char *detail) {
   pthread_mutex_lock(&B->mu);
-  if (!B->internal) {
-    B->internal = 1;
-    snprintf(B->errmsg, sizeof B->errmsg, fmt, detail);
-  }
+  best_internal(B, fmt, detail);
   pthread_mutex_unlock(&B->mu);
 }
 

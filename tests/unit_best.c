@@ -262,6 +262,19 @@ static void test_best_wrong_bound(void **state) {
   assert_non_null(strstr(B->errmsg, "covering bound proved that nothing fits"));
   B->cov = NULL;
   fx_free(F);
+  /* a proven optimum (the MILP's) at the best schedule stands; one above
+   * it is the internal error */
+  F = fx_remat0(NULL);
+  B = &F->B;
+  assert_int_equal(best_check_optimum(B, s2.duration, "the MILP"), 0); /* nothing fits */
+  assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
+  assert_int_equal(best_check_optimum(B, s2.duration, "the MILP"), 1);
+  assert_false(B->internal);
+  assert_int_equal(best_check_optimum(B, s2.duration + 1, "the MILP"), -1);
+  assert_true(B->internal);
+  assert_non_null(strstr(B->errmsg, "the MILP proved an optimum (duration"));
+  assert_non_null(strstr(B->errmsg, "above a schedule within budget"));
+  fx_free(F);
 }
 
 /* The covering child's answers in turn: a stronger problem's LP value

@@ -13,6 +13,7 @@
 #include "remat.h"
 #include "seeds.h"
 #include "sim.h"
+#include "solver_end.h"
 #include "tiny.h"
 
 /* ------------------------------------------------------------------ */
@@ -234,6 +235,20 @@ static void test_milp_too_large(void **state) {
   remat_graph_free(g);
 }
 
+/* When CBC's or Clp's end counts as a proof (solver_end.h): on one thread
+ * up to 90 % of the limit (a proof at 60 % stands), on T threads up to 90 %
+ * divided by T (a CPU-time clock runs up to T times as fast). */
+static void test_solver_end_rule(void **state) {
+  (void)state;
+  assert_true(solver_end_in_time(6.0, 10.0, 1));
+  assert_true(solver_end_in_time(8.9, 10.0, 0));
+  assert_false(solver_end_in_time(9.0, 10.0, 1));
+  assert_false(solver_end_in_time(12.0, 10.0, 1));
+  assert_true(solver_end_in_time(4.4, 10.0, 2));
+  assert_false(solver_end_in_time(4.6, 10.0, 2));
+  assert_false(solver_end_in_time(2.0, 10.0, 8));
+}
+
 UNIT_TESTS(test_milp_trivial, test_milp_brute_force, test_milp_chain,
-           test_milp_copies, test_lp_bound, test_milp_too_large)
+           test_milp_copies, test_lp_bound, test_milp_too_large, test_solver_end_rule)
 

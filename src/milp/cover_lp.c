@@ -80,7 +80,7 @@ static void covlp_cbc(const covlp *L, double limit, cover_out *o) {
   double t0 = util_now();
   limit = atof(sec);
   Cbc_solve(m);
-  int in_time = solver_end_in_time(util_now() - t0, limit);
+  int in_time = solver_end_in_time(util_now() - t0, limit, 1);
   const double *x = Cbc_bestSolution(m);
   if (Cbc_isProvenInfeasible(m)) {
     /* the proof stands when the LP relaxation is infeasible too (Clp to

@@ -46,6 +46,7 @@ typedef struct milp_run {
   int stopped;      /* a callback saw the stop flag */
   Cbc_Model *cbc;   /* while CBC runs */
   double cbc_limit; /* CBC's time limit (seconds) */
+  int cbc_threads;  /* and its threads */
   int internal;
   char errmsg[480];
 } milp_run;
@@ -173,6 +174,7 @@ static Cbc_Model *milp_cbc_model(milp_run *M) {
   int threads = M->p->threads > 0 ? M->p->threads : util_ncpus();
   double left = M->p->time_limit - milp_elapsed(M);
   M->cbc_limit = left > 0.01 ? left : 0.01;
+  M->cbc_threads = threads > 1 ? threads : 1;
   milp_setp(m, "log", "%.0f", 1);
   Cbc_setParameter(m, "timeMode", "elapsed");
   milp_setp(m, "sec", "%.3f", M->cbc_limit);
@@ -330,6 +332,19 @@ static int milp_conclude(milp_run *M, milp_end e) {
   int fits = r->seq && r->peak <= r->budget, stopped = M->stopped;
   if (fits && e.infeasible && !stopped)
     milp_internal(M, "CBC reports the MILP infeasible, but a schedule fits");
+  /* every schedule here is one of the model's (the MIP starts without C_v
+   * rows, or within them) and its sizes are rounded down: a bound or an
+   * optimum above one that fits is wrong */
+  if (fits && (M->dbound > (double)r->duration ||
+               (e.optimal && !stopped && milp_duration(&M->md, e.obj) > (double)r->duration))) {
+    char msg[192];
+    snprintf(msg, sizeof msg,
+             "CBC's bound (duration >= %.0f) is above a schedule within budget (duration "
+             "%lld)",
+             fmax(M->dbound, e.optimal ? milp_duration(&M->md, e.obj) : -INFINITY),
+             (long long)r->duration);
+    milp_internal(M, msg);
+  }
   if (M->dbound > -1e40) {
     r->has_bound = 1;
     r->bound = M->dbound;
@@ -345,8 +360,6 @@ static int milp_conclude(milp_run *M, milp_end e) {
       r->has_bound = 1;
       r->bound = (double)r->duration;
       r->proof_covers = r->bound_covers = milp_covers(M);
-    } else if (r->has_bound && r->bound > (double)r->duration) {
-      r->bound = (double)r->duration;
     }
     return REMAT_OK;
   }
@@ -402,7 +415,7 @@ static void milp_cbc_child(void *arg) {
   double t0 = util_now();
   milp_run_cbc(M, m);
   /* a proof only from a run that ended in time (solver_end.h) */
-  int in_time = solver_end_in_time(util_now() - t0, M->cbc_limit);
+  int in_time = solver_end_in_time(util_now() - t0, M->cbc_limit, M->cbc_threads);
   prog_done(&M->pr);
   const double *x = Cbc_bestSolution(m);
   o->e.optimal = in_time && Cbc_isProvenOptimal(m) &&
@@ -599,8 +612,10 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
   }
   r->t_total = milp_elapsed(&M);
   r->interrupted = M.stopped || milp_stop_requested(&M);
-  if (M.internal) {
+  if (M.internal) { /* the schedule is kept, no claim */
     snprintf(r->message, sizeof r->message, "internal error: %s", M.errmsg);
+    r->status = REMAT_STATUS_ERROR;
+    r->has_bound = 0;
     rc = REMAT_EINTERNAL;
   }
   prog_done(&M.pr);

@@ -431,7 +431,7 @@ static void milp_lp_child(void *arg) {
   int st = Clp_status(lp);
   /* an answer other than optimal may be an interrupted one: out of time
    * unless it came in time (solver_end.h) */
-  if (st != 0 && !solver_end_in_time(util_now() - t0, limit)) st = 3;
+  if (st != 0 && !solver_end_in_time(util_now() - t0, limit, 1)) st = 3;
   if (st == 0) {
     memcpy(J->out->x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof(double));
     J->out->objective = Clp_getObjValue(lp);

@@ -11,6 +11,7 @@
 
 #include "child.h"
 #include "sim.h"
+#include "solver_end.h"
 #include "util.h"
 #include "wmodel.h"
 
@@ -120,9 +121,9 @@ static void wb_cbc_child(void *arg) {
   const double *x = Cbc_bestSolution(m);
   /* CBC also calls a model infeasible when its time limit cuts the first
    * LPs short: an answer counts only from a search that ended by itself,
-   * well before the limit */
+   * well before the limit (solver_end.h; CBC on one thread here) */
   o->finished = Cbc_status(m) == 0 && !Cbc_isSecondsLimitReached(m) && !Cbc_isAbandoned(m) &&
-                took < 0.9 * J->seconds;
+                solver_end_in_time(took, J->seconds, 1);
   o->infeasible = o->finished && Cbc_isProvenInfeasible(m);
   o->optimal = o->finished && Cbc_isProvenOptimal(m);
   o->have_x = x != NULL;

@@ -67,6 +67,21 @@ static void best_proof_wrong(best *B, const char *by) {
                 by, (long long)B->r->duration);
 }
 
+int best_check_optimum(best *B, int64_t dur, const char *by) {
+  pthread_mutex_lock(&B->mu);
+  const remat_result *r = B->r;
+  int rc = B->fits && r->duration == dur;
+  if (B->fits && r->duration < dur) {
+    best_internal(B,
+                  "%s proved an optimum (duration %lld) above a schedule within budget "
+                  "(duration %lld); no proof taken",
+                  by, (long long)dur, (long long)r->duration);
+    rc = -1;
+  }
+  pthread_mutex_unlock(&B->mu);
+  return rc;
+}
+
 int best_raise_bound(best *B, double lb) {
   if (best_bound_wrong(B, lb)) return -1;
   result_raise_bound(B->r, lb, best_elapsed(B));

@@ -142,6 +142,13 @@ void best_stats(best *B, const gz_stats *st);
 /* A line at -v (verbose 2). */
 void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A proven optimum of duration dur (by names the method, for the
+ * message), its schedule within budget offered before: 1 when the best
+ * schedule is as short (the proof stands); a schedule within budget
+ * shorter than dur is a bug in the proof, recorded as the internal error:
+ * -1; else 0.  Takes B->mu. */
+int best_check_optimum(best *B, int64_t dur, const char *by);
+
 /* Keep the higher of the result's lower bound and lb (with the time, in
  * its bound trace); 0.  A bound above a schedule within budget is not
  * taken: it is a bug, recorded as the internal error; -1.  With B->mu

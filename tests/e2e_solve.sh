@@ -136,6 +136,16 @@ k=${BASH_REMATCH[1]:-0}
 run "$REMAT" solve "$ct" --budget 0.8 --copies "$k" --time-limit 10 -q
 [ "$rc" = 0 ] || fail "copies $k: exit $rc ($err)"
 
+t_case "one thread: the MILP finds what the annealing cannot"
+# gen layered 16 nodes seed 4 at 0.8: the annealing and the CP find
+# nothing within budget; Checkmate's MILP (C_v = 2 rows) has its optimum,
+# duration 8949, in about 2 s.  With one thread it runs in the CP
+# worker's slice, which is larger while nothing fits (src/search/solve.c).
+"$REMAT" gen layered --nodes 16 --seed 4 -q -o l16.json
+run "$REMAT" solve l16.json --budget 0.8 --threads 1 --time-limit 20 -q -o l16-r.json
+[ "$rc" = 0 ] && jq -e '.status == "optimal" and .duration == 8949' l16-r.json >/dev/null ||
+  fail "l16 at 0.8, one thread: exit $rc, $(jq -c '[.status, .duration]' l16-r.json) ($err)"
+
 t_case "never worse than the Echo baseline, whose C_v it takes"
 # x (cheap, 10 bytes) is read by r1, r2 and r3 with a 10-byte convolution
 # between each; at 23 bytes x cannot stay across h2 nor h3: every schedule

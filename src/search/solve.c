@@ -52,8 +52,14 @@
 /* A lone worker first anneals until no new best came for this long (and
  * for longer than the annealing took to find the last one), ... */
 #define SOLVE_STALL 0.2
-/* ... then gives the CP this share of the time left, then anneals again. */
+/* ... then gives the CP (or the window search) this share of the time
+ * left, then anneals again; the CP gets the larger share when the
+ * annealing found nothing within budget: the complete searches (the CP
+ * and, on small graphs, Checkmate's MILP beside it) then find the first
+ * schedules or prove that none exists, where a stalled annealing seldom
+ * gets further. */
 #define SOLVE_SLICE 0.25
+#define SOLVE_SLICE_UNFIT 0.6
 
 void remat_solve_params_init(remat_solve_params *p) {
   *p = (remat_solve_params){.default_copies = 2, .time_limit = 60, .seed = 1,
@@ -96,13 +102,15 @@ static int solve_bounds(solve *S) {
 
 /* One worker for everything: anneal until it stalls (a first schedule
  * fast), give the CP (or window search) a slice of the time left (small
- * models are proven optimal there), then anneal for the rest.  (Taking
- * turns again and again measured worse: each new annealing run needs
- * seconds to get back to its good basins.) */
+ * models are proven optimal there; the CP a larger one while nothing
+ * fits), then anneal for the rest.  (Taking turns again and again
+ * measured worse: each new annealing run needs seconds to get back to its
+ * good basins.) */
 static void solve_alone(solve *S, ww *W, aw *A, int cp) {
   best *B = &S->B;
   aw_run(A, best_left(B) / 2, SOLVE_STALL);
-  double end = best_elapsed(B) + best_left(B) * SOLVE_SLICE;
+  double share = cp && !B->fits ? SOLVE_SLICE_UNFIT : SOLVE_SLICE;
+  double end = best_elapsed(B) + best_left(B) * share;
   if (cp) {
     S->C.end = end;
     cpw_run(&S->C);

@@ -11,8 +11,11 @@
 #include "util.h"
 
 /* The MILP gets this share of the CP worker's time on graphs of at most
- * this many nodes and MILP nonzeros ... */
+ * this many nodes and MILP nonzeros (the larger one when nothing fits as
+ * it starts: its first schedule, then its proof from there, need two CBC
+ * runs) ... */
 #define MW_SHARE 0.5
+#define MW_SHARE_UNFIT 0.8
 #define MW_NODES 200
 #define MW_NONZEROS 1000000
 /* ... and, when the CP proves that nothing fits, this much longer to say
@@ -155,7 +158,7 @@ void mw_start(mw *M, double end) {
   M->bytes = sizeof(mw_out) + 3 * (size_t)M->cap * sizeof(int);
   M->out = child_shared(M->bytes);
   M->out->parent_fits = B->fits;
-  M->limit = best_left_by(B, end) * MW_SHARE;
+  M->limit = best_left_by(B, end) * (B->fits ? MW_SHARE : MW_SHARE_UNFIT);
   M->t0 = best_elapsed(B);
   child_start(&M->ch, mw_child, M);
 }
@@ -213,9 +216,14 @@ static const char *mw_optimum(mw *M) {
     return "an invalid schedule";
   }
   remat_sim sim;
-  if (remat_simulate(B->g, mw_seq(M, 1), o->opt_len, &sim, NULL) || !B->fits ||
-      B->r->duration < sim.duration)
-    return "an optimum above the best schedule (not taken as a proof)";
+  remat_simulate(B->g, mw_seq(M, 1), o->opt_len, &sim, NULL); /* valid: offered */
+  if (sim.peak > B->p->budget) {
+    best_error(B, "%s proved an optimum that does not fit the budget", "Checkmate's MILP");
+    return "an optimum that does not fit (an internal error)";
+  }
+  int rc = best_check_optimum(B, sim.duration, "Checkmate's MILP");
+  if (rc < 0) return "an optimum above a schedule within budget (an internal error)";
+  if (rc == 0) return "no proof taken";
   B->milp_proof = 4;
   B->proven = 1;
   B->done = 1;

@@ -44,7 +44,9 @@ typedef struct milp_params {
                          of times (Checkmate).  The seeds do not keep to
                          it and are not asked for */
   const int *start;    /* a schedule offered first (start_len entries),
-                          CBC's MIP start when it fits (NULL: none) */
+                          CBC's MIP start when it fits (NULL: none); on
+                          the input order's stages, within copies (a
+                          bound above it is taken as a bug) */
   int start_len;
   int (*halt)(void *ctx); /* also stop when this returns nonzero (polled
                              like stop; may be NULL) */

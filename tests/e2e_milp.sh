@@ -136,6 +136,16 @@ for cmd in "milp" "milp --relax"; do
   [ "$(field "$tmp/x.json" .status)" = infeasible ] || fail "$cmd: status not infeasible"
 done
 
+# --- a proof that nothing fits comes without a lower bound -----------------
+t_case "infeasible: no lower bound beside the proof"
+# CBC logs bounds on its way to the proof (here duration 8284): none of
+# them bounds a schedule, since none fits.
+"$REMAT" gen layered --nodes 12 --seed 7 -q -o "$tmp/l12.json"
+run "$REMAT" milp "$tmp/l12.json" --budget 0.9 --copies 1 --threads 1 -o "$tmp/x.json"
+[ "$rc" -eq 3 ] && jq -e '.status == "infeasible" and .lower_bound == null' "$tmp/x.json" >/dev/null &&
+  ! grep -q "^lower bound" <<<"$out" ||
+  fail "l12 with C_v = 1: exit $rc, $(jq -c '[.status, .lower_bound]' "$tmp/x.json"), '$out'"
+
 # --- Ctrl-C stops CBC and still writes the best schedule --------------------
 t_case "Ctrl-C stops CBC, keeps the best schedule"
 # a random layered DAG (bash's RANDOM, seeded) on which CBC works for long

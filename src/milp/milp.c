@@ -365,6 +365,7 @@ static int milp_conclude(milp_run *M, milp_end e) {
   }
   if (e.infeasible && !stopped) {
     result_infeasible(r, milp_covers(M), NULL, NULL);
+    r->has_bound = 0; /* CBC's last bound on the way: no schedule has it */
   } else {
     r->status = REMAT_STATUS_OVER_BUDGET;
     char why[160] = "";

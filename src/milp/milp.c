@@ -332,9 +332,10 @@ static int milp_conclude(milp_run *M, milp_end e) {
   int fits = r->seq && r->peak <= r->budget, stopped = M->stopped;
   if (fits && e.infeasible && !stopped)
     milp_internal(M, "CBC reports the MILP infeasible, but a schedule fits");
-  /* every schedule here is one of the model's (the MIP starts without C_v
-   * rows, or within them) and its sizes are rounded down: a bound or an
-   * optimum above one that fits is wrong */
+  /* every schedule here is one of the model's (the seeds run only without
+   * C_v rows; a caller's start keeps to them: milp.h) and the model's
+   * sizes are rounded down (a relaxation): a bound or an optimum above
+   * one that fits is wrong */
   if (fits && (M->dbound > (double)r->duration ||
                (e.optimal && !stopped && milp_duration(&M->md, e.obj) > (double)r->duration))) {
     char msg[192];

@@ -9,23 +9,8 @@
 #   bench/alone_sweep.sh [--before OLD_REMAT] [--after REMAT] [--count K (8)]
 #                        [--nodes NMAX (24)]
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-out=$here/bench/out/alone_sweep
-before= after= count=8 nodes=24
-while [ $# -gt 0 ]; do
-  case $1 in
-    --before) before=$2; shift 2 ;;
-    --after) after=$2; shift 2 ;;
-    --count) count=$2; shift 2 ;;
-    --nodes) nodes=$2; shift 2 ;;
-    *) echo "usage: $0 [--before OLD_REMAT] [--after REMAT] [--count K] [--nodes N]" >&2
-       exit 2 ;;
-  esac
-done
-after=${after:-$here/build/remat}
-mkdir -p "$out"
-bins="after:$after"
-[ -n "$before" ] && bins="before:$before $bins"
+. "$(dirname "$0")/sweep_args.sh"
+sweep_args alone_sweep 8 24 "$@"
 for bb in $bins; do
   name=${bb%%:*} bin=${bb#*:}
   total=0 proven=0 over=0 list=""

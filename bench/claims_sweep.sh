@@ -14,21 +14,8 @@
 #   bench/claims_sweep.sh [--before OLD_REMAT] [--after REMAT] [--count K (4)]
 #                         [--nodes NMAX (24)]
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-out=$here/bench/out/claims_sweep
-before= after= count=4 nodes=24
-while [ $# -gt 0 ]; do
-  case $1 in
-    --before) before=$2; shift 2 ;;
-    --after) after=$2; shift 2 ;;
-    --count) count=$2; shift 2 ;;
-    --nodes) nodes=$2; shift 2 ;;
-    *) echo "usage: $0 [--before OLD_REMAT] [--after REMAT] [--count K] [--nodes N]" >&2
-       exit 2 ;;
-  esac
-done
-after=${after:-$here/build/remat}
-mkdir -p "$out"
+. "$(dirname "$0")/sweep_args.sh"
+sweep_args claims_sweep 4 24 "$@"
 # the instances and their proven optima (the MILP of the binary under
 # test; kept in $out between runs)
 opt_file=$out/optima.txt
@@ -51,8 +38,6 @@ print(sys.argv[2], sys.argv[3], r["status"], r.get("duration", -1))' \
     done
   done
 done
-bins="after:$after"
-[ -n "$before" ] && bins="before:$before $bins"
 for bb in $bins; do
   name=${bb%%:*} bin=${bb#*:}
   total=0 proven=0 exact=0 wrong=0 big_off=0 list=""

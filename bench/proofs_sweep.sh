@@ -7,27 +7,15 @@
 #
 #   bench/proofs_sweep.sh [--before OLD_REMAT] [--after REMAT] [--count K (60)]
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-out=$here/bench/out/proofs_sweep
-before= after= count=60
-while [ $# -gt 0 ]; do
-  case $1 in
-    --before) before=$2; shift 2 ;;
-    --after) after=$2; shift 2 ;;
-    --count) count=$2; shift 2 ;;
-    *) echo "usage: $0 [--before OLD_REMAT] [--after REMAT] [--count K]" >&2; exit 2 ;;
-  esac
-done
-mkdir -p "$out"
-bins="after:${after:-$here/build/remat}"
-[ -n "$before" ] && bins="before:$before $bins"
+. "$(dirname "$0")/sweep_args.sh"
+sweep_args proofs_sweep 60 "" "$@"
 for bb in $bins; do
   name=${bb%%:*} bin=${bb#*:}
   proven=0 total=0 line=""
   for i in $(seq 0 $((count - 1))); do
     n=$((20 + (7 * (i % 6) + i / 6) % 41)) s=$((500 + i))
     g=$out/layered_n${n}_s$s.json
-    [ -f "$g" ] || "${after:-$here/build/remat}" gen layered --nodes $n --seed $s -q -o "$g"
+    [ -f "$g" ] || "$after" gen layered --nodes $n --seed $s -q -o "$g"
     "$bin" solve "$g" --budget 0.8 --time-limit 10 --threads 1 -q -o "$out/${name}_$i.json" \
       >/dev/null 2>&1
     st=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' \

@@ -204,9 +204,10 @@ deps:
 	fi
 
 # ---------------------------------------------------------------- tests
-# Every unit binary, e2e script, fuzz corpus replay and prop_claims is a
-# target of its own, test-NAME, and they run in parallel: -j$(TEST_JOBS)
-# (the number of cores) unless make runs with -j already.  A test's output
+# Every unit binary, e2e script, fuzz corpus replay, prop_claims and the
+# layout check is a target of its own, test-NAME, and they run in
+# parallel: -j$(TEST_JOBS) (the number of cores) unless make runs with -j
+# already.  A test's output
 # goes to $(BUILD)/tests/NAME.log, printed when it fails; a summary line
 # ends the run.
 UNIT_NAMES := $(UNIT_SRC:tests/%.c=%)
@@ -215,7 +216,7 @@ REPLAY_NAMES := $(FUZZ_NAMES:%=replay_%)
 # the longest start first, else one of them may start last
 SLOW_TESTS := e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
 test_order  = $(filter $(1),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(1))
-TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims)
+TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims layout)
 TLOG       := $(BUILD)/tests
 TEST_JOBS  ?= $(shell nproc)
 TEST_TIMEOUT ?= 1800
@@ -239,6 +240,10 @@ $(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
 
 $(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
 	$(call run_test,replay_$*,$< tests/fuzz/corpus/$* $$(ls -d tests/fuzz/crashes/$* 2>/dev/null))
+
+# src/'s layout rules (README, "Layout")
+test-layout: tests/layout.sh | $(TLOG)
+	$(call run_test,layout,bash $<)
 
 test-prop_claims: $(BUILD)/tests/prop_claims $(BIN)
 	$(call run_test,prop_claims,sh -c 'REMAT=$(BIN) $< --cases $(PROP_CASES) --seed $(PROP_SEED) && REMAT=$(BIN) $< --large --cases $(PROP_LARGE) --seed $(PROP_SEED) --time-limit 2')

@@ -41,44 +41,8 @@
 
 #include <stdint.h>
 
+#include "cover_types.h"
 #include "remat.h"
-
-/* Problems with more matrix entries than this are not built. */
-#define COVER_MAX_NONZEROS 4000000LL
-
-/* How cover_solve ended. */
-typedef enum cover_status {
-  COVER_OPTIMAL = 0,    /* the covering problem's optimum: the bound */
-  COVER_BOUND = 1,      /* out of time: CBC's best bound */
-  COVER_INFEASIBLE = 2, /* no schedule on the stage axis fits M with C_v */
-  COVER_NONE = 3        /* no bound (too large, or CBC failed) */
-} cover_status;
-
-typedef struct cover_out {
-  cover_status status;
-  int64_t increase; /* lower bound on duration - sum of all durations */
-  int lp;           /* COVER_BOUND: the LP relaxation's value (1), or CBC's
-                       bound at its time limit (0) */
-  int cols, rows;   /* gaps, overloaded stages */
-  long long nnz;
-  char why[96]; /* COVER_NONE: why there is no bound */
-} cover_out;
-
-typedef struct cover_params {
-  int64_t budget;    /* M in bytes */
-  const int *copies; /* C_v per node (first copy included; 0: any) or NULL */
-  double time_limit; /* seconds for CBC (a bound is kept when it runs out) */
-  int inputs;        /* 0: the plain problem; 1 (the default): then with
-                        the inputs' rows; 2: then with the recomputing
-                        steps' rows too (cover_steps.h; remat solve's
-                        covering child) */
-  /* called with the answer so far before each stronger problem is built
-   * (when one will be: the answer a bound and time left), and with a
-   * stronger problem's LP bound before CBC works on it (it may be below
-   * the answer so far); NULL: not called */
-  void (*plain_done)(void *ctx, const cover_out *o);
-  void *ctx;
-} cover_params;
 
 void cover_params_init(cover_params *p);
 

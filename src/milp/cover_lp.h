@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "cover.h"
+#include "cover_types.h"
 
 typedef struct covlp {
   int nrows, ncols;

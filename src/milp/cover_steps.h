@@ -34,7 +34,8 @@
 
 #include <stdint.h>
 
-#include "cover.h"
+#include "cover_types.h"
+#include "remat.h"
 
 /* Problems with more matrix entries than this are not built: Clp's LP
  * had not ended after 400 s at 2.8 million (bench/RESULTS.md, section

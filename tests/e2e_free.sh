@@ -81,6 +81,35 @@ run "$REMAT" baseline net.json --budget 0.8 --method echo -q -o echo.json
   fail "a convolution was recomputed: $(jq -c .sequence echo.json)"
 [ "$(jq .recomputations echo.json)" -ge 1 ] || fail "nothing recomputed"
 
+t_case "free order raises C_v as the stage solve does, and keeps to it"
+# u (cheap, large) is read at c2, c8, c14 and c20 and cannot be held across
+# the heavy c5, c11 and c17 within 80: Echo computes it four times; the
+# stage solve raises u's C_v from 2 to 4 (README, "Copies"), and so must
+# free order (its stage search once offered Echo's schedule outside C_v:
+# exit 4, internal error)
+{
+  printf '{"name": "cheap-u", "nodes": [{"id": "u", "duration": 1, "memory": 50}'
+  for i in $(seq 1 20); do
+    m=10; case $i in 5 | 11 | 17) m=60 ;; esac
+    printf ', {"id": "c%d", "duration": 10, "memory": %d}' "$i" "$m"
+  done
+  printf '], "edges": [["u", "c2"], ["u", "c8"], ["u", "c14"], ["u", "c20"]'
+  for i in $(seq 2 20); do printf ', ["c%d", "c%d"]' $((i - 1)) "$i"; done
+  printf ']}\n'
+} >cheap.json
+run "$REMAT" solve cheap.json --budget 80 --copies 2 -t 5 -q -o fixed.json
+[ "$rc" = 0 ] && [ "$(jq -c '[.duration, .copies.u]' fixed.json)" = "[204,4]" ] ||
+  fail "fixed order: exit $rc $(jq -c '[.status, .duration, .copies.u]' fixed.json)"
+run "$REMAT" solve cheap.json --budget 80 --copies 2 --free-order -t 5 -q -o free.json
+[ "$rc" = 0 ] && [ "$(jq -c '[.order, .duration, .copies.u]' free.json)" = '["free",204,4]' ] ||
+  fail "free order: exit $rc $(jq -c '[.status, .duration, .copies.u]' free.json) $err"
+run "$REMAT" eval cheap.json free.json --budget 80
+[ "$rc" = 0 ] || fail "eval: $rc '$out'"
+# C_v = 1 is never raised: nothing fits without recomputing u
+run "$REMAT" solve cheap.json --budget 80 --copies 1 --free-order -t 3 -q -o one.json
+[ "$rc" = 3 ] && [ "$(jq '[.copies[]] | max' one.json)" = 1 ] ||
+  fail "--copies 1: exit $rc $(jq -c '[.status, .copies.u]' one.json) $err"
+
 t_case "plot tradeoff from compare and batch results"
 "$REMAT" compare net.json --budget 1.0:0.5:0.1 --method cp,chen-greedy,echo -t 3 --format json -q -o cmp.json
 run "$REMAT" plot tradeoff cmp.json -o trade.svg

@@ -82,7 +82,9 @@ static int seeds_base_fits(const remat_result *r) {
 }
 
 int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
-  if (!S->ran || (!seeds_base_fits(&S->chen) && !seeds_base_fits(&S->echo))) return NULL;
+  if (p->keep_copies || !S->ran ||
+      (!seeds_base_fits(&S->chen) && !seeds_base_fits(&S->echo)))
+    return NULL;
   int n = g->n;
   int *c = util_malloc((size_t)(n ? n : 1) * sizeof *c);
   int *cnt = util_malloc((size_t)(n ? n : 1) * sizeof *cnt);
@@ -107,18 +109,25 @@ void seeds_base_free(seeds_base *S) {
   S->ran = 0;
 }
 
+void seeds_base_offer(best *B, const seeds_base *S, int stages) {
+  const remat_result *rs[2] = {&S->chen, &S->echo};
+  const char *names[2] = {"baseline", "echo"};
+  for (int k = 0; k < 2 && S->ran; k++) {
+    const remat_result *r = rs[k];
+    int fits = stages ? seeds_base_fits(r) : r->seq && r->peak <= r->budget;
+    if (fits && best_offer(B, r->seq, r->len, 0, names[k]) < 0)
+      best_verbose(B, "%s: computes a node more than C_v times: not used", names[k]);
+  }
+}
+
 void seeds_solve(best *B, const seeds_base *S) {
   const remat_solve_params *p = B->p;
   double th = util_now();
-  /* a warm start or a baseline that computes a node more than C_v times
-   * (or is invalid) is not taken */
+  /* a warm start that computes a node more than C_v times (or is
+   * invalid) is not taken */
   if (p->warm_seq && best_offer(B, p->warm_seq, p->warm_len, 0, "warm start") < 0)
     best_verbose(B, "warm start: not a schedule of the model (C_v): not used");
-  const remat_result *rs[2] = {S ? &S->chen : NULL, S ? &S->echo : NULL};
-  const char *names[2] = {"baseline", "echo"};
-  for (int k = 0; k < 2 && S && S->ran; k++)
-    if (seeds_base_fits(rs[k]) && best_offer(B, rs[k]->seq, rs[k]->len, 0, names[k]) < 0)
-      best_verbose(B, "%s: computes a node more than C_v times: not used", names[k]);
+  if (S) seeds_base_offer(B, S, 1);
   if (p->heuristics) {
     best_client c = {B, 0, 0, NULL};
     heur_params hp;

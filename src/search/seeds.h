@@ -53,9 +53,15 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
 /* The C_v to build the model with: the caller's (p->copies, else
  * p->default_copies), raised to the copies of a node in a baseline
  * schedule within the budget where the caller's C_v is at least 2.
- * Allocated, g->n entries; NULL when no baseline fits (the caller's
- * then). */
+ * Allocated, g->n entries; NULL when no baseline fits or p->keep_copies
+ * (the caller's then). */
 int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p);
+
+/* Offer the baselines' schedules within the budget to B: with `stages`
+ * only those on the input order's stages (the stage model's), else any;
+ * one that computes a node more than B's C_v times is not taken (a
+ * verbose line says so). */
+void seeds_base_offer(best *B, const seeds_base *S, int stages);
 
 void seeds_base_free(seeds_base *S);
 

@@ -222,6 +222,25 @@ static remat_graph *sfree_order(sfree *F) {
   return h;
 }
 
+/* Chen's and Echo's schedules on the input order (seeds.h), before any
+ * model is built: where one fits the budget, C_v is raised to its copies
+ * where it is 2 or more, as the stage solve does (README, "Copies"), so
+ * that the free solve does not end worse than they do either. */
+static void sfree_baselines(sfree *F, seeds_base *S) {
+  best *B = &F->B;
+  seeds_base_run(S, B->g, B->p);
+  int *c = seeds_base_copies(S, B->g, B->p), raised = 0;
+  int *cv = B->r->copies;
+  for (int v = 0; c && v < B->g->n; v++)
+    if (cv[v] >= 2 && c[v] > cv[v]) {
+      cv[v] = c[v];
+      raised++;
+    }
+  free(c);
+  best_verbose(B, "baselines on the input order: %.2fs, C_v raised for %d nodes", S->seconds,
+               raised);
+}
+
 /* A schedule of the renumbered graph, offered in g's numbering. */
 static void sfree_back(sfree *F, const int *seq, int len, const char *what) {
   const int *perm = F->perm;
@@ -416,6 +435,7 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) 
   int *copies = util_malloc((size_t)g->n * sizeof *copies);
   for (int i = 0; i < g->n; i++) copies[i] = B->r->copies[F->perm && h ? F->perm[i] : i];
   p.copies = copies;
+  p.keep_copies = 1; /* its schedules are offered to the free solve's C_v */
   p.warm_seq = NULL;
   p.warm_len = 0;
   p.verbose = p.verbose > 1 ? 1 : 0;
@@ -627,8 +647,10 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
   if (!rc) {
     r->copies = sfree_copies(g, p);
     if (!seeds_input_order(B)) bounds_pebble(B);
+    seeds_base sb = {0};
     if (!B->fits && !B->done) {
       remat_graph *h = sfree_order(&F);
+      if (!B->fits && !best_stopped(B) && g->n <= SFREE_STAGE_NODES) sfree_baselines(&F, &sb);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
       if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {
         sfree_segments(&F, h);
@@ -650,6 +672,8 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
           if (B->fits) B->proven = 1; /* no recomputation: the base duration */
         }
         if (!B->fits) sfree_stages(&F, h, end, joint && !F.input_minimal);
+        seeds_base_offer(B, &sb, 0); /* after the branches above, which read
+                                        B->fits as "no recomputation" */
         int open = !B->proven && !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
         if (open && small) sfree_cp(&F);
         else if (open && joint) sfree_joint(&F);
@@ -658,6 +682,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
       }
       remat_graph_free(h);
     }
+    seeds_base_free(&sb);
     if (B->internal) {
       snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);
       rc = REMAT_EINTERNAL;

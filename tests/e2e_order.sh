@@ -114,5 +114,14 @@ ms=$((($(date +%s%N) - start) / 1000000))
 [ "$rc" = 0 ] || fail "info: exit $rc ($err)"
 grep -q "^lower_bound: " <<<"$out" || fail "info printed no bound: '$out'"
 [ "$ms" -lt 5000 ] || fail "info --time-limit 3 took $ms ms"
+# CBC, on the covering problem with the inputs' rows of a thousand
+# layered nodes, ran 1 to 2.5 s past the limit; the covering bound's child
+# is now stopped on time
+"$REMAT" gen layered --nodes 1000 --seed 2 -q -o l1000.json
+start=$(date +%s%N)
+run "$REMAT" info l1000.json --budget 0.8 --time-limit 4
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$rc" = 0 ] && grep -q "^lower_bound: duration " <<<"$out" || fail "info: exit $rc '$out' ($err)"
+[ "$ms" -lt $((4000 + 250 * T_SLOW)) ] || fail "info --time-limit 4 took $ms ms"
 
 t_done

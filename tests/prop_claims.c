@@ -5,16 +5,17 @@
  * to 10^9, quantised (multiples of a round quantum, which the solvers'
  * scaling meets) and not, are written as files and given to the built
  * binary as a user would run it: `remat solve --copies C`, `remat solve
- * --free-order --copies C`, `remat milp`, `remat milp --relax` and the
- * baselines.  Then:
+ * --free-order --copies C`, `remat milp`, `remat milp --copies C`, `remat
+ * milp --relax` and the baselines.  Then:
  *   - a schedule said to fit re-simulates within the budget, and its exit
  *     code is 0; no command exits 4 (an internal error);
  *   - `optimal` is the exhaustive optimum of the model the command solves
  *     (solve: the input order's stages with at most C_v computations of a
  *     node; --free-order: every sequence with at most C_v; milp: the
- *     stages, any number); a schedule is never shorter, and a solve's
- *     schedule keeps to its C_v (the result's "copies": raised to a
- *     baseline's where it is 2 or more, never where it is 1);
+ *     stages, any number, or C_v with --copies); a schedule is never
+ *     shorter, and the schedule of a command given --copies keeps to its
+ *     C_v (the result's "copies": the solve raises C_v to a baseline's
+ *     where it is 2 or more, never where it is 1);
  *   - `infeasible` holds in the model its message names (C_v copies on the
  *     stages, any number of recomputations on the stages, or every
  *     sequence in free order);
@@ -439,12 +440,13 @@ static void prop_run_all(prop *P, const remat_graph *g, const char *gpath, int64
   char copies[16], tl[32];
   snprintf(copies, sizeof copies, "%d", C);
   snprintf(tl, sizeof tl, "%g", P->time_limit);
-  claim cl[9];
+  claim cl[10];
   int ncl = 0;
   const char *solve[] = {"solve", "--copies", copies, "--threads", "1", "--time-limit", tl};
   const char *free_solve[] = {"solve", "--free-order", "--copies", copies,
                               "--threads", "1", "--time-limit", tl};
   const char *milp[] = {"milp", "--threads", "1", "--time-limit", tl};
+  const char *milp_c[] = {"milp", "--copies", copies, "--threads", "1", "--time-limit", tl};
   const char *relax[] = {"milp", "--relax", "--time-limit", tl};
   static const char *methods[] = {"checkpoint-all", "chen-sqrtn", "chen-greedy"};
   if (!prop_command(P, g, gpath, M, solve, 7, &cl[ncl])) {
@@ -457,6 +459,10 @@ static void prop_run_all(prop *P, const remat_graph *g, const char *gpath, int64
     ncl++;
   }
   if (!prop_command(P, g, gpath, M, milp, 5, &cl[ncl])) ncl++;
+  if (!prop_command(P, g, gpath, M, milp_c, 7, &cl[ncl])) {
+    cl[ncl].copies_kept = 1;
+    ncl++;
+  }
   if (!prop_command(P, g, gpath, M, relax, 4, &cl[ncl])) ncl++;
   for (int i = 0; i < 3; i++) {
     const char *base[] = {"baseline", "--method", methods[i]};

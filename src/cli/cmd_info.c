@@ -18,7 +18,7 @@
 static void info_cover(const remat_graph *g, const cover_params *p) {
   cover_out out;
   double t = util_now();
-  cover_status st = cover_solve(g, p, &out);
+  cover_status st = cover_solve_timed(g, p, &out);
   int64_t base = remat_graph_base_duration(g);
   if (st == COVER_INFEASIBLE)
     printf("lower_bound: infeasible (covering bound: no sequence whose first "

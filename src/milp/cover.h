@@ -49,6 +49,13 @@ void cover_params_init(cover_params *p);
 /* Solve the covering problem for g at p->budget. */
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o);
 
+/* cover_solve in a child process (cover_timed.c), stopped at
+ * p->time_limit: CBC and Clp can run seconds past it.  Fills o with the
+ * strongest answer given by then (p->plain_done is not called); where
+ * fork fails it runs here.  For callers that wait for it; the solve runs
+ * its covering child beside its workers instead (bounds.h). */
+cover_status cover_solve_timed(const remat_graph *g, const cover_params *p, cover_out *o);
+
 const char *cover_status_name(cover_status s);
 
 #endif

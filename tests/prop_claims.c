@@ -6,7 +6,8 @@
  * scaling meets) and not, are written as files and given to the built
  * binary as a user would run it: `remat solve --copies C`, `remat solve
  * --free-order --copies C`, `remat milp`, `remat milp --copies C`, `remat
- * milp --relax` and the baselines.  Then:
+ * milp --relax` and the baselines, C one number of 1 to 3 or (every fourth
+ * case) a copies file with C_v of 1 to 3 per node.  Then:
  *   - a schedule said to fit re-simulates within the budget, and its exit
  *     code is 0; no command exits 4 (an internal error);
  *   - `optimal` is the exhaustive optimum of the model the command solves
@@ -43,6 +44,8 @@
 #include "oracle.h"
 #include "remat.h"
 #include "writer.h"
+
+#define PROP_MAXN 48 /* nodes of the largest case */
 
 typedef struct prop {
   const char *remat;
@@ -153,6 +156,7 @@ typedef struct claim {
   int64_t peak, duration; /* re-simulated */
   int stage;              /* the schedule is stage-structured (input order) */
   int copies;             /* the most computations of one node */
+  int cnt[PROP_MAXN];     /* computations of each node */
   int past_copies;        /* a node computed more often than the result's
                              "copies" (its C_v, raised or not) allow */
   int has_bound;
@@ -228,6 +232,7 @@ static int prop_load(const remat_graph *g, const char *path, claim *c, char *why
       int *cnt = calloc((size_t)g->n, sizeof *cnt);
       for (size_t i = 0; i < len; i++)
         if (++cnt[s[i]] > c->copies) c->copies = cnt[s[i]];
+      for (int v = 0; v < g->n && v < PROP_MAXN; v++) c->cnt[v] = cnt[v];
       json_t *cv = json_object_get(root, "copies");
       for (int v = 0; v < g->n && json_is_object(cv); v++) {
         json_t *x = json_object_get(cv, g->id[v]);
@@ -356,12 +361,19 @@ static int prop_solved_model(const claim *c) {
   return c->copies_kept ? MODEL_STAGE_C : MODEL_STAGE_ANY;
 }
 
-/* Does claim d's schedule belong to model k (C: the C_v of the case)? */
-static int prop_in_model(const claim *d, int k, int C) {
+/* Does every node of d's schedule keep to its C_v (caps, n nodes)? */
+static int prop_within(const claim *d, const int *caps, int n) {
+  for (int v = 0; v < n; v++)
+    if (d->cnt[v] > caps[v]) return 0;
+  return 1;
+}
+
+/* Does claim d's schedule belong to model k (caps: the C_v of the case)? */
+static int prop_in_model(const claim *d, int k, const int *caps, int n) {
   switch (k) {
-  case MODEL_STAGE_C: return d->stage && d->copies <= C;
+  case MODEL_STAGE_C: return d->stage && prop_within(d, caps, n);
   case MODEL_STAGE_ANY: return d->stage;
-  default: return d->copies <= C;
+  default: return prop_within(d, caps, n);
   }
 }
 
@@ -369,13 +381,13 @@ static int prop_in_model(const claim *d, int k, int C) {
  * optimum (opt[k] >= 0, or -1: none fits; -2: unknown) and every fitting
  * schedule any command produced. */
 static void prop_check_claims(prop *P, const char *gpath, claim *cl, int ncl, int64_t M,
-                              const int64_t *opt, int C) {
+                              const int64_t *opt, const int *caps, int n) {
   int64_t best[NMODELS];
   for (int k = 0; k < NMODELS; k++) {
     best[k] = opt[k];
     for (int j = 0; j < ncl; j++) {
       const claim *d = &cl[j];
-      if (!d->valid || d->peak > M || !prop_in_model(d, k, C)) continue;
+      if (!d->valid || d->peak > M || !prop_in_model(d, k, caps, n)) continue;
       if (opt[k] == -1)
         prop_wrong(P, gpath, d, "a schedule of %s fits, but the exhaustive search found none",
                    model_names[k]);
@@ -391,9 +403,11 @@ static void prop_check_claims(prop *P, const char *gpath, claim *cl, int ncl, in
     int k = prop_solved_model(c);
     /* C_v may be raised to a baseline's copies, never where it is 1
      * (README, "Copies"); the result's "copies" says where */
-    if (c->copies_kept && c->valid && (c->past_copies || (C == 1 && c->copies > 1)))
-      prop_wrong(P, gpath, c, "a node computed %d times, more than its C_v (--copies %d)",
-                 c->copies, C);
+    int raised_one = 0;
+    for (int v = 0; v < n; v++)
+      if (caps[v] == 1 && c->cnt[v] > 1) raised_one = 1;
+    if (c->copies_kept && c->valid && (c->past_copies || raised_one))
+      prop_wrong(P, gpath, c, "a node computed %d times, more than its C_v", c->copies);
     if (!c->free_order && c->copies_kept && c->valid && !c->stage)
       prop_wrong(P, gpath, c, "its schedule is not on the input order's stages");
     if (!strcmp(c->status, "optimal") && c->valid && c->peak <= M) {
@@ -434,11 +448,43 @@ static void prop_write(const prop *P, const remat_graph *g, long index, char *gp
   fclose(f);
 }
 
-/* Every command on g at budget M; C is --copies for solve. */
-static void prop_run_all(prop *P, const remat_graph *g, const char *gpath, int64_t M, int C,
-                         const int64_t *opt) {
-  char copies[16], tl[32];
-  snprintf(copies, sizeof copies, "%d", C);
+/* The --copies argument for caps: one number when every node has the
+ * same, else a JSON file of C_v per node next to the graph. */
+static void prop_copies_arg(const prop *P, const remat_graph *g, const int *caps, long index,
+                            char *arg, size_t len) {
+  int same = 1;
+  for (int v = 1; v < g->n; v++) same = same && caps[v] == caps[0];
+  if (same) {
+    snprintf(arg, len, "%d", caps[0]);
+    return;
+  }
+  if (P->keep)
+    snprintf(arg, len, "%s/case-%ld.copies.json", P->keep, index);
+  else
+    snprintf(arg, len, "%s/copies.json", P->dir);
+  FILE *f = fopen(arg, "w");
+  if (!f) {
+    fprintf(stderr, "prop_claims: cannot write %s\n", arg);
+    exit(2);
+  }
+  fprintf(f, "{");
+  for (int v = 0; v < g->n; v++) fprintf(f, "%s\"%s\": %d", v ? ", " : "", g->id[v], caps[v]);
+  fprintf(f, "}\n");
+  fclose(f);
+}
+
+/* Per-node C_v: C for every node, or (every fourth case) a random C_v of
+ * 1 to 3 per node. */
+static void prop_caps(uint64_t *s, long index, int C, int n, int *caps) {
+  for (int v = 0; v < n; v++) caps[v] = index % 4 == 3 ? (int)prop_range(s, 1, 3) : C;
+}
+
+/* Every command on g at budget M; caps are the C_v (--copies) of solve
+ * and milp --copies. */
+static void prop_run_all(prop *P, const remat_graph *g, const char *gpath, int64_t M,
+                         const int *caps, long index, const int64_t *opt) {
+  char copies[4200], tl[32];
+  prop_copies_arg(P, g, caps, index, copies, sizeof copies);
   snprintf(tl, sizeof tl, "%g", P->time_limit);
   claim cl[10];
   int ncl = 0;
@@ -471,7 +517,16 @@ static void prop_run_all(prop *P, const remat_graph *g, const char *gpath, int64
   int good = 0;
   for (int j = 0; j < ncl; j++)
     if (!prop_check_self(P, gpath, &cl[j], M)) cl[good++] = cl[j];
-  prop_check_claims(P, gpath, cl, good, M, opt, C);
+  prop_check_claims(P, gpath, cl, good, M, opt, caps, g->n);
+}
+
+/* With --keep, a case's files are kept only when a claim was wrong. */
+static void prop_unkeep(const prop *P, long index, long before, const char *gpath) {
+  if (!P->keep || P->wrong != before) return;
+  unlink(gpath);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/case-%ld.copies.json", P->keep, index);
+  unlink(path);
 }
 
 /* Small cases: 2 to 7 nodes, every claim against the exhaustive optima. */
@@ -488,7 +543,7 @@ static void prop_case_small(prop *P, uint64_t seed, long index) {
   char gpath[4096];
   prop_write(P, g, index, gpath, sizeof gpath);
   int caps[EXH_MAXN];
-  for (int v = 0; v < n; v++) caps[v] = C;
+  prop_caps(&s, index, C, n, caps);
   int64_t opt[NMODELS] = {exh_best(g, M, caps, 1), exh_best(g, M, NULL, 1),
                           exh_best(g, M, caps, 0)};
   if (P->verbose)
@@ -496,8 +551,8 @@ static void prop_case_small(prop *P, uint64_t seed, long index) {
             index, n, scale, C, (long long)M, (long long)opt[0], (long long)opt[1],
             (long long)opt[2]);
   long before = P->wrong;
-  prop_run_all(P, g, gpath, M, C, opt);
-  if (P->keep && P->wrong == before) unlink(gpath);
+  prop_run_all(P, g, gpath, M, caps, index, opt);
+  prop_unkeep(P, index, before, gpath);
   remat_graph_free(g);
 }
 
@@ -545,12 +600,14 @@ static void prop_case_large(prop *P, uint64_t seed, long index) {
   char gpath[4096];
   prop_write(P, g, index, gpath, sizeof gpath);
   int64_t opt[NMODELS] = {-2, -2, -2};
+  int caps[PROP_MAXN];
+  prop_caps(&s, index, C, n, caps);
   if (P->verbose)
     fprintf(stderr, "case %ld (large): n=%d scale %d C=%d M=%lld\n", index, n, scale, C,
             (long long)M);
   long before = P->wrong;
-  prop_run_all(P, g, gpath, M, C, opt);
-  if (P->keep && P->wrong == before) unlink(gpath);
+  prop_run_all(P, g, gpath, M, caps, index, opt);
+  prop_unkeep(P, index, before, gpath);
   remat_graph_free(g);
 }
 
@@ -600,8 +657,8 @@ int main(int argc, char **argv) {
     else
       prop_case_small(&P, s, i);
   }
-  static const char *files[] = {"graph.json", "result.json", "err.txt"};
-  for (int i = 0; i < 3; i++) {
+  static const char *files[] = {"graph.json", "result.json", "err.txt", "copies.json"};
+  for (int i = 0; i < 4; i++) {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
     unlink(path);

@@ -82,21 +82,10 @@ run "$REMAT" baseline net.json --budget 0.8 --method echo -q -o echo.json
 [ "$(jq .recomputations echo.json)" -ge 1 ] || fail "nothing recomputed"
 
 t_case "free order raises C_v as the stage solve does, and keeps to it"
-# u (cheap, large) is read at c2, c8, c14 and c20 and cannot be held across
-# the heavy c5, c11 and c17 within 80: Echo computes it four times; the
-# stage solve raises u's C_v from 2 to 4 (README, "Copies"), and so must
-# free order (its stage search once offered Echo's schedule outside C_v:
-# exit 4, internal error)
-{
-  printf '{"name": "cheap-u", "nodes": [{"id": "u", "duration": 1, "memory": 50}'
-  for i in $(seq 1 20); do
-    m=10; case $i in 5 | 11 | 17) m=60 ;; esac
-    printf ', {"id": "c%d", "duration": 10, "memory": %d}' "$i" "$m"
-  done
-  printf '], "edges": [["u", "c2"], ["u", "c8"], ["u", "c14"], ["u", "c20"]'
-  for i in $(seq 2 20); do printf ', ["c%d", "c%d"]' $((i - 1)) "$i"; done
-  printf ']}\n'
-} >cheap.json
+# the stage solve raises u's C_v from 2 to 4, and so must free order (its
+# stage search once offered Echo's schedule outside C_v: exit 4, internal
+# error)
+t_cheap_u cheap.json
 run "$REMAT" solve cheap.json --budget 80 --copies 2 -t 5 -q -o fixed.json
 [ "$rc" = 0 ] && [ "$(jq -c '[.duration, .copies.u]' fixed.json)" = "[204,4]" ] ||
   fail "fixed order: exit $rc $(jq -c '[.status, .duration, .copies.u]' fixed.json)"

@@ -31,6 +31,18 @@ run "$REMAT" tune-copies g.json --budget 13 --time-limit 2 --threads 1 --copies 
 [ "$rc" = 0 ] || fail "tune-copies from a map: exit $rc ($err)"
 grep -q "^0  *1  *7 " <<<"$out" || fail "round 0 from the start map: $out"
 
+# ------------------------------------ C_v the solve raised, in the map
+t_case "the map holds the best schedule, C_v raised by the solve"
+# the solve raises u's C_v from 2 to 4 where Echo's schedule fits: the
+# map said 2 (the C_v tune-copies asked for), which the schedule passes
+t_cheap_u cheap.json
+for mode in "" "--copies 2"; do
+  run "$REMAT" tune-copies cheap.json --budget 80 --time-limit 4 --threads 1 $mode -o cheap-map.json
+  [ "$rc" = 0 ] && grep -q "^best: round [0-9]*, .*TDI 1.49%" <<<"$out" ||
+    fail "tune-copies $mode: exit $rc ($err) $out"
+  [ "$(jq .u cheap-map.json)" -ge 4 ] || fail "tune-copies $mode: u's C_v $(jq .u cheap-map.json)"
+done
+
 # ---------------------------------------------------- uniform sweep
 t_case "uniform sweep"
 run "$REMAT" tune-copies g.json --budget 13 --time-limit 3 --threads 1 --copies 1,3 -o sweep.json

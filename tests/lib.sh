@@ -171,6 +171,24 @@ t_diamond() {
 JSON
 }
 
+# t_cheap_u FILE: u (cheap, large) is read at c2, c8, c14 and c20 of a
+# chain and cannot be held across the heavy c5, c11 and c17 within 80:
+# Echo computes it four times (a schedule of duration 204, the optimum),
+# so the solve raises u's C_v to 4 (README, "Copies").
+t_cheap_u() {
+  {
+    printf '{"name": "cheap-u", "nodes": [{"id": "u", "duration": 1, "memory": 50}'
+    for i in $(seq 1 20); do
+      m=10
+      case $i in 5 | 11 | 17) m=60 ;; esac
+      printf ', {"id": "c%d", "duration": 10, "memory": %d}' "$i" "$m"
+    done
+    printf '], "edges": [["u", "c2"], ["u", "c8"], ["u", "c14"], ["u", "c20"]'
+    for i in $(seq 2 20); do printf ', ["c%d", "c%d"]' $((i - 1)) "$i"; done
+    printf ']}\n'
+  } >"$1"
+}
+
 t_done() {
   t__close
   t__done=1

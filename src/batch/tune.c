@@ -146,12 +146,18 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
   remat_result r;
   remat_result_init(&r, g, sp.budget, "cp");
   int rc = remat_solve(g, &sp, &r);
+  /* c, raised where the solve raised it for a baseline that fits (README,
+   * "Copies"): the map must hold the round's schedule.  (The solve's own
+   * C_v are also lower where no more copies can be used, as for a sink:
+   * those stay as asked.) */
+  int *used = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *used);
+  for (int v = 0; v < g->n; v++) used[v] = r.copies && r.copies[v] > c[v] ? r.copies[v] : c[v];
   tune_round row;
   memset(&row, 0, sizeof row);
   row.round = res->nrounds;
   row.uniform = uniform;
   row.final = final;
-  tune_count(T, c, &row);
+  tune_count(T, used, &row);
   row.has_schedule = r.seq != NULL;
   row.fits = r.seq && r.peak <= r.budget;
   row.status = r.status;
@@ -167,6 +173,7 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
     remat_result_free(&res->best);
     res->best = r;
     T->rc = rc;
+    free(used);
     return -1;
   }
   int better = tune_better(T, &r, row.total);
@@ -174,7 +181,7 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
     remat_result_free(&res->best);
     res->best = r;
     res->best_round = row.round;
-    memcpy(res->copies, c, (size_t)g->n * sizeof *c);
+    memcpy(res->copies, used, (size_t)g->n * sizeof *used);
     T->rc = rc;
   } else {
     if (res->best_round < 0) { /* keep why nothing came out */
@@ -183,6 +190,7 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
     }
     remat_result_free(&r);
   }
+  free(used);
   return better;
 }
 

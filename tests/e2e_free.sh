@@ -99,6 +99,17 @@ run "$REMAT" solve cheap.json --budget 80 --copies 1 --free-order -t 3 -q -o one
 [ "$rc" = 3 ] && [ "$(jq '[.copies[]] | max' one.json)" = 1 ] ||
   fail "--copies 1: exit $rc $(jq -c '[.status, .copies.u]' one.json) $err"
 
+t_case "free order: Ctrl-C keeps the best schedule"
+t_interrupt 2 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --free-order \
+  --time-limit 60 -q -o fint.json
+[ "$ms" -lt 3000 ] || fail "Ctrl-C took $ms ms"
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "Ctrl-C: exit $rc ($err)"
+jq -e '.interrupted and .order == "free" and (.sequence | length) >= 120' fint.json >/dev/null ||
+  fail "interrupted result: $(jq -c '[.interrupted, .order]' fint.json)"
+run "$REMAT" eval "$root/examples/layered_120.json" fint.json --budget 0.8
+[ "$rc" = "$(jq -r 'if .within_budget then 0 else 3 end' fint.json)" ] ||
+  fail "the interrupted schedule does not re-simulate as reported: exit $rc $out"
+
 t_case "plot tradeoff from compare and batch results"
 "$REMAT" compare net.json --budget 1.0:0.5:0.1 --method cp,chen-greedy,echo -t 3 --format json -q -o cmp.json
 run "$REMAT" plot tradeoff cmp.json -o trade.svg

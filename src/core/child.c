@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -162,20 +163,28 @@ int child_poll(child *c, double grace, int wait_ms, child_sink sink,
 
 /* -------------------------------------------------- forked functions */
 
+/* SIGINT and SIGTERM are held from before the fork until the child has
+ * its own handlers: a stop sent at once (a deadline already passed) would
+ * otherwise run the parent's handler in the child, which then printed
+ * the parent's "interrupted" line and never saw the request. */
 void child_start(child *c, void (*fn)(void *ctx), void *ctx) {
   child_clear(c);
   fflush(NULL);
   c->t0 = util_now();
+  sigset_t stops, old;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stops, &old);
   c->pid = fork();
-  if (c->pid < 0) {
-    fn(ctx);
-    return;
-  }
   if (c->pid == 0) {
     child_setup();
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     fn(ctx);
     _exit(0); /* no atexit handlers, no leak check: the parent goes on */
   }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (c->pid < 0) fn(ctx);
 }
 
 child_end child_wait(child *c, double seconds, double grace,

@@ -199,7 +199,7 @@ static int round_main(round_run *X) {
   }
   int64_t mb = (int64_t)floor((1.0 - p->eps) * (double)p->budget);
   if (X->st) X->st->rounding_budget = mb;
-  if (st != 1 && p->eps > 0 && mb > 0 && !round_stopped(X)) {
+  if (st != 1 && p->eps > 0 && mb > 0 && !round_stopped(X) && X->deadline - util_now() > 0.01) {
     int se = round_lp(X, mb, 1, &lp_eps);
     if (X->st) X->st->lp_eps_status = se, X->st->lp_eps_duration = lp_eps;
   }

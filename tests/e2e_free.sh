@@ -62,6 +62,12 @@ run "$REMAT" compare two.json --budget 0.8 --method cp --free-order -t 5 --forma
 printf '%s 0.8 --free-order\n' "$tmp/two.json" >jobs.txt
 run "$REMAT" batch jobs.txt -t 5 -q -o run
 [ "$rc" = 0 ] && grep -q -- "--free-order" run.jsonl || fail "batch: $rc $(cat run.jsonl)"
+# on the command line, for every job (it was dropped there: the jobs ran
+# on the input order's stages)
+run "$REMAT" batch "$tmp/two.json" --budget 0.8,0.9 --free-order -t 5 -q -o run2
+[ "$rc" = 0 ] && [ "$(jq -r .options run2.jsonl | sort -u)" = "--free-order" ] &&
+  [ "$(for f in $(jq -r .result run2.jsonl); do jq -r .order "$f"; done | sort -u)" = free ] ||
+  fail "batch --free-order: $rc $(cat run2.jsonl)"
 
 t_case "echo: only cheap operators are recomputed"
 cat >net.json <<'EOF'

@@ -80,6 +80,7 @@ static int cb_defaults(const cli_opts *o, const char *cmd, batch_defaults *d) {
   if (o->lns_set) w[n++] = "--lns", w[n++] = (char *)o->lns;
   if (o->no_heuristic) w[n++] = "--no-heuristic";
   if (o->lp_bound) w[n++] = "--lp-bound";
+  if (o->free_order) w[n++] = "--free-order";
   if (o->fzn_solver) w[n++] = "--fzn-solver", w[n++] = (char *)o->fzn_solver;
   double tl = d->time_limit;
   int th = d->threads;

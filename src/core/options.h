@@ -109,7 +109,7 @@ enum {
     "chen-sqrtn-linearized|chen-greedy-linearized|echo|baselines|all",             \
     "the methods to run (default all)")                                       \
   O(candidates, "candidates", 0, ONEOF, "ap", "ap|linearized",                \
-    CMD_BASELINE | CMD_COMPARE, "ap|linearized",                              \
+    CMD_BASELINE, "ap|linearized",                                            \
     "baseline checkpoint candidates: articulation points or the input "      \
     "order")                                                                  \
   O(relax, "relax", 0, FLAG, 0, NULL, CMD_MILP, NULL,                         \

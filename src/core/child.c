@@ -165,8 +165,9 @@ int child_poll(child *c, double grace, int wait_ms, child_sink sink,
 
 /* SIGINT and SIGTERM are held from before the fork until the child has
  * its own handlers: a stop sent at once (a deadline already passed) would
- * otherwise run the parent's handler in the child, which then printed
- * the parent's "interrupted" line and never saw the request. */
+ * otherwise run the parent's handler in the child, which prints the
+ * parent's "interrupted" line, and the child would never see the
+ * request. */
 void child_start(child *c, void (*fn)(void *ctx), void *ctx) {
   child_clear(c);
   fflush(NULL);

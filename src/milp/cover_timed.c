@@ -1,8 +1,8 @@
 /* cover_timed.c -- the covering bound ended on time (cover.h).
  *
  * cover_solve runs in a child (child.h): CBC and Clp do not look at the
- * clock everywhere, and on a thousand layered nodes the problem with the
- * inputs' rows ran two seconds past its limit.  The child hands each
+ * clock everywhere (their root LP, their heuristics), so only a process
+ * that can be stopped ends on time.  The child hands each
  * stronger answer to the parent through shared memory as it comes (the
  * plain problem's optimum, then the stronger problems' LP bounds and
  * ends), and is stopped at the time limit; the parent keeps the strongest

@@ -394,9 +394,13 @@ static int cover_bounded(const cover_out *o) {
   return o->status == COVER_OPTIMAL || o->status == COVER_BOUND;
 }
 
-/* Keep x's answer in o when it says more: a proof, or a higher bound. */
-static void cover_take(cover_out *o, const cover_out *x) {
-  if (x->status == COVER_INFEASIBLE || (cover_bounded(x) && x->increase > o->increase)) *o = *x;
+int cover_take(cover_out *o, const cover_out *x) {
+  if (o->status == COVER_INFEASIBLE) return 0;
+  if (x->status != COVER_INFEASIBLE &&
+      !(cover_bounded(x) && (!cover_bounded(o) || x->increase > o->increase)))
+    return 0;
+  *o = *x;
+  return 1;
 }
 
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o) {

@@ -32,18 +32,13 @@ typedef struct ct_run {
   int have;
 } ct_run;
 
-static int ct_bounded(const cover_out *o) {
-  return o->status == COVER_OPTIMAL || o->status == COVER_BOUND;
-}
-
 /* In the child: publish o when it says more than the answers before. */
 static void ct_answer(void *ctx, const cover_out *o) {
   ct_run *R = ctx;
-  if (R->have && R->best.status == COVER_INFEASIBLE) return;
-  if (R->have && o->status != COVER_INFEASIBLE &&
-      !(ct_bounded(o) && (!ct_bounded(&R->best) || o->increase > R->best.increase)))
+  if (!R->have)
+    R->best = *o;
+  else if (!cover_take(&R->best, o))
     return;
-  R->best = *o;
   R->have = 1;
   int slot = __atomic_load_n(&R->sh->ready, __ATOMIC_ACQUIRE) == 1 ? 1 : 0;
   R->sh->out[slot] = *o;

@@ -81,15 +81,17 @@ static int seeds_base_fits(const remat_result *r) {
   return r->seq && r->peak <= r->budget && seeds_on_stages(r->seq, r->len);
 }
 
-int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
-  if (p->keep_copies || !S->ran ||
-      (!seeds_base_fits(&S->chen) && !seeds_base_fits(&S->echo)))
-    return NULL;
-  int n = g->n;
-  int *c = util_malloc((size_t)(n ? n : 1) * sizeof *c);
+static int seeds_base_any_fits(const seeds_base *S, const remat_solve_params *p) {
+  return !p->keep_copies && S->ran && (seeds_base_fits(&S->chen) || seeds_base_fits(&S->echo));
+}
+
+int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solve_params *p,
+                     int *c) {
+  if (!seeds_base_any_fits(S, p)) return 0;
+  int n = g->n, raised = 0;
   int *cnt = util_malloc((size_t)(n ? n : 1) * sizeof *cnt);
-  for (int v = 0; v < n; v++)
-    c[v] = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
+  int *was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
+  memcpy(was, c, (size_t)n * sizeof *was);
   const remat_result *rs[2] = {&S->chen, &S->echo};
   for (int k = 0; k < 2; k++) {
     if (!seeds_base_fits(rs[k])) continue;
@@ -98,7 +100,18 @@ int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_so
     for (int v = 0; v < n; v++)
       if (c[v] >= 2 && cnt[v] > c[v]) c[v] = cnt[v];
   }
+  for (int v = 0; v < n; v++) raised += c[v] > was[v];
   free(cnt);
+  free(was);
+  return raised;
+}
+
+int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+  if (!seeds_base_any_fits(S, p)) return NULL;
+  int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
+  for (int v = 0; v < g->n; v++)
+    c[v] = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
+  seeds_base_raise(S, g, p, c);
   return c;
 }
 

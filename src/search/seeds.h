@@ -57,6 +57,11 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
  * (the caller's then). */
 int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p);
 
+/* The same raise applied to c (g->n entries) in place, unless
+ * p->keep_copies; returns how many nodes it raised. */
+int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solve_params *p,
+                     int *c);
+
 /* Offer the baselines' schedules within the budget to B: with `stages`
  * only those on the input order's stages (the stage model's), else any;
  * one that computes a node more than B's C_v times is not taken (a

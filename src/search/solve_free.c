@@ -229,14 +229,7 @@ static remat_graph *sfree_order(sfree *F) {
 static void sfree_baselines(sfree *F, seeds_base *S) {
   best *B = &F->B;
   seeds_base_run(S, B->g, B->p);
-  int *c = seeds_base_copies(S, B->g, B->p), raised = 0;
-  int *cv = B->r->copies;
-  for (int v = 0; c && v < B->g->n; v++)
-    if (cv[v] >= 2 && c[v] > cv[v]) {
-      cv[v] = c[v];
-      raised++;
-    }
-  free(c);
+  int raised = seeds_base_raise(S, B->g, B->p, B->r->copies);
   best_verbose(B, "baselines on the input order: %.2fs, C_v raised for %d nodes", S->seconds,
                raised);
 }

@@ -181,6 +181,28 @@ run "$REMAT" eval three.json three-cp.json --budget 23
 run "$REMAT" solve three.json --budget 23 --copies 1 --time-limit 2 --threads 1 -q
 [ "$rc" = 3 ] || fail "copies 1: exit $rc ($err)"
 
+t_case "stuck above the budget with C_v: the LP rounding's copies"
+# gen layered 20 nodes seed 6 at 0.85: the baselines and the greedy stay
+# above the budget with C_v = 2 and the search from there finds nothing
+# in 10 s; Checkmate's LP rounded with any number of copies fits at once,
+# computing a few nodes three times or more, and raises their C_v as a
+# baseline's would (README, "Copies"): a schedule within budget, whose
+# copies keep to the result's map.
+"$REMAT" gen layered --nodes 20 --seed 6 -q -o l20.json
+run "$REMAT" solve l20.json --budget 0.85 --threads 1 --time-limit $((10 * T_SLOW)) -v -o l20-r.json
+[ "$rc" = 0 ] || fail "l20 at 0.85: exit $rc ($err)"
+grep -Eq "^remat: LP rounding with any number of copies: [0-9.]+s, within budget; C_v raised for [1-9][0-9]* nodes$" <<<"$err" ||
+  fail "l20: no rounding line in '$err'"
+jq -e '.within_budget and ([.copies[] | select(. > 2)] | length) >= 1 and
+       (.copies as $c | [.sequence | group_by(.)[] | {id: .[0], k: length}] |
+        all(.k <= $c[(.id | tostring)]))' l20-r.json >/dev/null ||
+  fail "l20: $(jq -c '[.status, .peak, .budget, .copies]' l20-r.json)"
+run "$REMAT" eval l20.json l20-r.json --budget 0.85
+[ "$rc" = 0 ] || fail "l20 eval: exit $rc ($err)"
+# C_v = 1 is never raised, and --copies 1 forbids any recomputation
+run "$REMAT" solve l20.json --budget 0.85 --copies 1 --threads 1 --time-limit 2 -v -o l20-1.json
+[ "$rc" = 3 ] && ! grep -q "LP rounding" <<<"$err" || fail "l20 copies 1: exit $rc ($err)"
+
 # ------------------------------------------------ out of time: exit 3
 t_case "out of time"
 # (on this generated graph at 0.8 the search stays over the budget with 2

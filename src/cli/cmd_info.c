@@ -59,13 +59,9 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g,
   sp.time_limit = info_left(o, t0, o->time_limit);
   seeds_base sb;
   seeds_base_run(&sb, g, &sp);
-  int *c = seeds_base_copies(&sb, g, &sp);
+  int *c = seeds_base_copies(&sb, g, &sp, NULL);
   seeds_base_free(&sb);
-  if (!c) {
-    c = util_malloc((size_t)g->n * sizeof *c);
-    for (int v = 0; v < g->n; v++)
-      c[v] = sp.copies && sp.copies[v] > 0 ? sp.copies[v] : sp.default_copies;
-  }
+  if (!c) c = seeds_caller_copies(g, &sp);
   p.copies = c;
   printf("budget: %lld\n", (long long)p.budget);
   pebble_params pp;

@@ -10,7 +10,15 @@
 #include "heur.h"
 #include "progress.h"
 #include "rounding.h"
+#include "sim.h"
 #include "util.h"
+
+int *seeds_caller_copies(const remat_graph *g, const remat_solve_params *p) {
+  int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
+  for (int v = 0; v < g->n; v++)
+    c[v] = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
+  return c;
+}
 
 int seeds_input_order(best *B) {
   int n = B->g->n;
@@ -28,33 +36,6 @@ static double seeds_heur_time(double time_limit) {
   double share = time_limit * 0.05, floor_ = time_limit * 0.3;
   if (floor_ > 2) floor_ = 2;
   return share > floor_ ? share : floor_;
-}
-
-void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
-  memset(S, 0, sizeof *S);
-  /* nothing to seed: the input order fits, or the durations' sums could
-   * pass 64 bits (the solve refuses such graphs first) */
-  if (!p->heuristics || remat_graph_max_duration(g) < 0 || remat_topo_peak(g) <= p->budget)
-    return;
-  double t0 = util_now();
-  S->ran = 1;
-  remat_result_init(&S->chen, g, p->budget, "baseline");
-  remat_result_init(&S->echo, g, p->budget, "echo");
-  /* a schedule that fails re-simulation is left out (not offered) */
-  if (base_best(g, p->budget, 0, p->time_limit * 0.05, p->stop, &S->chen) != REMAT_OK) {
-    free(S->chen.seq);
-    S->chen.seq = NULL;
-  }
-  echo_params ep;
-  echo_params_init(&ep);
-  ep.budget = p->budget;
-  ep.time_limit = p->time_limit * 0.05;
-  ep.stop = p->stop;
-  if (echo_run(g, &ep, &S->echo) != REMAT_OK) {
-    free(S->echo.seq);
-    S->echo.seq = NULL;
-  }
-  S->seconds = util_now() - t0;
 }
 
 /* Is seq on the input order's stages (first computations in index order,
@@ -82,7 +63,100 @@ static int seeds_base_fits(const remat_result *r) {
 }
 
 static int seeds_base_any_fits(const seeds_base *S, const remat_solve_params *p) {
-  return !p->keep_copies && S->ran && (seeds_base_fits(&S->chen) || seeds_base_fits(&S->echo));
+  return !p->keep_copies && S->ran &&
+         (seeds_base_fits(&S->chen) || seeds_base_fits(&S->echo) ||
+          (S->rounded && seeds_base_fits(&S->round)));
+}
+
+/* LP rounding (round_seed) on graphs of at most SEEDS_ROUND_NODES nodes:
+ * Checkmate's LP grows with n^2, and beyond them its rounding seldom fits
+ * in the seconds it gets.  Its time: 5% of the limit, but at least
+ * SEEDS_ROUND_FLOOR seconds (a 60-node graph's LPs take about one) unless
+ * the limit is tiny; the polish's: 5%. */
+#define SEEDS_ROUND_NODES 80
+#define SEEDS_ROUND_FLOOR 2.0
+#define SEEDS_POLISH_SHARE 0.05
+
+static double seeds_round_time(double time_limit) {
+  double share = time_limit * 0.05, floor_ = time_limit * 0.2;
+  if (floor_ > SEEDS_ROUND_FLOOR) floor_ = SEEDS_ROUND_FLOOR;
+  return share > floor_ ? share : floor_;
+}
+
+/* Does the greedy (heur.h) reach the budget with the caller's C_v?  (It
+ * stops at its first schedule that fits, or returns at once with none.) */
+static int seeds_stop_report(void *ctx, const int *seq, int len, const char *name) {
+  (void)ctx, (void)seq, (void)len, (void)name;
+  return 1;
+}
+
+static int seeds_greedy_fits(const remat_graph *g, const remat_solve_params *p, const int *c) {
+  heur_params hp;
+  heur_params_init(&hp);
+  hp.budget = p->budget;
+  hp.copies = c;
+  hp.time_limit = p->time_limit * 0.05;
+  hp.io.stop = p->stop;
+  hp.io.report = seeds_stop_report;
+  heur_stats hs = {0};
+  hp.stats = &hs;
+  heur_run(g, &hp);
+  return hs.greedy_fits;
+}
+
+/* While neither baseline fits: when the greedy does not either, Checkmate's
+ * LP rounded with any number of copies (round_seed, round_polish), whose
+ * schedule then raises C_v like a baseline's (seeds_base_raise); not
+ * where every C_v is 1 (never raised). */
+static void seeds_base_round(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+  if (p->keep_copies || g->n > SEEDS_ROUND_NODES || seeds_base_any_fits(S, p) ||
+      (p->stop && *p->stop))
+    return;
+  int *c = seeds_caller_copies(g, p), raisable = 0;
+  for (int v = 0; v < g->n; v++) raisable |= c[v] >= 2;
+  int skip = !raisable || seeds_greedy_fits(g, p, c);
+  free(c);
+  if (skip) return;
+  double t0 = util_now();
+  S->rounded = 1;
+  S->round_seconds = 0;
+  remat_result_init(&S->round, g, p->budget, "lp-rounding");
+  int rc = round_seed(g, p->budget, t0, seeds_round_time(p->time_limit), p->stop, 0, &S->round);
+  if (!rc && S->round.seq && S->round.peak <= p->budget)
+    round_polish(g, t0, p->time_limit * SEEDS_POLISH_SHARE, p->stop, &S->round);
+  if (rc) { /* a schedule that fails re-simulation is left out */
+    free(S->round.seq);
+    S->round.seq = NULL;
+  }
+  S->round_seconds = util_now() - t0;
+}
+
+void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+  memset(S, 0, sizeof *S);
+  /* nothing to seed: the input order fits, or the durations' sums could
+   * pass 64 bits (the solve refuses such graphs first) */
+  if (!p->heuristics || remat_graph_max_duration(g) < 0 || remat_topo_peak(g) <= p->budget)
+    return;
+  double t0 = util_now();
+  S->ran = 1;
+  remat_result_init(&S->chen, g, p->budget, "baseline");
+  remat_result_init(&S->echo, g, p->budget, "echo");
+  /* a schedule that fails re-simulation is left out (not offered) */
+  if (base_best(g, p->budget, 0, p->time_limit * 0.05, p->stop, &S->chen) != REMAT_OK) {
+    free(S->chen.seq);
+    S->chen.seq = NULL;
+  }
+  echo_params ep;
+  echo_params_init(&ep);
+  ep.budget = p->budget;
+  ep.time_limit = p->time_limit * 0.05;
+  ep.stop = p->stop;
+  if (echo_run(g, &ep, &S->echo) != REMAT_OK) {
+    free(S->echo.seq);
+    S->echo.seq = NULL;
+  }
+  seeds_base_round(S, g, p);
+  S->seconds = util_now() - t0;
 }
 
 int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solve_params *p,
@@ -92,8 +166,8 @@ int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solv
   int *cnt = util_malloc((size_t)(n ? n : 1) * sizeof *cnt);
   int *was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
   memcpy(was, c, (size_t)n * sizeof *was);
-  const remat_result *rs[2] = {&S->chen, &S->echo};
-  for (int k = 0; k < 2; k++) {
+  const remat_result *rs[3] = {&S->chen, &S->echo, &S->round};
+  for (int k = 0; k < 2 + S->rounded; k++) {
     if (!seeds_base_fits(rs[k])) continue;
     memset(cnt, 0, (size_t)n * sizeof *cnt);
     for (int i = 0; i < rs[k]->len; i++) cnt[rs[k]->seq[i]]++;
@@ -106,12 +180,13 @@ int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solv
   return raised;
 }
 
-int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p,
+                       int *raised) {
+  if (raised) *raised = 0;
   if (!seeds_base_any_fits(S, p)) return NULL;
-  int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
-  for (int v = 0; v < g->n; v++)
-    c[v] = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
-  seeds_base_raise(S, g, p, c);
+  int *c = seeds_caller_copies(g, p);
+  int k = seeds_base_raise(S, g, p, c);
+  if (raised) *raised = k;
   return c;
 }
 
@@ -119,13 +194,14 @@ void seeds_base_free(seeds_base *S) {
   if (!S->ran) return;
   remat_result_free(&S->chen);
   remat_result_free(&S->echo);
-  S->ran = 0;
+  if (S->rounded) remat_result_free(&S->round);
+  S->ran = S->rounded = 0;
 }
 
 void seeds_base_offer(best *B, const seeds_base *S, int stages) {
-  const remat_result *rs[2] = {&S->chen, &S->echo};
-  const char *names[2] = {"baseline", "echo"};
-  for (int k = 0; k < 2 && S->ran; k++) {
+  const remat_result *rs[3] = {&S->chen, &S->echo, &S->round};
+  const char *names[3] = {"baseline", "echo", "lp-rounding"};
+  for (int k = 0; k < 2 + S->rounded && S->ran; k++) {
     const remat_result *r = rs[k];
     int fits = stages ? seeds_base_fits(r) : r->seq && r->peak <= r->budget;
     if (fits && best_offer(B, r->seq, r->len, 0, names[k]) < 0)

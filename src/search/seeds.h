@@ -19,6 +19,8 @@
  * claim (optimal, the covering bound) one about a set of schedules the
  * result is not in.  Raising C_v for those nodes keeps every claim about
  * the schedules with at most r->copies[v] copies, the result among them.
+ * The LP rounding's schedule counts as a baseline when it runs (nothing
+ * else fits: seeds_base_run).
  * Only a baseline schedule on the input order's stages (the model's
  * other half) is a seed.  Raising is only done where a baseline fits (so
  * no claim that nothing fits is ever affected) and only where the caller's C_v is 2 or more:
@@ -37,25 +39,42 @@
  * fits. */
 int seeds_input_order(best *B);
 
+/* The caller's C_v: p->copies[v] where given (above 0), else
+ * p->default_copies.  Allocated, g->n entries. */
+int *seeds_caller_copies(const remat_graph *g, const remat_solve_params *p);
+
 /* The baselines' schedules, computed before the model. */
 typedef struct seeds_base {
   remat_result chen; /* Chen's best and checkpoint-all (base_best) */
   remat_result echo; /* the Echo-style baseline (echo_run) */
+  remat_result round; /* Checkmate's LP rounded, any copies (seeds.c,
+                         seeds_base_round), when rounded */
   int ran;           /* they ran (else nothing to offer or free) */
+  int rounded;       /* the LP rounding ran: nothing else fit */
+  double round_seconds; /* what it took */
   double seconds;    /* what they took */
 } seeds_base;
 
 /* Unless --no-heuristic (or when the input order fits, which needs no
  * recomputation, or the durations are too large): Chen's baselines and
- * Echo's, 5% of the time limit each. */
+ * Echo's, 5% of the time limit each; when neither fits, nor the greedy
+ * with the caller's C_v, on graphs of at most 80 nodes (Checkmate's LP
+ * grows with n^2): Checkmate's LP rounded with any number of copies and
+ * polished (round_seed, round_polish; 5% of the time limit each, at least
+ * 2 s for the LPs), which counts as a third baseline.  Where the greedy gets stuck above the
+ * budget, the search from there seldom reaches it, and a schedule that
+ * fits by computing some node more than C_v times says at once that more
+ * copies reach the budget. */
 void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p);
 
 /* The C_v to build the model with: the caller's (p->copies, else
  * p->default_copies), raised to the copies of a node in a baseline
  * schedule within the budget where the caller's C_v is at least 2.
  * Allocated, g->n entries; NULL when no baseline fits or p->keep_copies
- * (the caller's then). */
-int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p);
+ * (the caller's then).  *raised (when not NULL): how many nodes it
+ * raised. */
+int *seeds_base_copies(const seeds_base *S, const remat_graph *g, const remat_solve_params *p,
+                       int *raised);
 
 /* The same raise applied to c (g->n entries) in place, unless
  * p->keep_copies; returns how many nodes it raised. */

@@ -1,10 +1,12 @@
 /* solve.c -- the portfolio (remat_solve):
  *
  *   bounds  the budget against max_v (remat_result_precheck), the
- *           baselines (Chen's, Echo's: seeds.h), the CP model with C_v
- *           copies per node (raised where a baseline that fits needs
- *           more), the covering bound in a child (bounds.h), the window
- *           bound in another once the seeds ran;
+ *           baselines (Chen's, Echo's and, on small graphs where they and
+ *           the greedy stay above M, Checkmate's LP rounded with any
+ *           number of copies: seeds.h), the CP model with C_v copies per
+ *           node (raised where a baseline that fits needs more), the
+ *           covering bound in a child (bounds.h), the window bound in
+ *           another once the seeds ran;
  *   seeds   the input order (optimal when it fits), a caller's warm start,
  *           the baselines that fit, the C heuristics (seeds.h);
  *   phase 1 (only while nothing fits) minimise max(peak, M) from the
@@ -85,7 +87,14 @@ static int solve_bounds(solve *S) {
   int rc = remat_result_precheck(r, g);
   if (rc) return rc;
   seeds_base_run(&S->base, g, B->p);
-  int *copies = seeds_base_copies(&S->base, g, B->p);
+  int raised;
+  int *copies = seeds_base_copies(&S->base, g, B->p, &raised);
+  if (S->base.rounded)
+    best_verbose(B, "LP rounding with any number of copies: %.2fs, %s; C_v raised for %d nodes",
+                 S->base.round_seconds,
+                 S->base.round.seq && S->base.round.peak <= B->p->budget ? "within budget"
+                                                                         : "above the budget",
+                 raised);
   rc = cpw_init(&S->C, B, copies, err, sizeof err);
   free(copies);
   if (rc) {

@@ -130,13 +130,9 @@ static void sfree_wake(sfree *F, _Atomic int *done) {
 /* C_v per node in free order: as given (default where 0), at least 1, one
  * for a sink (a recomputed sink is never read). */
 static int *sfree_copies(const remat_graph *g, const remat_solve_params *p) {
-  int *c = util_malloc((size_t)g->n * sizeof *c);
-  for (int v = 0; v < g->n; v++) {
-    int cv = p->copies && p->copies[v] > 0 ? p->copies[v] : p->default_copies;
-    if (cv < 1) cv = 1;
-    if (graph_nsucc(g, v) == 0) cv = 1;
-    c[v] = cv;
-  }
+  int *c = seeds_caller_copies(g, p);
+  for (int v = 0; v < g->n; v++)
+    if (c[v] < 1 || graph_nsucc(g, v) == 0) c[v] = 1;
   return c;
 }
 

@@ -240,6 +240,43 @@ static void test_job_scan(void **state) {
   assert_int_equal(cli_next(&s, &it, err, sizeof err), 0);
 }
 
+/* A batch command line's options, written back for its jobs (cli_words):
+ * every option a job takes, with its value as parsed, and nothing else;
+ * each CMD_JOB row of the table is covered, so that a new one cannot be
+ * dropped on the way to the jobs. */
+static void test_job_words(void **state) {
+  (void)state;
+  cli_opts o;
+  char err[512];
+  assert_int_equal(parse(CMD_BATCH,
+                         "d --budget 0.9,0.8 -q --jobs 2 --lns random --free-order -c 3 "
+                         "--seed 7 --time-limit 2.5 --threads 2 --fzn-solver fzn-x "
+                         "--no-heuristic --lp-bound -o out",
+                         &o, err, sizeof err),
+                   0);
+  char *w[32], buf[512];
+  int n = cli_words(&o, CMD_BATCH, CMD_JOB, w, 32, buf, sizeof buf);
+  char line[512] = "";
+  for (int i = 0; i < n; i++)
+    snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", w[i]);
+  assert_string_equal(line, "--time-limit 2.5 --threads 2 --seed 7 --copies 3 "
+                            "--fzn-solver fzn-x --no-heuristic --free-order --lp-bound "
+                            "--lns random");
+  /* every job option is among them (test_job_scan lists them) */
+  char names[512];
+  cli_names(CMD_JOB, names, sizeof names);
+  for (char *t = strtok(names, ", "); t; t = strtok(NULL, ", "))
+    if (!strstr(line, t)) fail_msg("%s is not passed to the jobs", t);
+  /* too small a buffer: -1, never a cut word */
+  assert_int_equal(cli_words(&o, CMD_BATCH, CMD_JOB, w, 32, buf, 20), -1);
+  assert_int_equal(cli_words(&o, CMD_BATCH, CMD_JOB, w, 3, buf, sizeof buf), -1);
+  cli_free(&o);
+  /* nothing given: no words (the jobs' defaults hold) */
+  assert_int_equal(parse(CMD_BATCH, "d --budget 0.9", &o, err, sizeof err), 0);
+  assert_int_equal(cli_words(&o, CMD_BATCH, CMD_JOB, w, 32, buf, sizeof buf), 0);
+  cli_free(&o);
+}
+
 static void test_help(void **state) {
   (void)state;
   char what[512];
@@ -266,4 +303,4 @@ static void test_help(void **state) {
 }
 
 UNIT_TESTS(test_table, test_defaults_and_values, test_errors, test_job_scan,
-           test_help)
+           test_job_words, test_help)

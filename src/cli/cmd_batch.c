@@ -70,18 +70,14 @@ static int cb_defaults(const cli_opts *o, const char *cmd, batch_defaults *d) {
     fprintf(stderr, "remat %s: %s\n", cmd, err);
     return 2;
   }
-  char *w[16], seed[32];
-  int n = 0;
-  if (o->copies) w[n++] = "--copies", w[n++] = (char *)o->copies;
-  if (o->seed_set) {
-    snprintf(seed, sizeof seed, "%ld", o->seed);
-    w[n++] = "--seed", w[n++] = seed;
+  /* the command line's job options (the option table's CMD_JOB rows),
+   * through the jobs' own parser */
+  char *w[64], buf[8192];
+  int n = cli_words(o, CMD_BATCH, CMD_JOB, w, 64, buf, sizeof buf);
+  if (n < 0) {
+    fprintf(stderr, "remat %s: the job options are too long\n", cmd);
+    return 2;
   }
-  if (o->lns_set) w[n++] = "--lns", w[n++] = (char *)o->lns;
-  if (o->no_heuristic) w[n++] = "--no-heuristic";
-  if (o->lp_bound) w[n++] = "--lp-bound";
-  if (o->free_order) w[n++] = "--free-order";
-  if (o->fzn_solver) w[n++] = "--fzn-solver", w[n++] = (char *)o->fzn_solver;
   double tl = d->time_limit;
   int th = d->threads;
   if (batch_parse_options(w, n, NULL, &d->opt, &d->nopt, &tl, &th, err,

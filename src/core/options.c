@@ -345,6 +345,35 @@ void cli_names(int cmd, char *buf, size_t len) {
   util_buf_free(&b);
 }
 
+int cli_words(const cli_opts *o, int cmd, int to, char **word, int max, char *buf,
+              size_t buflen) {
+  int n = 0;
+  size_t used = 0;
+  for (size_t i = 0; i < CLI_NOPTS; i++) {
+    const cli_opt *d = &cli_table[i];
+    if (!(d->cmds & cmd) || !(d->cmds & to) || !*(const int *)((const char *)o + cli_set_off[i]))
+      continue;
+    const char *at = (const char *)o + d->off;
+    char value[64];
+    const char *v = value;
+    switch (d->type) {
+    case CLI_FLAG: v = NULL; break;
+    case CLI_INT: snprintf(value, sizeof value, "%ld", *(const long *)at); break;
+    case CLI_REAL: snprintf(value, sizeof value, "%.17g", *(const double *)at); break;
+    default: v = *(const char *const *)at; break;
+    }
+    const char *parts[2] = {d->lname, v};
+    for (int k = 0; k < 2 && (k == 0 || v); k++) {
+      size_t len = strlen(parts[k]) + (k ? 1 : 3);
+      if (n >= max || used + len > buflen) return -1;
+      word[n++] = buf + used;
+      snprintf(buf + used, len, "%s%s", k ? "" : "--", parts[k]);
+      used += len;
+    }
+  }
+  return n;
+}
+
 void cli_print_options(FILE *f, int cmd) {
   for (size_t i = 0; i < CLI_NOPTS; i++) {
     const cli_opt *d = &cli_table[i];

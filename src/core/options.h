@@ -267,6 +267,14 @@ void cli_describe(const cli_opt *d, char *buf, size_t len);
 /* The long names of the options of cmd, "--copies, --time-limit, ...". */
 void cli_names(int cmd, char *buf, size_t len);
 
+/* The options given in o (parsed for command `cmd`) that also apply to
+ * `to`, written back as words: "--seed", "7", "--free-order", ... (a
+ * batch command line's options for its jobs: to = CMD_JOB).  At most max
+ * words, their text in buf.  Returns the number of words, or -1 when they
+ * do not fit. */
+int cli_words(const cli_opts *o, int cmd, int to, char **word, int max, char *buf,
+              size_t buflen);
+
 /* Print the options that apply to `cmd`, with the values they take. */
 void cli_print_options(FILE *f, int cmd);
 

@@ -64,6 +64,7 @@ gen|unet --nodes 17|unet: --nodes (the depth) must be an integer in [1, 16], not
 solve|g.json --budget 0.9 --seed|--seed needs a value (N)
 solve|g.json --budget 0.9 --quiet=yes|--quiet takes no value
 solve|g.json --budget 0.9 --phase 1|unknown option --phase (see remat solve --help)
+baseline|g.json --budget 0.9 --method echo --seed 3|unknown option --seed (see remat baseline --help)
 solve|g.json --budget 309485009821345068724781061TiB|budget '309485009821345068724781061TiB' does not fit in 64 bits
 eval|g.json s.json --budget 8388608TiB|budget '8388608TiB' does not fit in 64 bits
 emit|g.json --budget 9223372036854775808|budget '9223372036854775808' does not fit in 64 bits

@@ -88,6 +88,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
     CMP_COMMON(mp);
     mp.threads = p->threads;
     mp.seeds = p->heuristics ? seeds_milp : NULL;
+    mp.seed = p->seed;
     mp.verbose = 0;
     return milp_solve(g, &mp, r, NULL);
   }

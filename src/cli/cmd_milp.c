@@ -189,6 +189,7 @@ static int cmd_milp_run(const cli_opts *o, const remat_graph *g, int64_t budget,
     p.time_limit = o->time_limit;
     p.threads = (int)o->threads;
     p.seeds = o->no_heuristic ? NULL : seeds_milp;
+    p.seed = (unsigned)o->seed;
     p.copies = copies;
     p.verbose = verbose;
     p.stop = stop;

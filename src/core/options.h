@@ -78,8 +78,9 @@ enum {
     CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB,      \
     "[0, " CLI_STR(CLI_MAX_THREADS) "]",                                      \
     "solver threads (0 = all cores; batch: per job, default 1)")             \
-  O(seed, "seed", 0, INT, 1, "N", CMD_SOLVERS | CMD_GEN | CMD_ORDER | CMD_JOB,            \
-    "[0, 4294967295]", "random seed")                                         \
+  O(seed, "seed", 0, INT, 1, "N",                                             \
+    (CMD_SOLVERS & ~CMD_BASELINE) | CMD_GEN | CMD_ORDER | CMD_JOB,            \
+    "[0, 4294967295]", "random seed (milp: its C heuristics')")              \
   O(copies, "copies", 'c', NFILE, NULL, "N|FILE",                             \
     CMD_SOLVE | CMD_EMIT | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_INFO |    \
     CMD_JOB, "[1, " CLI_STR(CLI_MAX_COPIES) "]",                              \

@@ -23,6 +23,7 @@ void milp_params_init(milp_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 60;
   p->verbose = 1;
+  p->seed = 1;
 }
 
 typedef struct milp_run {

@@ -51,6 +51,7 @@ typedef struct milp_params {
   int (*halt)(void *ctx); /* also stop when this returns nonzero (polled
                              like stop; may be NULL) */
   void *halt_ctx;
+  unsigned seed; /* the seeds' random seed: the C heuristics' (1) */
 } milp_params;
 
 void milp_params_init(milp_params *p);

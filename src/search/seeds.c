@@ -283,6 +283,7 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
     hp.io.report = seeds_report;
     hp.io.ctx = &X;
     hp.io.stop = p->stop;
+    hp.io.seed = p->seed;
     heur_run(g, &hp);
   }
   if (r->peak > r->budget && !rc && !milp_stopped(p)) {

@@ -127,6 +127,7 @@ printf '{"a": 2,' >syn.json
 printf '{"a": 2, "a": 3}' >dup.json
 printf '{"a": 0}' >zero.json
 printf '{"zz": 2}' >unk.json
+printf '{"b": 2,\n  "a": 2, "copies": {\n "b": 3,\n\t"\\u0061": "3"}}' >res.json
 printf '[2]' >arr.json
 while IFS='|' read -r file message; do
   run "$REMAT" solve g.json --budget 0.9 --copies "$file" -q
@@ -135,8 +136,9 @@ while IFS='|' read -r file message; do
 done <<'EOF'
 syn.json|syn.json:1:8: JSON syntax error: string or '}' expected near end of file
 dup.json|dup.json:1:12: JSON syntax error: duplicate object key near '"a"'
-zero.json|zero.json: copies of node a must be an integer in [1, 1000000], not 0
-unk.json|unk.json: unknown node id zz
+zero.json|zero.json:1:2: copies of node a must be an integer in [1, 1000000], not 0
+unk.json|unk.json:1:2: unknown node id zz
+res.json|res.json:4:2: copies of node a must be an integer in [1, 1000000], not "3"
 arr.json|arr.json: expected a JSON object {node id: copies}
 nope.json|cannot read nope.json: No such file or directory
 EOF

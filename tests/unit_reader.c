@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include "graph.h"
+#include "jsonpos.h"
 #include "remat.h"
 
 static remat_graph *read_str(const char *json, char *err, size_t len) {
@@ -170,5 +171,37 @@ static void test_reader_shared_graphs(void **state) {
   }
 }
 
+/* jpos_key: a member's key found again in the text, with its line and
+ * column (from 1, its opening quote): in the top-level object or in the
+ * object its member names, through nested values, strings holding
+ * braces and quotes, and escaped keys; -1 where it is not there or the
+ * text is no object (cut short anywhere: never read past the end). */
+static void test_jsonpos(void **state) {
+  (void)state;
+  int line = 0, col = 0;
+  const char *t = "{\"a\": 1, \"b\": [1, {\"a\": 2}, \"}\\\"\"],\n  \"c\": {\"a\": 3}}";
+  size_t n = strlen(t);
+  assert_int_equal(jpos_key(t, n, NULL, "a", &line, &col), 0);
+  assert_int_equal(line, 1);
+  assert_int_equal(col, 2);
+  assert_int_equal(jpos_key(t, n, "c", "a", &line, &col), 0);
+  assert_int_equal(line, 2);
+  assert_int_equal(col, 9);
+  /* no member "x": the top level's own key */
+  assert_int_equal(jpos_key(t, n, "x", "c", &line, &col), 0);
+  assert_int_equal(line, 2);
+  assert_int_equal(col, 3);
+  assert_int_equal(jpos_key(t, n, "c", "b", &line, &col), -1);
+  assert_int_equal(jpos_key(t, n, NULL, "z", &line, &col), -1);
+  const char *e = "{\"copies\": {\"x\": 1,\n\t\"\\u00e9t\\u00e9\": 0}}";
+  assert_int_equal(jpos_key(e, strlen(e), "copies", "\xc3\xa9t\xc3\xa9", &line, &col), 0);
+  assert_int_equal(line, 2);
+  assert_int_equal(col, 2);
+  assert_int_equal(jpos_key("[1]", 3, NULL, "a", &line, &col), -1);
+  assert_int_equal(jpos_key("", 0, NULL, "a", &line, &col), -1);
+  for (size_t k = 0; k < n; k++) /* cut short: -1 unless "a" came first */
+    if (jpos_key(t, k, "c", "a", &line, &col) == 0) assert_true(k >= strlen("{\"a\":"));
+}
+
 UNIT_TESTS(test_reader_dialect_a, test_reader_dialect_b_order,
-           test_reader_native, test_reader_errors, test_reader_shared_graphs)
+           test_reader_native, test_reader_errors, test_reader_shared_graphs, test_jsonpos)

@@ -7,24 +7,29 @@
 #include <string.h>
 
 #include "graph.h"
+#include "jsonpos.h"
 #include "options.h"
 #include "reader.h"
 #include "util.h"
 
-/* One node's C_v from the map: 0, or REMAT_EUSAGE with a message. */
-static int copies_value(const char *path, const char *key, const json_t *val,
-                        int *c, char *err, size_t errlen) {
+/* "FILE:LINE:COL" of the key in the text, or "FILE" where it cannot be
+ * found. */
+static void copies_where(const char *shown, const char *buf, size_t len, const char *key,
+                         char *where, size_t wlen) {
+  int line, col;
+  if (jpos_key(buf, len, "copies", key, &line, &col) == 0)
+    snprintf(where, wlen, "%s:%d:%d", shown, line, col);
+  else
+    snprintf(where, wlen, "%s", shown);
+}
+
+/* One node's C_v from the map, when it is one: an integer in [1,
+ * CLI_MAX_COPIES]. */
+static int copies_ok(const json_t *val, int *c) {
   json_int_t v = json_is_integer(val) ? json_integer_value(val) : 0;
-  if (v >= 1 && v <= CLI_MAX_COPIES) {
-    *c = (int)v;
-    return 0;
-  }
-  char *text = json_dumps(val, JSON_ENCODE_ANY);
-  util_err(err, errlen, REMAT_EUSAGE,
-           "%s: copies of node %s must be an integer in [1, %d], not %s", path,
-           key, CLI_MAX_COPIES, text ? text : "?");
-  free(text);
-  return REMAT_EUSAGE;
+  if (v < 1 || v > CLI_MAX_COPIES) return 0;
+  *c = (int)v;
+  return 1;
 }
 
 int copies_file_read(const char *path, const remat_graph *g, int *c, char *err,
@@ -37,8 +42,8 @@ int copies_file_read(const char *path, const remat_graph *g, int *c, char *err,
                     strerror(errno));
   json_error_t je;
   json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-  free(buf);
   if (!root) {
+    free(buf);
     reader_json_error(&je, shown, err, errlen);
     return REMAT_EUSAGE;
   }
@@ -50,16 +55,24 @@ int copies_file_read(const char *path, const remat_graph *g, int *c, char *err,
                   "%s: expected a JSON object {node id: copies}", shown);
   const char *key;
   json_t *val;
+  char where[1024];
   if (!rc)
     json_object_foreach(map, key, val) {
       int v = remat_graph_find(g, key);
+      if (v >= 0 && copies_ok(val, &c[v])) continue;
+      copies_where(shown, buf, len, key, where, sizeof where);
       if (v < 0) {
-        rc = util_err(err, errlen, REMAT_EUSAGE, "%s: unknown node id %s", shown,
-                      key);
-        break;
+        rc = util_err(err, errlen, REMAT_EUSAGE, "%s: unknown node id %s", where, key);
+      } else {
+        char *text = json_dumps(val, JSON_ENCODE_ANY);
+        rc = util_err(err, errlen, REMAT_EUSAGE,
+                      "%s: copies of node %s must be an integer in [1, %d], not %s", where, key,
+                      CLI_MAX_COPIES, text ? text : "?");
+        free(text);
       }
-      if ((rc = copies_value(shown, key, val, &c[v], err, errlen))) break;
+      break;
     }
+  free(buf);
   json_decref(root);
   return rc;
 }

@@ -2,11 +2,13 @@
  * for a fixed graph: the reader accepts only C_v in [1, CLI_MAX_COPIES]
  * for nodes of the graph, every failure has a message, and the copies it
  * accepts go into the next step a solve takes, the stage model's event
- * count. */
+ * count.  Also the scanner that finds a key's line and column again
+ * (jsonpos.h), on the raw bytes: a position inside them or none. */
 #include "fuzz.h"
 
 #include "copies.h"
 #include "graph.h"
+#include "jsonpos.h"
 #include "options.h"
 #include "remat.h"
 
@@ -22,6 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g = remat_graph_read_buffer(text, sizeof text - 1, "g.json", err, sizeof err);
     if (!g) abort();
   }
+  int line, col;
+  if (jpos_key((const char *)data, size, "copies", "a", &line, &col) == 0)
+    fuzz_require(line >= 1 && col >= 1 && (size_t)line <= size && (size_t)col <= size);
   char path[64];
   if (fuzz_file(data, size, "copies", path)) return 0;
   int c[3] = {2, 2, 2};

@@ -10,7 +10,6 @@
 #include "heur.h"
 #include "progress.h"
 #include "rounding.h"
-#include "sim.h"
 #include "util.h"
 
 int *seeds_caller_copies(const remat_graph *g, const remat_solve_params *p) {

@@ -294,6 +294,47 @@ static void test_inputs_not_above_milp(void **state) {
   remat_graph_free(g);
 }
 
+/* A proof that nothing fits never rests on the solvers' tolerances: on
+ * this 6-node graph (sizes near 10^12) m_1 + m_4 is the budget exactly,
+ * so node 3 (and its input 0, read last by 3) is computed again after
+ * node 4; the inputs' rows' stage row then has a slack of half a byte
+ * over an excess near 4.5 x 10^11 and input 0's 751 bytes, and Clp called
+ * that feasible problem infeasible.  The schedule 0 1 2 3 4 0 3 5 fits at
+ * exactly the budget (increase w_0 + w_3). */
+static void test_no_proof_from_tolerances(void **state) {
+  (void)state;
+  static const char text[] =
+      "{\"nodes\": [{\"id\": 0, \"duration\": 929733001, \"memory\": 751},"
+      "{\"id\": 1, \"duration\": 859695446, \"memory\": 602},"
+      "{\"id\": 2, \"duration\": 432956187, \"memory\": 888427283441},"
+      "{\"id\": 3, \"duration\": 965505588, \"memory\": 447237059463},"
+      "{\"id\": 4, \"duration\": 112971697, \"memory\": 956433595932},"
+      "{\"id\": 5, \"duration\": 985784252, \"memory\": 256}],"
+      "\"edges\": [[0, 1], [0, 2], [0, 3], [1, 3], [1, 4], [3, 5]]}";
+  char err[256];
+  remat_graph *g = remat_graph_read_buffer(text, sizeof text - 1, "t.json", err, sizeof err);
+  assert_non_null(g);
+  const int64_t M = 956433596534;
+  int seq[] = {0, 1, 2, 3, 4, 0, 3, 5};
+  remat_sim sim;
+  remat_simulate(g, seq, 8, &sim, NULL);
+  assert_true(sim.valid && sim.peak == M);
+  int copies[6] = {2, 2, 2, 2, 2, 2};
+  for (int any = 0; any < 2; any++)
+    for (int inputs = 1; inputs <= 2; inputs++) {
+      cover_params p;
+      cover_params_init(&p);
+      p.budget = M;
+      p.copies = any ? NULL : copies;
+      p.inputs = inputs;
+      cover_out o;
+      cover_status st = cover_solve(g, &p, &o);
+      assert_true(st == COVER_OPTIMAL || st == COVER_BOUND);
+      assert_true(o.increase >= 965505588 && o.increase <= 929733001 + 965505588);
+    }
+  remat_graph_free(g);
+}
+
 /* remat solve does not wait for the covering bound's child: a deadline
  * ends it whatever it does (here: sleeping 20 s), and only a child. */
 static void sleeper(void *ctx) {
@@ -320,4 +361,4 @@ static void test_child_deadline(void **state) {
 
 UNIT_TESTS(test_cover_against_brute_force, test_cover_chain_exact,
            test_inputs_against_brute_force, test_inputs_reach_milp, test_inputs_not_above_milp,
-           test_steps_reach_milp, test_child_deadline)
+           test_steps_reach_milp, test_no_proof_from_tolerances, test_child_deadline)

@@ -55,6 +55,27 @@ int covlp_relax(const covlp *L, double seconds, double *value) {
   return st == 1 ? 1 : st == 0 ? 0 : -1;
 }
 
+/* A proof that nothing fits is taken only when the problem stays
+ * infeasible with every finite row bound moved outwards by COVLP_SLACK
+ * of its size (at least COVLP_SLACK): Clp has called a feasible problem
+ * infeasible where a row's slack (10^-12, half a byte over an excess near
+ * 10^12) lay far below its tolerances, so a claim never rests on them.
+ * The looser problem is a relaxation of L: its value is a bound too. */
+#define COVLP_SLACK 1e-6
+
+static void covlp_loose(const covlp *L, covlp *W) {
+  *W = *L;
+  W->rowlb = util_malloc(((size_t)L->nrows + 1) * sizeof *W->rowlb);
+  W->rowub = util_malloc(((size_t)L->nrows + 1) * sizeof *W->rowub);
+  for (int i = 0; i < L->nrows; i++) {
+    double lo = L->rowlb[i], hi = L->rowub[i];
+    W->rowlb[i] = lo > -1e300 ? lo - COVLP_SLACK * (fabs(lo) > 1 ? fabs(lo) : 1) : lo;
+    W->rowub[i] = hi < 1e300 ? hi + COVLP_SLACK * (fabs(hi) > 1 ? fabs(hi) : 1) : hi;
+  }
+}
+
+static void covlp_loose_free(covlp *W) { UTIL_FREE(W->rowlb, W->rowub); }
+
 /* A bound from a relaxation's value v (in units of wq), rounded up
  * unless within tolerance of the integer below. */
 static int64_t covlp_round_up(const covlp *L, double v) {
@@ -62,8 +83,9 @@ static int64_t covlp_round_up(const covlp *L, double v) {
   return lb > 0 ? (int64_t)lb * L->wq : 0;
 }
 
-/* Solve L with CBC within limit seconds; fills o. */
-static void covlp_cbc(const covlp *L, double limit, cover_out *o) {
+/* Solve L with CBC within limit seconds; fills o.  With `confirm`, a
+ * proof that nothing fits must hold for the looser problem too. */
+static void covlp_cbc(const covlp *L, double limit, int confirm, cover_out *o) {
   Cbc_Model *m = Cbc_newModel();
   Cbc_loadProblem(m, L->ncols, L->nrows, L->start, L->index, L->value, L->collb,
                   L->colub, L->obj, L->rowlb, L->rowub);
@@ -85,15 +107,29 @@ static void covlp_cbc(const covlp *L, double limit, cover_out *o) {
   if (Cbc_isProvenInfeasible(m)) {
     /* the proof stands when the LP relaxation is infeasible too (Clp to
      * the end), or when CBC ended in time with the relaxation feasible
-     * (the integers then are what does not fit): solver_end.h */
-    int lp = covlp_relax(L, 0, NULL);
-    if (lp == 1 || (lp == 0 && in_time))
+     * (the integers then are what does not fit): solver_end.h; with
+     * `confirm`, of the looser problem (COVLP_SLACK), CBC's included */
+    Cbc_deleteModel(m);
+    covlp W;
+    if (confirm) covlp_loose(L, &W);
+    int lp = covlp_relax(confirm ? &W : L, 0, NULL), sure = lp == 1;
+    double left = limit - (util_now() - t0);
+    if (!sure && lp == 0 && in_time) {
+      sure = !confirm;
+      if (confirm && left > 0.01) {
+        cover_out w = {.status = COVER_NONE};
+        covlp_cbc(&W, left, 0, &w);
+        sure = w.status == COVER_INFEASIBLE;
+      }
+    }
+    if (confirm) covlp_loose_free(&W);
+    if (sure)
       o->status = COVER_INFEASIBLE;
     else
-      snprintf(o->why, sizeof o->why,
-               "CBC called the covering problem infeasible at its time limit: not "
-               "taken as a proof");
-    Cbc_deleteModel(m);
+      snprintf(o->why, sizeof o->why, "%s",
+               in_time ? "CBC's infeasible covering problem is not robust: not taken as a proof"
+                       : "CBC called the covering problem infeasible at its time limit: not "
+                         "taken as a proof");
     return;
   }
   /* CBC's bound, in whole units of wq; an optimum proven within half a
@@ -128,9 +164,15 @@ void covlp_run(const covlp *L, double limit, int lp_first,
   if (lp_first) {
     double t0 = util_now(), v;
     int lp = covlp_relax(L, limit > 0.01 ? limit : 0.01, &v);
-    if (lp == 1) {
-      o->status = COVER_INFEASIBLE;
-    } else if (lp == 0) {
+    if (lp == 1) { /* a proof only when the looser problem agrees */
+      covlp W;
+      covlp_loose(L, &W);
+      double left = limit - (util_now() - t0);
+      lp = covlp_relax(&W, left > 0.01 ? left : 0.01, &v);
+      covlp_loose_free(&W);
+      if (lp == 1) o->status = COVER_INFEASIBLE;
+    }
+    if (lp == 0) {
       o->status = COVER_BOUND;
       o->increase = covlp_round_up(L, v);
       o->lp = 1;
@@ -142,7 +184,7 @@ void covlp_run(const covlp *L, double limit, int lp_first,
   cover_out x = *o;
   x.status = COVER_NONE;
   x.lp = 0;
-  covlp_cbc(L, limit, &x);
+  covlp_cbc(L, limit, 1, &x);
   if (o->status == COVER_NONE || x.status == COVER_INFEASIBLE || x.status == COVER_OPTIMAL ||
       (x.status == COVER_BOUND && x.increase > o->increase))
     *o = x;

@@ -3,7 +3,7 @@
 # --merge` on a truncated result names file:line:col; `batch --resume` on a
 # results file with a NUL byte in a line skips that line (named file:line)
 # and keeps the records after it; `eval` of an invalid schedule says why on
-# stderr; a manifest budget list with an empty item is an error naming the
+# stderr, and of a result without a schedule why it has none; a manifest budget list with an empty item is an error naming the
 # line; budget ranges FROM:TO:STEP in batch and compare.
 # Usage: REMAT=build/remat bash tests/e2e_inputs.sh
 set -euo pipefail
@@ -53,6 +53,15 @@ grep -qx "valid: no" <<<"$out" || fail "eval invalid: stdout '$out'"
 run "$REMAT" eval g.json - <early.json
 [ "$rc" = 2 ] && grep -q "^remat eval: <stdin>: invalid schedule for diamond: " <<<"$err" ||
   fail "eval invalid from stdin: $rc '$err'"
+
+# ------------------------- eval and plot: a result without a schedule
+t_case "eval and plot: a result without a schedule"
+"$REMAT" solve g.json --budget 3 -q -o none.json >/dev/null || true
+want="none.json: the result has no schedule (infeasible: budget 3 is below 11, the memory node d needs with its inputs (max over v of m_v + sum of its predecessors' m_u))"
+run "$REMAT" eval g.json none.json
+[ "$rc" = 2 ] && [ "$err" = "remat eval: $want" ] || fail "eval of no schedule: $rc '$err'"
+run "$REMAT" plot memory g.json none.json -o none.svg
+[ "$rc" = 2 ] && [ "$err" = "remat plot: $want" ] || fail "plot of no schedule: $rc '$err'"
 
 # ---------------------------------- manifest: an empty item in a list
 t_case "manifest: an empty item in a list"

@@ -109,6 +109,10 @@ run "$RT" run "$M:transformer" transformer-train.json transformer-train-0.8.json
   --batch 2 -q
 [ "$rc" = 2 ] && [ "$err" = "remat-torch: --batch 2 differs from transformer-train.json's 4" ] ||
   fail "option differing from the graph's: exit $rc: $err"
+"$REMAT" solve mlp-infer.json --budget 16 -q -o none.json >/dev/null || true
+run "$RT" run "$M:mlp" mlp-infer.json none.json -q
+[ "$rc" = 2 ] && [[ $err == "remat-torch: none.json: the result has no schedule (infeasible: budget 16 is below "* ]] ||
+  fail "result without a schedule: exit $rc: $err"
 echo '[0, 2, 1]' >order.json
 run "$RT" run "$M:transformer" transformer-train.json order.json -q
 [ "$rc" = 2 ] && [[ $err == *"before its input"* ]] ||

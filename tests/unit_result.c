@@ -134,8 +134,11 @@ static void test_errors(void **state) {
   static const char *const bad_seq[][2] = {
       {"{\"sequence\": [0, 7]}", "sequence entry 1 is not a node of chain"},
       {"{\"sequence\": null}", "expected a \"sequence\" array of node ids"},
+      {"{\"status\": \"infeasible\", \"message\": \"nothing fits\", \"sequence\": null}",
+       "the result has no schedule (nothing fits)"},
+      {"{\"status\": \"over-budget\"}", "the result has no schedule (status over-budget)"},
   };
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 4; i++) {
     put_s(bad_seq[i][0]);
     assert_int_equal(result_file_load(path, &f, err, sizeof err), 0);
     assert_int_equal(result_file_sequence(&f, g, &seq, &len, err, sizeof err),

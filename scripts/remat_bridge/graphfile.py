@@ -84,7 +84,11 @@ def read_schedule(path, graph):
     if isinstance(s, dict):
         info = {k: s[k] for k in ("peak", "budget", "within_budget",
                                   "method", "status") if k in s}
+        why = s.get("message") or s.get("status")
         s = s.get("sequence")
+        if s is None and isinstance(why, str) and why:
+            # a result that ended without a schedule: say why, as remat does
+            raise BridgeError(f"{path}: the result has no schedule ({why})")
     if not isinstance(s, list) or not s:
         raise BridgeError(f"{path}: no schedule (a JSON array of node ids, "
                           "or an object with a \"sequence\" array)")

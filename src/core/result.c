@@ -366,6 +366,9 @@ int result_file_sequence(const result_file *f, const remat_graph *g,
   *seq = NULL;
   *len = 0;
   const json_t *arr = f->sequence;
+  if (!arr && f->status) /* a result that ended without a schedule: why */
+    return util_err(err, errlen, REMAT_EUSAGE, "%s: the result has no schedule (%s%s)", f->path,
+                    f->message ? "" : "status ", f->message ? f->message : f->status);
   if (!arr)
     return util_err(err, errlen, REMAT_EUSAGE,
                     "%s: expected a \"sequence\" array of node ids", f->path);

@@ -193,6 +193,10 @@ run "$REMAT" solve l20.json --budget 0.85 --threads 1 --time-limit $((10 * T_SLO
 [ "$rc" = 0 ] || fail "l20 at 0.85: exit $rc ($err)"
 grep -Eq "^remat: LP rounding with any number of copies: [0-9.]+s, within budget; C_v raised for [1-9][0-9]* nodes$" <<<"$err" ||
   fail "l20: no rounding line in '$err'"
+# the raise is said at the default level too, as many nodes as the map has
+k=$(jq '[.copies[] | select(. > 2)] | length' l20-r.json)
+grep -Eq "^remat: \[ *[0-9.]+s\] copies    C_v raised on $k nodes? to its copies in a baseline's schedule within budget; claims speak of the raised C_v \(the result's \"copies\"\)$" <<<"$err" ||
+  fail "l20: no line saying that C_v was raised on $k nodes in '$err'"
 jq -e '.within_budget and ([.copies[] | select(. > 2)] | length) >= 1 and
        (.copies as $c | [.sequence | group_by(.)[] | {id: .[0], k: length}] |
         all(.k <= $c[(.id | tostring)]))' l20-r.json >/dev/null ||
@@ -201,7 +205,7 @@ run "$REMAT" eval l20.json l20-r.json --budget 0.85
 [ "$rc" = 0 ] || fail "l20 eval: exit $rc ($err)"
 # C_v = 1 is never raised, and --copies 1 forbids any recomputation
 run "$REMAT" solve l20.json --budget 0.85 --copies 1 --threads 1 --time-limit 2 -v -o l20-1.json
-[ "$rc" = 3 ] && ! grep -q "LP rounding" <<<"$err" || fail "l20 copies 1: exit $rc ($err)"
+[ "$rc" = 3 ] && ! grep -q "LP rounding\|C_v raised" <<<"$err" || fail "l20 copies 1: exit $rc ($err)"
 
 # ------------------------------------------------ out of time: exit 3
 t_case "out of time"

@@ -139,6 +139,11 @@ void best_status(best *B, int phase, const char *what, long long n);
 /* Add a solver run's statistics to the result. */
 void best_stats(best *B, const gz_stats *st);
 
+/* The line (at the default level) saying that C_v was raised on n > 0
+ * nodes to their copies in a baseline's schedule within budget (seeds.h):
+ * a user who gave C_v learns that the claims speak of the raised C_v. */
+void best_copies_raised(best *B, int n);
+
 /* A line at -v (verbose 2). */
 void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

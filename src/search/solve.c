@@ -95,6 +95,7 @@ static int solve_bounds(solve *S) {
                  S->base.round.seq && S->base.round.peak <= B->p->budget ? "within budget"
                                                                          : "above the budget",
                  raised);
+  best_copies_raised(B, raised);
   rc = cpw_init(&S->C, B, copies, err, sizeof err);
   free(copies);
   if (rc) {

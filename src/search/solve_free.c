@@ -228,6 +228,7 @@ static void sfree_baselines(sfree *F, seeds_base *S) {
   int raised = seeds_base_raise(S, B->g, B->p, B->r->copies);
   best_verbose(B, "baselines on the input order: %.2fs, C_v raised for %d nodes", S->seconds,
                raised);
+  best_copies_raised(B, raised);
 }
 
 /* A schedule of the renumbered graph, offered in g's numbering. */

@@ -70,14 +70,16 @@ static int seeds_base_any_fits(const seeds_base *S, const remat_solve_params *p)
 /* LP rounding (round_seed) on graphs of at most SEEDS_ROUND_NODES nodes:
  * Checkmate's LP grows with n^2, and beyond them its rounding seldom fits
  * in the seconds it gets.  Its time: 5% of the limit, but at least
- * SEEDS_ROUND_FLOOR seconds (a 60-node graph's LPs take about one) unless
- * the limit is tiny; the polish's: 5%. */
+ * SEEDS_ROUND_FLOOR seconds (a 60-node graph's LPs take about one), or
+ * 40% of a limit shorter than 5 s: it runs only where every baseline and
+ * the greedy stay above the budget, where the search after it seldom
+ * fits either.  The polish's: 5%. */
 #define SEEDS_ROUND_NODES 80
 #define SEEDS_ROUND_FLOOR 2.0
 #define SEEDS_POLISH_SHARE 0.05
 
 static double seeds_round_time(double time_limit) {
-  double share = time_limit * 0.05, floor_ = time_limit * 0.2;
+  double share = time_limit * 0.05, floor_ = time_limit * 0.4;
   if (floor_ > SEEDS_ROUND_FLOOR) floor_ = SEEDS_ROUND_FLOOR;
   return share > floor_ ? share : floor_;
 }

@@ -39,7 +39,7 @@ done
 # the other formats
 t_case "Markdown and JSON, a bad method"
 "$REMAT" compare g.json --budget 14 --time-limit 5 --method cp,milp,baselines -q >t.md
-grep -q '^| 14 | milp | 11.76 | 14 | yes |' t.md || fail "markdown row missing: $(cat t.md)"
+grep -q '^| 14 | milp | input | 11.76 | 14 | yes |' t.md || fail "markdown row missing: $(cat t.md)"
 "$REMAT" compare g.json --budget 14 --time-limit 5 --method cp --format json -q -o t.json
 grep -q '"method": "cp"' t.json && grep -q '"tdi_percent": 11.76' t.json || fail "json: $(cat t.json)"
 set +e
@@ -55,7 +55,7 @@ t_case "the options compare takes reach its methods"
 printf '#!/bin/sh\necho called >>"%s/fzn-calls"\nexec fzn-gecode "$@"\n' "$tmp" >fzn.sh
 chmod +x fzn.sh
 run "$REMAT" compare g.json --budget 13 --method cp --fzn-solver "$tmp/fzn.sh" -t 10 -q
-[ "$rc" = 0 ] && grep -q '^| 13 | cp | 29.41 | 13 | yes |' <<<"$out" && [ -s fzn-calls ] ||
+[ "$rc" = 0 ] && grep -q '^| 13 | cp | input | 29.41 | 13 | yes |' <<<"$out" && [ -s fzn-calls ] ||
   fail "--fzn-solver: exit $rc, calls $(cat fzn-calls 2>/dev/null | wc -l): $out $err"
 run "$REMAT" compare g.json --budget 13 --candidates ap -q
 [ "$rc" = 2 ] && [ "$err" = "remat compare: unknown option --candidates (see remat compare --help)" ] ||

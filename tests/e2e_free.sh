@@ -59,6 +59,11 @@ done
 t_case "compare and batch take --free-order"
 run "$REMAT" compare two.json --budget 0.8 --method cp --free-order -t 5 --format json -q
 [ "$rc" = 0 ] && [ "$(jq -r '.[0].status' <<<"$out")" = optimal ] || fail "compare: $rc $out"
+# each row says which orders its method searched: the CP every one, the
+# others (and their bounds) the input order
+run "$REMAT" compare two.json --budget 0.8 --method cp,milp --free-order -t 5 -q
+[ "$rc" = 0 ] && grep -q '^| [0-9]* | cp | free | ' <<<"$out" && grep -q '^| [0-9]* | milp | input | ' <<<"$out" ||
+  fail "compare --free-order: the order column: $rc $out"
 printf '%s 0.8 --free-order\n' "$tmp/two.json" >jobs.txt
 run "$REMAT" batch jobs.txt -t 5 -q -o run
 [ "$rc" = 0 ] && grep -q -- "--free-order" run.jsonl || fail "batch: $rc $(cat run.jsonl)"

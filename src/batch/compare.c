@@ -153,6 +153,7 @@ int cmp_run(const remat_graph *g, const int64_t *budgets, int nbudgets,
       cmp_row *row = &(*rows)[n++];
       snprintf(row->method, sizeof row->method, "%s", cmp_methods[m].name);
       row->budget = budgets[b];
+      row->free_order = cmp_methods[m].bit == CMP_CP && p->free_order;
       remat_result r;
       remat_result_init(&r, g, budgets[b], cmp_methods[m].name);
       if (p->verbose)
@@ -199,6 +200,8 @@ static const char *cmp_status(const cmp_row *r) {
   return r->ran ? remat_status_name(r->status) : "not run";
 }
 
+static const char *cmp_order(const cmp_row *r) { return r->free_order ? "free" : "input"; }
+
 /* A note for a Markdown cell (no pipes, no newlines). */
 static void cmp_md_note(FILE *f, const char *s) {
   for (; *s; s++) fputc(*s == '|' || *s == '\n' ? ' ' : *s, f);
@@ -206,9 +209,9 @@ static void cmp_md_note(FILE *f, const char *s) {
 
 static void cmp_write_md(FILE *f, const remat_graph *g, const cmp_row *rows, int n) {
   fprintf(f, "### %s (%d nodes, %d edges)\n\n", g->name, g->n, g->n_edges);
-  fprintf(f, "| budget | method | TDI %% | peak | within budget | time to best s | "
+  fprintf(f, "| budget | method | order | TDI %% | peak | within budget | time to best s | "
              "time s | status | lower bound TDI %% | note |\n");
-  fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < n; i++) {
     const cmp_row *r = &rows[i];
     char tdi[32], lb[32], peak[32], best[32];
@@ -216,8 +219,8 @@ static void cmp_write_md(FILE *f, const remat_graph *g, const cmp_row *rows, int
     cmp_cell_bound(lb, sizeof lb, r);
     snprintf(peak, sizeof peak, r->has_schedule ? "%lld" : "-", (long long)r->peak);
     snprintf(best, sizeof best, r->has_schedule ? "%.2f" : "-", r->time_to_best);
-    fprintf(f, "| %lld | %s | %s | %s | %s | %s | %.2f | %s | %s | ",
-            (long long)r->budget, r->method, tdi, peak,
+    fprintf(f, "| %lld | %s | %s | %s | %s | %s | %s | %.2f | %s | %s | ",
+            (long long)r->budget, r->method, cmp_order(r), tdi, peak,
             r->has_schedule ? (r->within ? "yes" : "no") : "-", best, r->time,
             cmp_status(r), lb);
     cmp_md_note(f, r->note);
@@ -227,7 +230,7 @@ static void cmp_write_md(FILE *f, const remat_graph *g, const cmp_row *rows, int
 
 static void cmp_write_csv(FILE *f, const remat_graph *g, const cmp_row *rows, int n) {
   fprintf(f, "graph,budget,method,tdi_percent,peak,within_budget,time_to_best_s,"
-             "time_s,status,lower_bound_tdi_percent\n");
+             "time_s,status,lower_bound_tdi_percent,order\n");
   for (int i = 0; i < n; i++) {
     const cmp_row *r = &rows[i];
     char tdi[32], lb[32];
@@ -240,7 +243,7 @@ static void cmp_write_csv(FILE *f, const remat_graph *g, const cmp_row *rows, in
               r->time_to_best);
     else
       fprintf(f, ",,,");
-    fprintf(f, "%.3f,%s,%s\n", r->time, cmp_status(r), r->has_bound ? lb : "");
+    fprintf(f, "%.3f,%s,%s,%s\n", r->time, cmp_status(r), r->has_bound ? lb : "", cmp_order(r));
   }
 }
 
@@ -254,6 +257,7 @@ static void cmp_write_json(FILE *f, const remat_graph *g, const cmp_row *rows, i
     json_object_set_new(o, "budget", json_integer(r->budget));
     json_object_set_new(o, "topo_peak", json_integer(topo));
     json_object_set_new(o, "method", json_string(r->method));
+    json_object_set_new(o, "order", json_string(cmp_order(r)));
     json_object_set_new(o, "status", json_string(cmp_status(r)));
     json_object_set_new(o, "tdi_percent", r->has_schedule ? json_real(r->tdi) : json_null());
     json_object_set_new(o, "peak", r->has_schedule ? json_integer(r->peak) : json_null());

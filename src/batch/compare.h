@@ -60,6 +60,9 @@ typedef struct cmp_row {
   int status;          /* REMAT_STATUS_* */
   int has_bound;
   double bound_tdi;    /* lower bound on the TDI, percent */
+  int free_order;      /* the method searched every topological order (the
+                          CP with --free-order); the others keep the input
+                          order, and their bounds hold for it only */
 } cmp_row;
 
 /* Run the methods of p on g at each budget; *rows is allocated.  Returns

@@ -79,7 +79,7 @@ run "$REMAT" solve g.json --budget 0.9 --time-limit 1e9 --threads 16 --seed 4294
 [ "$rc" = 0 ] || fail "solve at the ends of the ranges: exit $rc ($err)"
 # every method (and the covering bound) with the longest time limit
 run "$REMAT" compare g.json --budget 0.9 --time-limit 1e9 --threads 0 -q
-[ "$rc" = 0 ] && [ "$(grep -c '^| 14 | ' out.txt)" = 9 ] && grep -q '^| 14 | cp | 11.76 | 14 | yes | .* optimal |' out.txt ||
+[ "$rc" = 0 ] && [ "$(grep -c '^| 14 | ' out.txt)" = 9 ] && grep -q '^| 14 | cp | input | 11.76 | 14 | yes | .* optimal |' out.txt ||
   fail "compare -t 1e9: exit $rc $out $err"
 run "$REMAT" info g.json --budget 0.9 --time-limit 1e9
 [ "$rc" = 0 ] && grep -q "^lower_bound: duration 19 " out.txt || fail "info -t 1e9: exit $rc $out $err"

@@ -26,7 +26,9 @@ static void info_cover(const remat_graph *g, const cover_params *p) {
   else if (st == COVER_NONE)
     printf("lower_bound: none (%s)\n", out.why);
   else
-    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %.2fs)\n",
+    /* its scope: schedules whose first computations follow the input
+     * order (cover.h); --free-order's schedules may go below it */
+    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, input order, %.2fs)\n",
            (long long)(base + out.increase),
            remat_tdi(base, (double)(base + out.increase)),
            st != COVER_BOUND ? "" : out.lp ? ", LP relaxation" : ", out of time",

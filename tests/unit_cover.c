@@ -137,7 +137,7 @@ static remat_graph *mixed_dag(uint64_t s) {
 
 static void test_inputs_against_brute_force(void **state) {
   (void)state;
-  int total = 0, wrong = 0, raised = 0, exact = 0;
+  int total = 0, wrong = 0, raised = 0, exact = 0, lazy_raised = 0;
   for (int i = 0; i < 600; i++) {
     uint64_t s = 7000 + (uint64_t)i * 1000003;
     remat_graph *g = mixed_dag(s);
@@ -150,20 +150,25 @@ static void test_inputs_against_brute_force(void **state) {
       for (int v = 0; v < n; v++)
         copies[v] = kind == 0 ? 1 + (int)(oracle_rand(&s) % 3) : kind == 1 ? 2 : n;
       int64_t best = oracle_best_copies(g, M, copies, NULL);
-      cover_out o[3];
-      cover_status st[3];
-      for (int inputs = 0; inputs < 3; inputs++) {
+      /* levels 0, 1, 2, and 2 with the steps' problem built lazily */
+      cover_out o[4];
+      cover_status st[4];
+      for (int inputs = 0; inputs < 4; inputs++) {
         cover_params p;
         cover_params_init(&p);
         p.budget = M;
         p.copies = copies;
-        p.inputs = inputs;
+        p.inputs = inputs < 3 ? inputs : 2;
+        p.steps_lazy = inputs == 3;
         st[inputs] = cover_solve(g, &p, &o[inputs]);
       }
       total++;
-      for (int in = 1; in < 3; in++) {
+      lazy_raised += st[3] == COVER_BOUND && st[1] == COVER_OPTIMAL && o[3].increase > o[1].increase;
+      for (int in = 1; in < 4; in++) {
+        /* built lazily, the steps' LP gives a bound (no optimum) */
+        int bounded = st[in] == COVER_OPTIMAL || (in == 3 && st[in] == COVER_BOUND);
         int ok = st[in] == COVER_INFEASIBLE ? best < 0
-                                            : st[in] == COVER_OPTIMAL &&
+                                            : bounded &&
                                                   (best < 0 || o[in].increase <= best - base);
         if (!ok) {
           wrong++;
@@ -179,11 +184,14 @@ static void test_inputs_against_brute_force(void **state) {
     }
     remat_graph_free(g);
   }
-  fprintf(stderr, "  %d instances: the inputs' rows raise %d bounds, %d of them to the optimum\n",
-          total, raised, exact);
+  fprintf(stderr,
+          "  %d instances: the inputs' rows raise %d bounds, %d of them to the optimum; the "
+          "steps' LP built lazily raises %d above the inputs' rows\n",
+          total, raised, exact, lazy_raised);
   if (wrong) fail_msg("%d of %d bounds above the optimum or wrong proofs", wrong, total);
   assert_true(raised >= 15);
   assert_true(exact >= raised / 2);
+  assert_true(lazy_raised >= 3);
 }
 
 /* The MILP's proven optimum of g at M (any number of copies; the
@@ -269,11 +277,22 @@ static void test_steps_reach_milp(void **state) {
     assert_int_equal(a.lp, 2);
     assert_true(a.lp_max <= steps.increase);
     p.plain_done = NULL;
+    /* built lazily: a bound from the LP's rounds, with the inputs' LP
+     * alone before them (no CBC), never above the optimum */
+    p.steps_lazy = 1;
+    cover_out lazy;
+    cover_status ls = cover_solve(g, &p, &lazy);
+    p.steps_lazy = 0;
     p.inputs = 1;
     assert_int_equal(cover_solve(g, &p, &inputs), COVER_OPTIMAL);
     int64_t opt = milp_optimum(g, M);
     assert_int_equal(steps.increase, opt);
     if (c == 0) assert_true(inputs.increase < opt);
+    fprintf(stderr, "  %d nodes: lazily %s %lld, the inputs' rows %lld, optimum %lld\n",
+            cases[c][0], cover_status_name(ls), (long long)lazy.increase,
+            (long long)inputs.increase, (long long)opt);
+    assert_true(ls == COVER_BOUND || ls == COVER_OPTIMAL);
+    assert_true(lazy.increase <= opt);
     remat_graph_free(g);
   }
 }

@@ -45,6 +45,7 @@ typedef struct cv {
                             R_p (cu = p, ca = -1) and E_pk (cu = p,
                             ca = cb = k, no cost) */
   double limit;   /* seconds for this run of CBC */
+  int lp_only;    /* with the inputs' rows: their LP alone, no CBC */
   /* the inputs' rows E_pk - a (y_j - R_p) >= 0: gap j, input p, stage k,
    * a in ia */
   int *ij, *ip, *ik;
@@ -386,7 +387,7 @@ static void cv_run(cv *C, cover_out *o) {
   covlp_scale(&L);
   /* with the inputs' rows CBC may need minutes on a thousand nodes: the
    * LP's bound first, kept when CBC says nothing better in time */
-  covlp_run(&L, C->limit, C->nin > 0, C->p->plain_done, C->p->ctx, o);
+  covlp_run(&L, C->limit, C->nin > 0 ? 1 + C->lp_only : 0, C->p->plain_done, C->p->ctx, o);
   covlp_free(&L);
 }
 
@@ -442,10 +443,16 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   C.limit = p->time_limit;
   cv_run(&C, o);
   double left = p->time_limit - (util_now() - t0);
+  cover_steps *steps = NULL;
   if (p->inputs >= 1 && cover_bounded(o) && left > 0.01) {
     if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */
     cv_inputs(&C);
     cv_in_cols(&C);
+    /* the steps' problem built lazily (a large one) comes before the
+     * inputs' CBC, which its LP's rounds pass (bench/RESULTS.md, section
+     * 30): the inputs' LP alone then */
+    if (p->inputs >= 2 && !child_stopping()) steps = cover_steps_new(g, p, C.load);
+    C.lp_only = steps && cover_steps_lazy(steps);
     if (C.nin > 0) {
       cover_out x = *o;
       x.status = COVER_NONE;
@@ -456,18 +463,20 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     }
   }
   /* the steps' rows in the time the others leave (they end in seconds
-   * where they can say more at all: bench/RESULTS.md, section 23) */
-  left = p->time_limit - (util_now() - t0);
-  if (p->inputs >= 2 && cover_bounded(o) && left > 0.01 && !child_stopping()) {
+   * where they can say more at all: bench/RESULTS.md, section 23); built
+   * lazily, until p->steps_time_limit when it is given */
+  double until = steps && cover_steps_lazy(steps) && p->steps_time_limit > 0
+                     ? p->steps_time_limit
+                     : p->time_limit;
+  left = until - (util_now() - t0);
+  if (steps && cover_bounded(o) && left > 0.01 && !child_stopping()) {
     if (p->plain_done) p->plain_done(p->ctx, o);
-    cover_steps *steps = cover_steps_new(g, p, C.load);
-    if (steps) {
-      cover_out x;
-      cover_steps_solve(steps, p->time_limit - (util_now() - t0), &x);
-      cover_take(o, &x);
-      cover_steps_free(steps);
-    }
+    if (until > p->time_limit) child_deadline(left + 2); /* in a child: its new end */
+    cover_out x;
+    cover_steps_solve(steps, until - (util_now() - t0), &x);
+    cover_take(o, &x);
   }
+  cover_steps_free(steps);
   if (o->status == COVER_NONE && !o->why[0])
     snprintf(o->why, sizeof o->why, "CBC gave no bound in %.2fs", util_now() - t0);
 done:

@@ -76,9 +76,7 @@ static void covlp_loose(const covlp *L, covlp *W) {
 
 static void covlp_loose_free(covlp *W) { UTIL_FREE(W->rowlb, W->rowub); }
 
-/* A bound from a relaxation's value v (in units of wq), rounded up
- * unless within tolerance of the integer below. */
-static int64_t covlp_round_up(const covlp *L, double v) {
+int64_t covlp_round_up(const covlp *L, double v) {
   double lb = ceil(v - 1e-6 * (fabs(v) > 1 ? fabs(v) : 1));
   return lb > 0 ? (int64_t)lb * L->wq : 0;
 }
@@ -179,7 +177,7 @@ void covlp_run(const covlp *L, double limit, int lp_first,
     }
     if (lp >= 0 && on_lp) on_lp(ctx, o);
     limit -= util_now() - t0;
-    if (lp == 1 || limit <= 0.01) return;
+    if (lp == 1 || limit <= 0.01 || lp_first == 2) return;
   }
   cover_out x = *o;
   x.status = COVER_NONE;

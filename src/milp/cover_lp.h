@@ -32,6 +32,10 @@ void covlp_free(covlp *L);
 /* Set wq to the GCD of the costs and obj to cost / wq. */
 void covlp_scale(covlp *L);
 
+/* A bound from a relaxation's value v (in units of wq), rounded up
+ * unless within tolerance of the integer below. */
+int64_t covlp_round_up(const covlp *L, double v);
+
 /* The LP relaxation with Clp within seconds (0: to the end): 1
  * infeasible, 0 optimal (its value in *value when not NULL), -1 no
  * answer. */
@@ -39,7 +43,8 @@ int covlp_relax(const covlp *L, double seconds, double *value);
 
 /* Solve L within `limit` seconds, the LP relaxation first when lp_first
  * (its answer then goes to on_lp(ctx, ...) at once when on_lp is not
- * NULL: CBC may run past a caller's deadline); fills o's status and
+ * NULL: CBC may run past a caller's deadline), and only that when
+ * lp_first is 2; fills o's status and
  * increase (o->status COVER_NONE: nothing usable, o->why then may say
  * why). */
 void covlp_run(const covlp *L, double limit, int lp_first,

@@ -2,6 +2,7 @@
  * (cover_steps.h). */
 #include "cover_steps.h"
 
+#include <Clp_C_Interface.h>
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +41,15 @@ struct cover_steps {
   /* rows and entries */
   int nrows, rcap;
   double *rlb, *rub;
+  char *rlazy;          /* per row: generated lazily (built lazily only) */
+  int *rf;              /* per row: a recomputing step's row: its stage's
+                           F_k row (F_k <= the sum), else -1 */
   int *tr, *tc;
   double *tv;
   long long nnz, tcap;
-  int full;             /* past COVER_STEPS_MAX_NONZEROS */
+  int full;             /* past cap */
+  int lazy;             /* built lazily (cover_steps.h) */
+  long long cap;        /* COVER_STEPS_MAX_NONZEROS or the lazy one */
 };
 typedef struct cover_steps cs;
 
@@ -74,14 +80,18 @@ static int cs_row(cs *S, double lb, double ub) {
     S->rcap = S->rcap ? 2 * S->rcap : 1024;
     S->rlb = util_realloc(S->rlb, (size_t)S->rcap * sizeof *S->rlb);
     S->rub = util_realloc(S->rub, (size_t)S->rcap * sizeof *S->rub);
+    S->rlazy = util_realloc(S->rlazy, (size_t)S->rcap * sizeof *S->rlazy);
+    S->rf = util_realloc(S->rf, (size_t)S->rcap * sizeof *S->rf);
   }
   S->rlb[S->nrows] = lb;
   S->rub[S->nrows] = ub;
+  S->rlazy[S->nrows] = 0;
+  S->rf[S->nrows] = -1;
   return S->nrows++;
 }
 
 static void cs_put(cs *S, int row, int col, double v) {
-  if (S->nnz >= COVER_STEPS_MAX_NONZEROS) {
+  if (S->nnz >= S->cap) {
     S->full = 1;
     return;
   }
@@ -189,11 +199,12 @@ static void cs_around(const cs *S, int **off, int **at) {
  * step, or is out at k's step (z_jk) and computed later.  With C_u = 2 it
  * is computed again once at most, so the first means that its last
  * computation in the gap falls in stage k: z_jk + X[j,k] - X[j, after
- * k]; otherwise X[j,k] (computed again at stage k or later). */
+ * k]; otherwise X[j,k] (computed again at stage k or later), which bounds
+ * both (built lazily: always). */
 static void cs_out(cs *S, int row, int j, int k, double coef) {
   int c = cs_piece(S, j, k);
   cs_put(S, row, c, coef);
-  if (cs_copies(S, S->gu[j]) != 2 || S->gb[j] == k) return;
+  if (S->lazy || cs_copies(S, S->gu[j]) != 2 || S->gb[j] == k) return;
   cs_put(S, row, S->zcol[j], coef);
   cs_put(S, row, c + 1, -coef);
 }
@@ -205,10 +216,15 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
   const remat_graph *g = S->g;
   double R = (double)(S->load[k] - S->M);
   int ne = 0;
-  /* z_jk = 1: u out of memory at k's step, computed again after k */
+  /* z_jk = 1: u out of memory at k's step, computed again after k;
+   * built lazily, X[j, after k] itself */
   for (int x = 0; x < ng && !S->full; x++) {
     int j = gj[x];
     if (S->gb[j] == k) continue; /* read at k: in memory there */
+    if (S->lazy) {
+      S->zcol[j] = cs_piece(S, j, k) + 1;
+      continue;
+    }
     S->zcol[j] = cs_col(S, 0, 1, 0, 0);
     int r = cs_row(S, -DBL_MAX, 0);
     cs_put(S, r, S->zcol[j], 1);
@@ -231,6 +247,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
         if (S->rcol[p] < 0) S->rcol[p] = cs_col(S, 0, 1, g->w[p], 1);
       }
       int r = cs_row(S, 0, DBL_MAX);
+      S->rlazy[r] = (char)S->lazy;
       cs_put(S, r, S->ecol[p], 1);
       cs_put(S, r, after, -1);
       cs_put(S, r, S->rcol[p], 1);
@@ -256,7 +273,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
   int64_t mmax = 0;
   for (int x = 0; x < ng; x++)
     if (g->m[S->gu[gj[x]]] > mmax) mmax = g->m[S->gu[gj[x]]];
-  int fcol = -1;
+  int fcol = -1, first_rr = S->nrows;
   if ((double)mmax <= CS_MAX_RATIO * R) {
     for (int x = 0; x < ng && !S->full; x++) {
       int j = gj[x], u = S->gu[j];
@@ -266,6 +283,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
       if (need <= 0 || (double)need > CS_MAX_RATIO * R) continue;
       if (fcol < 0) fcol = cs_col(S, -DBL_MAX, DBL_MAX, 0, 0);
       int rr = cs_row(S, -0.5 / R, DBL_MAX);
+      S->rlazy[rr] = (char)S->lazy;
       cs_put(S, rr, fcol, 1);
       for (int q = g->pred_off[u]; q <= g->pred_off[u + 1]; q++) {
         int v = q < g->pred_off[u + 1] ? g->pred[q] : u;
@@ -284,6 +302,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
       cs_out(S, fr, j, k, (double)g->m[S->gu[j]] / R);
     }
     cs_put(S, fr, fcol, -1);
+    for (int r = first_rr; r < fr; r++) S->rf[r] = fr; /* the rows of the loop above */
   }
   for (int x = 0; x < ne; x++) S->ecol[elist[x]] = -1;
   for (int x = 0; x < ng; x++) S->zcol[gj[x]] = -1;
@@ -336,11 +355,14 @@ static void cs_compress(const cs *S, covlp *L) {
 }
 
 
-cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const int64_t *load) {
+/* The problem, whole or built lazily; NULL past its cap. */
+static cs *cs_build(const remat_graph *g, const cover_params *p, const int64_t *load, int lazy) {
   cs *S = util_calloc(1, sizeof *S);
   S->g = g;
   S->p = p;
   S->load = load;
+  S->lazy = lazy;
+  S->cap = lazy ? COVER_STEPS_LAZY_MAX_NONZEROS : COVER_STEPS_MAX_NONZEROS;
   S->n = g->n;
   S->M = p->budget;
   size_t nn = (size_t)(g->n ? g->n : 1);
@@ -393,6 +415,137 @@ cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const 
   return S;
 }
 
+cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const int64_t *load) {
+  cs *S = p->steps_lazy ? NULL : cs_build(g, p, load, 0);
+  return S || child_stopping() ? S : cs_build(g, p, load, 1);
+}
+
+int cover_steps_lazy(const cover_steps *S) { return S->lazy; }
+
+/* The lazily built problem's rows apart: the base ones (columns bs, bi,
+ * bv, bounds blb, bub) and the generated ones (rows ls, lc, lv, bounds
+ * llb, lub; lfr: the base row of its F_k bound or -1). */
+typedef struct cs_split {
+  int nb, nl;
+  int *bs, *bi, *ls, *lc, *lfr;
+  double *bv, *blb, *bub, *lv, *llb, *lub;
+} cs_split;
+
+static void cs_split_rows(const cs *S, const covlp *L, cs_split *P) {
+  int nr = L->nrows, nc = L->ncols;
+  int *to = util_malloc(((size_t)nr + 1) * sizeof *to); /* base row, or -1 - lazy row */
+  P->nb = P->nl = 0;
+  for (int r = 0; r < nr; r++) to[r] = S->rlazy[r] ? -1 - P->nl++ : P->nb++;
+  long long nnz = L->start[nc];
+  P->bs = util_malloc(((size_t)nc + 1) * sizeof *P->bs);
+  P->bi = util_malloc(((size_t)nnz + 1) * sizeof *P->bi);
+  P->bv = util_malloc(((size_t)nnz + 1) * sizeof *P->bv);
+  P->ls = util_calloc((size_t)P->nl + 2, sizeof *P->ls);
+  for (long long e = 0; e < nnz; e++)
+    if (to[L->index[e]] < 0) P->ls[-to[L->index[e]]]++; /* generated row -1 - to, + 1 */
+  for (int i = 0; i < P->nl; i++) P->ls[i + 1] += P->ls[i];
+  P->lc = util_malloc(((size_t)P->ls[P->nl] + 1) * sizeof *P->lc);
+  P->lv = util_malloc(((size_t)P->ls[P->nl] + 1) * sizeof *P->lv);
+  int *pos = util_malloc(((size_t)P->nl + 1) * sizeof *pos);
+  memcpy(pos, P->ls, ((size_t)P->nl + 1) * sizeof *pos);
+  int z = 0;
+  for (int c = 0; c < nc; c++) {
+    P->bs[c] = z;
+    for (int e = L->start[c]; e < L->start[c + 1]; e++) {
+      int r = to[L->index[e]];
+      if (r >= 0) {
+        P->bi[z] = r;
+        P->bv[z++] = L->value[e];
+      } else {
+        int i = -1 - r;
+        P->lc[pos[i]] = c;
+        P->lv[pos[i]++] = L->value[e];
+      }
+    }
+  }
+  P->bs[nc] = z;
+  P->blb = util_malloc(((size_t)P->nb + 1) * sizeof *P->blb);
+  P->bub = util_malloc(((size_t)P->nb + 1) * sizeof *P->bub);
+  P->llb = util_malloc(((size_t)P->nl + 1) * sizeof *P->llb);
+  P->lub = util_malloc(((size_t)P->nl + 1) * sizeof *P->lub);
+  P->lfr = util_malloc(((size_t)P->nl + 1) * sizeof *P->lfr);
+  for (int r = 0; r < nr; r++) {
+    int q = to[r];
+    if (q >= 0) {
+      P->blb[q] = L->rowlb[r];
+      P->bub[q] = L->rowub[r];
+    } else {
+      P->llb[-1 - q] = L->rowlb[r];
+      P->lub[-1 - q] = L->rowub[r];
+      P->lfr[-1 - q] = S->rf[r] >= 0 ? to[S->rf[r]] : -1; /* F_k's rows are base rows */
+    }
+  }
+  UTIL_FREE(to, pos);
+}
+
+static void cs_split_free(cs_split *P) {
+  UTIL_FREE(P->bs, P->bi, P->bv, P->ls, P->lc, P->lv, P->blb, P->bub, P->llb, P->lub, P->lfr);
+}
+
+/* A generated row is added when the LP's solution misses it by more than
+ * this (its rows are scaled by the stage's excess: about 1). */
+#define CS_VIOLATED 1e-7
+
+/* The rounds of the lazily built problem's LP (cover_steps.h). */
+static void cs_rounds(const cs *S, const covlp *L, double limit, cover_out *o) {
+  double t0 = util_now();
+  cs_split P;
+  cs_split_rows(S, L, &P);
+  Clp_Simplex *lp = Clp_newModel();
+  Clp_setLogLevel(lp, 0);
+  Clp_loadProblem(lp, L->ncols, P.nb, P.bs, P.bi, P.bv, L->collb, L->colub, L->obj, P.blb,
+                  P.bub);
+  char *in = util_calloc((size_t)P.nl + 1, 1);
+  int *as = util_malloc(((size_t)P.nl + 1) * sizeof *as);
+  int *ac = util_malloc(((size_t)P.ls[P.nl] + 1) * sizeof *ac);
+  double *av = util_malloc(((size_t)P.ls[P.nl] + 1) * sizeof *av);
+  double *alb = util_malloc(((size_t)P.nl + 1) * sizeof *alb);
+  double *aub = util_malloc(((size_t)P.nl + 1) * sizeof *aub);
+  for (;;) {
+    double left = limit - (util_now() - t0);
+    if (left <= 0.01 || child_stopping()) break;
+    Clp_setMaximumSeconds(lp, left);
+    Clp_dual(lp, 0);
+    if (Clp_status(lp) != 0) break; /* out of time (or worse): the rounds so far */
+    int64_t inc = covlp_round_up(L, Clp_objectiveValue(lp));
+    if (o->status == COVER_NONE || inc > o->increase) {
+      o->status = COVER_BOUND;
+      o->lp = 1;
+      o->increase = inc;
+      if (S->p->plain_done) S->p->plain_done(S->p->ctx, o);
+    }
+    /* the generated rows the solution misses; a recomputing step's row
+     * with F_k at the sum it bounds (its base row's activity added) */
+    const double *x = Clp_getColSolution(lp), *act = Clp_getRowActivity(lp);
+    int add = 0, k = 0;
+    for (int i = 0; i < P.nl; i++) {
+      if (in[i]) continue;
+      double a = P.lfr[i] >= 0 ? act[P.lfr[i]] : 0;
+      for (int e = P.ls[i]; e < P.ls[i + 1]; e++) a += P.lv[e] * x[P.lc[e]];
+      if (a >= P.llb[i] - CS_VIOLATED) continue;
+      in[i] = 1;
+      as[add] = k;
+      for (int e = P.ls[i]; e < P.ls[i + 1]; e++) {
+        ac[k] = P.lc[e];
+        av[k++] = P.lv[e];
+      }
+      alb[add] = P.llb[i];
+      aub[add++] = P.lub[i];
+    }
+    if (!add) break; /* the looser problem's LP optimum */
+    as[add] = k;
+    Clp_addRows(lp, add, alb, aub, as, ac, av);
+  }
+  Clp_deleteModel(lp);
+  UTIL_FREE(in, as, ac, av, alb, aub);
+  cs_split_free(&P);
+}
+
 void cover_steps_solve(cover_steps *S, double limit, cover_out *o) {
   double t0 = util_now();
   memset(o, 0, sizeof *o);
@@ -404,7 +557,10 @@ void cover_steps_solve(cover_steps *S, double limit, cover_out *o) {
   cs_compress(S, &L);
   covlp_scale(&L);
   double left = limit - (util_now() - t0);
-  if (left > 0.01) covlp_run(&L, left, 1, S->p->plain_done, S->p->ctx, o);
+  if (left > 0.01 && S->lazy)
+    cs_rounds(S, &L, left, o);
+  else if (left > 0.01)
+    covlp_run(&L, left, 1, S->p->plain_done, S->p->ctx, o);
   covlp_free(&L);
 }
 
@@ -412,6 +568,6 @@ void cover_steps_free(cover_steps *S) {
   if (!S) return;
   UTIL_FREE(S->zcol, S->over, S->before, S->lr, S->gu, S->ga, S->gb, S->gc, S->gn,
             S->gfirst, S->gcount, S->pfirst, S->lb, S->ub, S->cost, S->integer, S->rcol,
-            S->ecol, S->rlb, S->rub, S->tr, S->tc, S->tv);
+            S->ecol, S->rlb, S->rub, S->rlazy, S->rf, S->tr, S->tc, S->tv);
   free(S);
 }

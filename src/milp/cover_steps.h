@@ -28,7 +28,19 @@
  *   - sum_j y_j + R[u] <= C_u - 1.
  * Every schedule on the stage axis gives a solution (X, z, E, R in {0, 1}),
  * so the optimum is a lower bound on its duration increase, and an
- * infeasible problem proves that none fits. */
+ * infeasible problem proves that none fits.
+ *
+ * Where the whole problem passes COVER_STEPS_MAX_NONZEROS (or when
+ * cover_params.steps_lazy asks for it), it is built lazily, as a looser
+ * problem: z[j,k] is X[j, after k] (its upper bound: z appears nowhere
+ * else then), a value out of memory at a recomputing step is bounded by
+ * X[j,k] alone, and the rows E >= X - R and those of the recomputing
+ * steps are generated: the LP without them first, then, round by round,
+ * the rows its solution violates (with F_k at the sum it bounds), Clp's
+ * dual simplex warm-started each round, until none is violated or the
+ * time is out.  Every round's LP keeps a subset of the looser problem's
+ * rows, so its value is a lower bound too; CBC does not run on it, and
+ * it proves no infeasibility. */
 #ifndef REMAT_COVER_STEPS_H
 #define REMAT_COVER_STEPS_H
 
@@ -37,10 +49,13 @@
 #include "cover_types.h"
 #include "remat.h"
 
-/* Problems with more matrix entries than this are not built: Clp's LP
- * had not ended after 400 s at 2.8 million (bench/RESULTS.md, section
- * 23). */
+/* Problems with more matrix entries than this are built lazily: Clp's LP
+ * of the whole problem had not ended after 400 s at 2.8 million
+ * (bench/RESULTS.md, sections 23 and 30); lazily built ones with more
+ * than COVER_STEPS_LAZY_MAX_NONZEROS (the generated rows included) are
+ * not built. */
 #define COVER_STEPS_MAX_NONZEROS 500000LL
+#define COVER_STEPS_LAZY_MAX_NONZEROS 8000000LL
 
 typedef struct cover_steps cover_steps;
 
@@ -49,8 +64,13 @@ typedef struct cover_steps cover_steps;
  * COVER_STEPS_MAX_NONZEROS (or in a child told to stop: child.h). */
 cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const int64_t *load);
 
-/* Solve it within `limit` seconds (the LP relaxation first, then CBC);
- * fills o (its status COVER_NONE when there is no answer). */
+/* Built lazily (above). */
+int cover_steps_lazy(const cover_steps *S);
+
+/* Solve it within `limit` seconds (the LP relaxation first, then CBC;
+ * built lazily: the rounds of its LP, each higher bound also to
+ * p->plain_done); fills o (its status COVER_NONE when there is no
+ * answer). */
 void cover_steps_solve(cover_steps *S, double limit, cover_out *o);
 
 void cover_steps_free(cover_steps *S);

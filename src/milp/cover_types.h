@@ -42,6 +42,14 @@ typedef struct cover_params {
    * the answer so far); NULL: not called */
   void (*plain_done)(void *ctx, const cover_out *o);
   void *ctx;
+  /* the recomputing steps' problem with its rows generated lazily
+   * (cover_steps.h): 0 only where the whole problem passes
+   * COVER_STEPS_MAX_NONZEROS, 1 always (tests) */
+  int steps_lazy;
+  /* seconds from the start that lazy problem may run to (its LP's bound
+   * rises round by round; each higher one goes to plain_done); 0: the
+   * time_limit */
+  double steps_time_limit;
 } cover_params;
 
 #endif

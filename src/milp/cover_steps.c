@@ -506,13 +506,13 @@ static void cs_rounds(const cs *S, const covlp *L, double limit, cover_out *o) {
   double *av = util_malloc(((size_t)P.ls[P.nl] + 1) * sizeof *av);
   double *alb = util_malloc(((size_t)P.nl + 1) * sizeof *alb);
   double *aub = util_malloc(((size_t)P.nl + 1) * sizeof *aub);
-  for (int round = 0;; round++) {
+  for (int pass = 0;; pass++) {
     double left = limit - (util_now() - t0);
     if (left <= 0.01 || child_stopping()) break;
     Clp_setMaximumSeconds(lp, left);
     /* the first LP with Clp's presolve: its later rounds' dual simplex
      * then took a third less time on random_layered_n1000 (section 30) */
-    if (round == 0)
+    if (pass == 0)
       Clp_initialSolve(lp);
     else
       Clp_dual(lp, 0);

@@ -279,11 +279,12 @@ typedef struct remat_solve_params {
                               search proved none (0) */
   int free_order;          /* search every order, not only the input
                               order's stages (0) */
-  int keep_copies;         /* 1: keep to C_v as given; 0: raise C_v (where
-                              it is 2 or more) to the copies of a node in
-                              Chen's or Echo's schedule when it fits the
-                              budget, so that the solve never ends worse
-                              than those baselines (0) */
+  int keep_copies;         /* 1: keep to C_v as given (--strict-copies);
+                              0: raise C_v (where it is 2 or more) to the
+                              copies of a node in Chen's or Echo's schedule
+                              (or the LP rounding's, README "Copies") when
+                              it fits the budget, so that the solve never
+                              ends worse than those baselines (0) */
   /* called with every new best schedule (node indices), or NULL */
   void (*on_improvement)(void *ctx, const int *seq, int len);
   void *improvement_ctx;

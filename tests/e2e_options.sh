@@ -107,7 +107,7 @@ run "$REMAT" batch m.txt -q
   fail "manifest --threads 17: exit $rc '$err'"
 printf 'g.json 0.9 -q\n' >m.txt
 run "$REMAT" batch m.txt -q
-[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --free-order, --lp-bound, --lns)" ] ||
+[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --free-order, --strict-copies, --lp-bound, --lns)" ] ||
   fail "manifest -q: exit $rc '$err'"
 
 # ------------------------------------------------------------- --help

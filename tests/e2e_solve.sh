@@ -206,6 +206,19 @@ run "$REMAT" eval l20.json l20-r.json --budget 0.85
 # C_v = 1 is never raised, and --copies 1 forbids any recomputation
 run "$REMAT" solve l20.json --budget 0.85 --copies 1 --threads 1 --time-limit 2 -v -o l20-1.json
 [ "$rc" = 3 ] && ! grep -q "LP rounding\|C_v raised" <<<"$err" || fail "l20 copies 1: exit $rc ($err)"
+# --strict-copies keeps C_v = 2 as given: no baseline or rounding raises
+# it, so the search stays above the budget (exit 3), and the result's map
+# holds the C_v given
+run "$REMAT" solve l20.json --budget 0.85 --strict-copies --threads 1 --time-limit 2 -v -o l20-s.json
+[ "$rc" = 3 ] && ! grep -q "LP rounding\|C_v raised" <<<"$err" || fail "l20 strict: exit $rc ($err)"
+jq -e '.status == "over-budget" and ([.copies[] | select(. > 2)] | length) == 0' l20-s.json >/dev/null ||
+  fail "l20 strict: $(jq -c '[.status, .copies]' l20-s.json)"
+# and so do compare's CP and a batch job
+run "$REMAT" compare l20.json --budget 0.85 --method cp --strict-copies --threads 1 -t 2 --format json -q
+[ "$rc" = 0 ] && [ "$(jq -r '.[0].within_budget' <<<"$out")" = false ] || fail "compare --strict-copies: $rc $out"
+run "$REMAT" batch l20.json --budget 0.85 --strict-copies -t 2 -q -o l20-b
+[ "$(jq -r '[.options, .status] | @tsv' l20-b.jsonl)" = "$(printf -- '--strict-copies\tover-budget')" ] ||
+  fail "batch --strict-copies: $rc $(cat l20-b.jsonl)"
 
 # ------------------------------------------------ out of time: exit 3
 t_case "out of time"

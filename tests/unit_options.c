@@ -223,7 +223,8 @@ static void test_job_scan(void **state) {
   char names[512];
   cli_names(CMD_JOB, names, sizeof names);
   assert_string_equal(names, "--time-limit, --threads, --seed, --copies, "
-                             "--fzn-solver, --no-heuristic, --free-order, --lp-bound, --lns");
+                             "--fzn-solver, --no-heuristic, --free-order, "
+                             "--strict-copies, --lp-bound, --lns");
   static const char *not_job[] = {"-q", "-o", "--budget", "--output", "-j"};
   for (size_t k = 0; k < sizeof not_job / sizeof *not_job; k++) {
     char *w[] = {(char *)not_job[k], "x"};
@@ -251,7 +252,7 @@ static void test_job_words(void **state) {
   assert_int_equal(parse(CMD_BATCH,
                          "d --budget 0.9,0.8 -q --jobs 2 --lns random --free-order -c 3 "
                          "--seed 7 --time-limit 2.5 --threads 2 --fzn-solver fzn-x "
-                         "--no-heuristic --lp-bound -o out",
+                         "--no-heuristic --strict-copies --lp-bound -o out",
                          &o, err, sizeof err),
                    0);
   char *w[32], buf[512];
@@ -260,8 +261,8 @@ static void test_job_words(void **state) {
   for (int i = 0; i < n; i++)
     snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", w[i]);
   assert_string_equal(line, "--time-limit 2.5 --threads 2 --seed 7 --copies 3 "
-                            "--fzn-solver fzn-x --no-heuristic --free-order --lp-bound "
-                            "--lns random");
+                            "--fzn-solver fzn-x --no-heuristic --free-order --strict-copies "
+                            "--lp-bound --lns random");
   /* every job option is among them (test_job_scan lists them) */
   char names[512];
   cli_names(CMD_JOB, names, sizeof names);

@@ -78,6 +78,7 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
     sp.default_copies = p->default_copies;
     sp.heuristics = p->heuristics;
     sp.free_order = p->free_order;
+    sp.keep_copies = p->keep_copies;
     sp.fzn_solver = p->fzn_solver;
     sp.verbose = 0;
     return remat_solve(g, &sp, r);

@@ -39,6 +39,8 @@ typedef struct cmp_params {
   int heuristics;      /* CP: the C heuristics and the annealing; MILP: its
                           MIP start from them (1) */
   int free_order;      /* CP: in free order (remat_solve_params) (0) */
+  int keep_copies;     /* CP: C_v as given, never raised (remat_solve_params)
+                          (0) */
   const char *fzn_solver; /* CP: an external FlatZinc executable
                              (remat_solve_params), NULL: Gecode */
   volatile int *stop;

@@ -46,6 +46,7 @@ int cmd_compare(const char *name, const cli_opts *o) {
   p.verbose = !o->quiet;
   p.heuristics = !o->no_heuristic;
   p.free_order = o->free_order;
+  p.keep_copies = o->strict_copies;
   p.fzn_solver = o->fzn_solver;
   p.stop = sig_install();
   int n = cmp_run(g, budgets, nb, &p, &rows, err, sizeof err);

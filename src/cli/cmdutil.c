@@ -90,6 +90,7 @@ void cmdu_solve_params(const cli_opts *o, remat_solve_params *p) {
   p->fzn_solver = o->fzn_solver;
   p->heuristics = !o->no_heuristic;
   p->free_order = o->free_order;
+  p->keep_copies = o->strict_copies;
   p->lp_time = o->lp_bound ? o->time_limit : 0;
   p->lns = !strcmp(o->lns, "random") ? REMAT_LNS_RANDOM
            : !strcmp(o->lns, "none") ? REMAT_LNS_NONE

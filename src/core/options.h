@@ -148,6 +148,10 @@ enum {
     CMD_SOLVE | CMD_EMIT | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB, NULL, \
     "search every topological order, not only the input order's stages "    \
     "(solve, batch, compare, tune-copies; emit: the free-order model)")      \
+  O(strict_copies, "strict-copies", 0, FLAG, 0, NULL,                         \
+    CMD_SOLVE | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB, NULL,           \
+    "C_v is a hard limit: never raised to a baseline's copies (solve, "       \
+    "batch, compare, tune-copies)")                                           \
   O(lp_bound, "lp-bound", 0, FLAG, 0, NULL, CMD_SOLVE | CMD_BATCH | CMD_JOB,  \
     NULL,                                                                     \
     "solve, batch: then Checkmate's LP relaxation (up to --time-limit more) " \

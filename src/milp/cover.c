@@ -462,12 +462,10 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
       cover_take(o, &x);
     }
   }
-  /* the steps' rows in the time the others leave (they end in seconds
-   * where they can say more at all: bench/RESULTS.md, section 23); built
-   * lazily, until p->steps_time_limit when it is given */
-  double until = steps && cover_steps_lazy(steps) && p->steps_time_limit > 0
-                     ? p->steps_time_limit
-                     : p->time_limit;
+  /* the steps' rows until p->steps_time_limit when it is given (their
+   * CBC or, built lazily, their LP's rounds may need minutes: bounds.c),
+   * else in the time the others leave */
+  double until = steps && p->steps_time_limit > 0 ? p->steps_time_limit : p->time_limit;
   left = until - (util_now() - t0);
   if (steps && cover_bounded(o) && left > 0.01 && !child_stopping()) {
     if (p->plain_done) p->plain_done(p->ctx, o);

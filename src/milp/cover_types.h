@@ -46,9 +46,9 @@ typedef struct cover_params {
    * (cover_steps.h): 0 only where the whole problem passes
    * COVER_STEPS_MAX_NONZEROS, 1 always (tests) */
   int steps_lazy;
-  /* seconds from the start that lazy problem may run to (its LP's bound
-   * rises round by round; each higher one goes to plain_done); 0: the
-   * time_limit */
+  /* seconds from the start the recomputing steps' problem may run to,
+   * whole (CBC) or lazy (its LP's bound rises round by round; each
+   * higher one goes to plain_done); 0: the time_limit */
   double steps_time_limit;
 } cover_params;
 

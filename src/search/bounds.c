@@ -64,11 +64,10 @@ static void bounds_cover_child(void *ctx) {
   double T = B->p->time_limit, t = 0.25 * T;
   if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
   cp.time_limit = t;
-  /* the recomputing steps' problem may need minutes to say more: its CBC
-   * (random_layered_n250 at 0.8: two minutes within the solve), or built
-   * lazily (a thousand layered nodes) its LP's rounds, each bound taken
-   * as it comes; so it runs until the solve ends (bench/RESULTS.md,
-   * sections 30 and 32) */
+  /* the recomputing steps' problem may need minutes to say more, whole
+   * (its CBC) or built lazily (its LP's rounds, each bound taken as it
+   * comes), so it runs until the solve ends (bench/RESULTS.md, sections
+   * 30 and 32) */
   cp.steps_time_limit = T;
   child_deadline(t + 2); /* whatever CBC does */
   cp.plain_done = bounds_cover_answer;

@@ -3,8 +3,9 @@
 # --merge` on a truncated result names file:line:col; `batch --resume` on a
 # results file with a NUL byte in a line skips that line (named file:line)
 # and keeps the records after it; `eval` of an invalid schedule says why on
-# stderr, and of a result without a schedule why it has none; a manifest budget list with an empty item is an error naming the
-# line; budget ranges FROM:TO:STEP in batch and compare.
+# stderr, and of a result without a schedule why it has none; a manifest
+# budget list with an empty item is an error naming the line; budget
+# ranges FROM:TO:STEP in batch and compare.
 # Usage: REMAT=build/remat bash tests/e2e_inputs.sh
 set -euo pipefail
 

@@ -84,10 +84,13 @@ def read_schedule(path, graph):
     if isinstance(s, dict):
         info = {k: s[k] for k in ("peak", "budget", "within_budget",
                                   "method", "status") if k in s}
-        why = s.get("message") or s.get("status")
+        msg, status = s.get("message"), s.get("status")
+        why = (msg if isinstance(msg, str) and msg else
+               f"status {status}" if isinstance(status, str) and status else None)
         s = s.get("sequence")
-        if s is None and isinstance(why, str) and why:
-            # a result that ended without a schedule: say why, as remat does
+        if s is None and why:
+            # a result that ended without a schedule: say why, as remat
+            # does (result.c, result_file_sequence)
             raise BridgeError(f"{path}: the result has no schedule ({why})")
     if not isinstance(s, list) or not s:
         raise BridgeError(f"{path}: no schedule (a JSON array of node ids, "

@@ -99,12 +99,16 @@ static void order_bound_masks(order_bound_batch *b) {
   }
 }
 
-/* The closure bound of batch member i (masks built). */
-static int64_t order_bound_cut(order_bound_batch *b, int i) {
+/* The closure problem of batch member i (masks built): min over S of the
+ * sum of cap[u] over u in S with a successor outside S, cap_in[u] instead
+ * for the inputs of v (NULL: cap). */
+static int64_t order_bound_cut_caps(order_bound_batch *b, int i, const int64_t *cap,
+                                    const int64_t *cap_in) {
   const remat_graph *g = b->g;
   uint64_t bit = 1ULL << i;
-  int n = g->n, next = 2;
-  int64_t c = g->m[b->v[i]];
+  int n = g->n, next = 2, v = b->v[i];
+  int64_t c = 0;
+  if (!cap_in) cap_in = cap;
 #define OB_IN_D(u) (b->dm[u] & bit)
 #define OB_IN_A(u) (b->am[u] & bit)
 #define OB_FREE(u) (!OB_IN_D(u) && !OB_IN_A(u))
@@ -125,15 +129,17 @@ static int64_t order_bound_cut(order_bound_batch *b, int i) {
   order_flow_reset(&b->f, next);
   for (int u = 0; u < n; u++) {
     if (OB_IN_D(u)) continue;
-    int has_d = 0;
-    for (int k = g->succ_off[u]; k < g->succ_off[u + 1]; k++)
+    int has_d = 0, input = 0;
+    for (int k = g->succ_off[u]; k < g->succ_off[u + 1]; k++) {
       if (OB_IN_D(g->succ[k])) has_d = 1;
+      if (g->succ[k] == v) input = 1;
+    }
     int x = OB_IN_A(u) ? 0 : b->xid[u]; /* A_v is in S: the source */
     if (has_d) {
-      if (x == 0) c += g->m[u];
-      else order_flow_arc(&b->f, x, 1, g->m[u]);
+      if (x == 0) c += input ? cap_in[u] : cap[u];
+      else order_flow_arc(&b->f, x, 1, cap[u]);
     } else if (b->yid[u] >= 0) {
-      order_flow_arc(&b->f, x, b->yid[u], g->m[u]);
+      order_flow_arc(&b->f, x, b->yid[u], cap[u]);
       for (int k = g->succ_off[u]; k < g->succ_off[u + 1]; k++)
         if (b->xid[g->succ[k]] >= 0)
           order_flow_arc(&b->f, b->yid[u], b->xid[g->succ[k]], ORDER_FLOW_INF);
@@ -147,6 +153,11 @@ static int64_t order_bound_cut(order_bound_batch *b, int i) {
 #undef OB_IN_A
 #undef OB_FREE
   return c + order_flow_max(&b->f, 0, 1);
+}
+
+/* The closure bound of batch member i (masks built). */
+static int64_t order_bound_cut(order_bound_batch *b, int i) {
+  return b->g->m[b->v[i]] + order_bound_cut_caps(b, i, b->g->m, NULL);
 }
 
 static int order_bound_cmp_desc(const void *x, const void *y, void *ctx) {
@@ -295,4 +306,27 @@ int64_t order_bound_closure(const remat_graph *g, int v) {
   int64_t c = order_bound_cut(&b, 0);
   order_bound_batch_free(&b);
   return c;
+}
+
+struct order_closure {
+  order_bound_batch b;
+};
+
+order_closure *order_closure_new(const remat_graph *g, int v) {
+  order_closure *c = util_malloc(sizeof *c);
+  order_bound_batch_init(&c->b, g);
+  c->b.nb = 1;
+  c->b.v[0] = v;
+  order_bound_masks(&c->b);
+  return c;
+}
+
+int64_t order_closure_cut(order_closure *c, const int64_t *cap, const int64_t *cap_in) {
+  return order_bound_cut_caps(&c->b, 0, cap, cap_in);
+}
+
+void order_closure_free(order_closure *c) {
+  if (!c) return;
+  order_bound_batch_free(&c->b);
+  free(c);
 }

@@ -64,4 +64,15 @@ int order_bound_pairs(const remat_graph *g, int64_t *a, size_t max_pairs,
 /* The closure bound c_v of one node (m_v + min F(S)). */
 int64_t order_bound_closure(const remat_graph *g, int v);
 
+/* The same closure problem of one node v with other capacities, for
+ * order_cost.c: the masks of v are built once by order_closure_new, then
+ * order_closure_cut returns min over S of the sum of cap[u] over u in S
+ * with a successor outside S (cap_in[u] instead where u is an input of v;
+ * cap_in NULL: cap), without m_v.  Capacities are >= 0 and their sum must
+ * fit in 64 bits. */
+typedef struct order_closure order_closure;
+order_closure *order_closure_new(const remat_graph *g, int v);
+int64_t order_closure_cut(order_closure *c, const int64_t *cap, const int64_t *cap_in);
+void order_closure_free(order_closure *c);
+
 #endif

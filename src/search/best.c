@@ -148,6 +148,20 @@ void best_take_cover(best *B) {
   pthread_mutex_unlock(&B->mu);
 }
 
+void best_take_bound(best *B, double lb, const char *by) {
+  pthread_mutex_lock(&B->mu);
+  remat_result *r = B->r;
+  if (!r->has_bound || lb > r->bound) {
+    B->bound_by = by;
+    if (best_raise_bound(B, lb) == 0) {
+      prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (%s)", best_elapsed(B),
+                remat_tdi(r->base_duration, lb), by);
+      best_at_bound(B);
+    }
+  }
+  pthread_mutex_unlock(&B->mu);
+}
+
 void best_take_window(best *B) {
   best_window *w = B->win;
   if (!w) return;

@@ -122,6 +122,10 @@ void best_take_cover(best *B);
  * optimal when it is there. */
 void best_take_window(best *B);
 
+/* A lower bound lb on the duration found in the caller's thread (`by`
+ * names it): raised, printed, and a proof when the best schedule is at it. */
+void best_take_bound(best *B, double lb, const char *by);
+
 /* Stop: a proof (done), an internal error or the caller's stop flag.
  * Takes the covering and window bounds' answers when they came. */
 int best_stopped(best *B);

@@ -12,6 +12,8 @@
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
  *           model refuses: the best baseline and the segment search
  *           (seg_search.h) on that order, in linear memory;
+ *   cost    when no order fits, the recomputation cost bound of every
+ *           order (order_cost.h; SFREE_COST_SHARE of the time at most);
  *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search
  *           ended above M without a proof: restarts of the order descent
  *           (order_descent.h), which often finds a lower peak;
@@ -44,6 +46,7 @@
 #include "free_exact.h"
 #include "graph.h"
 #include "order.h"
+#include "order_cost.h"
 #include "order_descent.h"
 #include "remat.h"
 #include "result.h"
@@ -67,6 +70,10 @@
  * graphs of at most SFREE_SEQ_NODES nodes (it re-simulates the whole
  * sequence at every move). */
 #define SFREE_SEQ_SHARE 0.5
+/* The cost bound's share of the time limit (at most SFREE_COST_MAX s). */
+#define SFREE_COST_SHARE 0.05
+#define SFREE_COST_MAX 5.0
+#define SFREE_COST_BY "order cost bound"
 #define SFREE_SEQ_NODES 5000
 /* A try of the joint annealing's other threads: an order descent of at
  * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
@@ -216,6 +223,26 @@ static remat_graph *sfree_order(sfree *F) {
   }
   order_result_free(&o);
   return h;
+}
+
+/* The recomputation cost bound of every order (order_cost.h), looking at
+ * the nodes by their memory in the order found (F->perm). */
+static void sfree_cost(sfree *F) {
+  best *B = &F->B;
+  order_cost_params cp;
+  order_cost_params_init(&cp);
+  cp.budget = B->p->budget;
+  cp.stop = B->p->stop;
+  cp.order = F->perm;
+  cp.time_limit = best_left(B) * SFREE_COST_SHARE;
+  if (cp.time_limit > SFREE_COST_MAX) cp.time_limit = SFREE_COST_MAX;
+  if (cp.time_limit < 0.01) cp.time_limit = 0.01;
+  order_cost_out o;
+  order_cost_run(B->g, &cp, &o);
+  best_verbose(B, "order cost bound: %lld over %d nodes (%d cuts, %s), %.2fs", (long long)o.bound,
+               o.nodes, o.cuts, o.complete ? "complete" : "stopped", o.seconds);
+  if (o.bound <= 0) return;
+  best_take_bound(B, (double)(B->r->base_duration + o.bound), SFREE_COST_BY);
 }
 
 /* Chen's and Echo's schedules on the input order (seeds.h), before any
@@ -606,6 +633,10 @@ static void sfree_status(sfree *F) {
                "optimal over every sequence in free order with at most C_v copies per node");
   } else if (B->fits) {
     r->status = REMAT_STATUS_FEASIBLE;
+    if (r->has_bound) /* the cost bound holds with any number of copies */
+      r->bound_covers = B->bound_by && !strcmp(B->bound_by, SFREE_COST_BY)
+                            ? REMAT_COVERS_ANY_ORDER
+                            : REMAT_COVERS_ANY_ORDER_COPIES;
     if (F->input_minimal && F->stages_optimal)
       snprintf(r->message, sizeof r->message,
                "optimal on the input order's stages; the input order is a minimum-peak "
@@ -640,6 +671,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     seeds_base sb = {0};
     if (!B->fits && !B->done) {
       remat_graph *h = sfree_order(&F);
+      if (!B->fits && !best_stopped(B)) sfree_cost(&F);
       if (!B->fits && !best_stopped(B) && g->n <= SFREE_STAGE_NODES) sfree_baselines(&F, &sb);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
       if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {

@@ -110,6 +110,15 @@ run "$REMAT" solve cheap.json --budget 80 --copies 1 --free-order -t 3 -q -o one
 [ "$rc" = 3 ] && [ "$(jq '[.copies[]] | max' one.json)" = 1 ] ||
   fail "--copies 1: exit $rc $(jq -c '[.status, .copies.u]' one.json) $err"
 
+t_case "free order: the order cost bound where no order fits"
+# a training graph at half its peak: the backward pass's peak step must
+# drop stored activations in every order; the bound says what that costs
+"$REMAT" gen training --nodes 40 -q -o tr40.json
+run "$REMAT" solve tr40.json --budget 0.5 --free-order -t 5 -q -o trb.json
+[ "$rc" = 0 ] && jq -e '.lower_bound_covers == "any-order" and .lower_bound > .base_duration
+  and .lower_bound <= .duration' trb.json >/dev/null ||
+  fail "exit $rc $(jq -c '[.status, .base_duration, .lower_bound, .duration, .lower_bound_covers]' trb.json)"
+
 t_case "free order: Ctrl-C keeps the best schedule"
 t_interrupt 2 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --free-order \
   --time-limit 60 -q -o fint.json

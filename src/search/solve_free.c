@@ -70,11 +70,11 @@
  * graphs of at most SFREE_SEQ_NODES nodes (it re-simulates the whole
  * sequence at every move). */
 #define SFREE_SEQ_SHARE 0.5
+#define SFREE_SEQ_NODES 5000
 /* The cost bound's share of the time limit (at most SFREE_COST_MAX s). */
 #define SFREE_COST_SHARE 0.05
 #define SFREE_COST_MAX 5.0
 #define SFREE_COST_BY "order cost bound"
-#define SFREE_SEQ_NODES 5000
 /* A try of the joint annealing's other threads: an order descent of at
  * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
  * left), then SFREE_TRY seconds of annealing from that order (the last
@@ -619,6 +619,10 @@ static void sfree_status(sfree *F) {
   best *B = &F->B;
   remat_result *r = B->r;
   long long M = B->p->budget, peak = r->peak;
+  if (r->has_bound) /* the cost bound holds with any number of copies */
+    r->bound_covers = B->bound_by && !strcmp(B->bound_by, SFREE_COST_BY)
+                          ? REMAT_COVERS_ANY_ORDER
+                          : REMAT_COVERS_ANY_ORDER_COPIES;
   if (B->fits && B->proven) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
@@ -633,10 +637,6 @@ static void sfree_status(sfree *F) {
                "optimal over every sequence in free order with at most C_v copies per node");
   } else if (B->fits) {
     r->status = REMAT_STATUS_FEASIBLE;
-    if (r->has_bound) /* the cost bound holds with any number of copies */
-      r->bound_covers = B->bound_by && !strcmp(B->bound_by, SFREE_COST_BY)
-                            ? REMAT_COVERS_ANY_ORDER
-                            : REMAT_COVERS_ANY_ORDER_COPIES;
     if (F->input_minimal && F->stages_optimal)
       snprintf(r->message, sizeof r->message,
                "optimal on the input order's stages; the input order is a minimum-peak "

@@ -17,6 +17,7 @@ void best_init(best *B, const remat_graph *g, const remat_solve_params *p, remat
   B->r = r;
   B->t0 = util_now();
   B->cover_lb = -1;
+  B->order_lb = -1;
   B->pebble_node = -1;
   pthread_mutex_init(&B->mu, NULL);
   prog_init(&B->pr, p->verbose);

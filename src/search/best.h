@@ -68,6 +68,8 @@ typedef struct best {
   int cover_proof;       /* proven by a lower bound (covering or window):
                             nothing fits with C_v */
   double cover_lb;       /* the covering bound's lower bound (-1: none) */
+  double order_lb;       /* the order cost bound's, over every sequence
+                            (-1: none) */
   int bound_proof;       /* proven optimal: the best schedule is at the
                             lower bound */
   int64_t rounded_q;     /* the CP's optimum is proven for durations

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "milp_model.h"
+#include "order_cost.h"
 #include "pebble.h"
 #include "result.h"
 #include "util.h"
@@ -14,6 +15,8 @@
  * graphs (the networks' blocks) in milliseconds and wide ones never. */
 #define BOUNDS_PEBBLE_SHARE 0.05
 #define BOUNDS_PEBBLE_MAX 1.0
+#define BOUNDS_COST_SHARE 0.05
+#define BOUNDS_COST_MAX 5.0
 
 void bounds_pebble(best *B) {
   if (!B->p->heuristics || best_stopped(B)) return;
@@ -33,6 +36,25 @@ void bounds_pebble(best *B) {
   B->pebble_node = o.node;
   B->proven = 1;
   B->done = 1;
+}
+
+void bounds_order_cost(best *B, const int *order) {
+  if (!B->p->heuristics || best_stopped(B)) return;
+  order_cost_params cp;
+  order_cost_params_init(&cp);
+  cp.budget = B->p->budget;
+  cp.stop = B->p->stop;
+  cp.order = order;
+  cp.time_limit = best_left(B) * BOUNDS_COST_SHARE;
+  if (cp.time_limit > BOUNDS_COST_MAX) cp.time_limit = BOUNDS_COST_MAX;
+  if (cp.time_limit < 0.01) cp.time_limit = 0.01;
+  order_cost_out o;
+  order_cost_run(B->g, &cp, &o);
+  best_verbose(B, "order cost bound: %lld over %d nodes (%d cuts, %s), %.2fs", (long long)o.bound,
+               o.nodes, o.cuts, o.complete ? "complete" : "stopped", o.seconds);
+  if (o.bound <= 0) return;
+  B->order_lb = (double)(B->r->base_duration + o.bound);
+  best_take_bound(B, B->order_lb, BOUNDS_COST_BY);
 }
 
 /* In the covering bound's child: an answer for the parent (the answers

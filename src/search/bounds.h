@@ -14,6 +14,14 @@
  * (B->pebble_node, proven, done); not with --no-heuristic. */
 void bounds_pebble(best *B);
 
+/* The order cost bound (order_cost.h) in the caller's thread, for
+ * BOUNDS_COST_SHARE of the time left (at most BOUNDS_COST_MAX s): a lower
+ * bound on every sequence in any order, so on the stage model's too,
+ * raised on B as BOUNDS_COST_BY; nodes are looked at by their memory in
+ * `order` (NULL: the input order); not with --no-heuristic. */
+#define BOUNDS_COST_BY "order cost bound"
+void bounds_order_cost(best *B, const int *order);
+
 /* Start the covering bound in a child (a fork: before any thread); not
  * with --no-heuristic, which runs the CP alone. */
 void bounds_cover_start(best *B);

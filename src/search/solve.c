@@ -5,8 +5,9 @@
  *           the greedy stay above M, Checkmate's LP rounded with any
  *           number of copies: seeds.h), the CP model with C_v copies per
  *           node (raised where a baseline that fits needs more), the
- *           covering bound in a child (bounds.h), the window bound in
- *           another once the seeds ran;
+ *           order cost bound (every sequence), the covering bound in a
+ *           child (bounds.h), the window bound in another once the seeds
+ *           ran;
  *   seeds   the input order (optimal when it fits), a caller's warm start,
  *           the baselines that fit, the C heuristics (seeds.h);
  *   phase 1 (only while nothing fits) minimise max(peak, M) from the
@@ -192,10 +193,12 @@ static void solve_infeasible(const best *B) {
 }
 
 /* The widest set of schedules the best one is proven optimal in: every
- * sequence at the base duration, the covering bound's when it is there. */
+ * sequence at the base duration or the order cost bound, the covering
+ * bound's when it is there. */
 static int solve_optimal_covers(const best *B) {
   const remat_result *r = B->r;
   if (r->duration <= r->base_duration) return REMAT_COVERS_ANY_ORDER;
+  if (B->order_lb >= 0 && (double)r->duration <= B->order_lb) return REMAT_COVERS_ANY_ORDER;
   if (B->cover_lb >= 0 && (double)r->duration <= B->cover_lb) return REMAT_COVERS_FIRSTS_COPIES;
   return REMAT_COVERS_STAGES_COPIES;
 }
@@ -272,6 +275,7 @@ int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result 
   if (!rc) {
     if (!seeds_input_order(B)) bounds_pebble(B); /* else no recomputation is needed */
     if (!B->fits && !B->done) {
+      bounds_order_cost(B, NULL);
       bounds_cover_start(B);
       seeds_solve(B, &S.base);
       bounds_window_start(B);

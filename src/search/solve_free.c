@@ -13,7 +13,7 @@
  *           model refuses: the best baseline and the segment search
  *           (seg_search.h) on that order, in linear memory;
  *   cost    when no order fits, the recomputation cost bound of every
- *           order (order_cost.h; SFREE_COST_SHARE of the time at most);
+ *           order (bounds_order_cost);
  *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search
  *           ended above M without a proof: restarts of the order descent
  *           (order_descent.h), which often finds a lower peak;
@@ -46,7 +46,6 @@
 #include "free_exact.h"
 #include "graph.h"
 #include "order.h"
-#include "order_cost.h"
 #include "order_descent.h"
 #include "remat.h"
 #include "result.h"
@@ -71,10 +70,6 @@
  * sequence at every move). */
 #define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
-/* The cost bound's share of the time limit (at most SFREE_COST_MAX s). */
-#define SFREE_COST_SHARE 0.05
-#define SFREE_COST_MAX 5.0
-#define SFREE_COST_BY "order cost bound"
 /* A try of the joint annealing's other threads: an order descent of at
  * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
  * left), then SFREE_TRY seconds of annealing from that order (the last
@@ -223,26 +218,6 @@ static remat_graph *sfree_order(sfree *F) {
   }
   order_result_free(&o);
   return h;
-}
-
-/* The recomputation cost bound of every order (order_cost.h), looking at
- * the nodes by their memory in the order found (F->perm). */
-static void sfree_cost(sfree *F) {
-  best *B = &F->B;
-  order_cost_params cp;
-  order_cost_params_init(&cp);
-  cp.budget = B->p->budget;
-  cp.stop = B->p->stop;
-  cp.order = F->perm;
-  cp.time_limit = best_left(B) * SFREE_COST_SHARE;
-  if (cp.time_limit > SFREE_COST_MAX) cp.time_limit = SFREE_COST_MAX;
-  if (cp.time_limit < 0.01) cp.time_limit = 0.01;
-  order_cost_out o;
-  order_cost_run(B->g, &cp, &o);
-  best_verbose(B, "order cost bound: %lld over %d nodes (%d cuts, %s), %.2fs", (long long)o.bound,
-               o.nodes, o.cuts, o.complete ? "complete" : "stopped", o.seconds);
-  if (o.bound <= 0) return;
-  best_take_bound(B, (double)(B->r->base_duration + o.bound), SFREE_COST_BY);
 }
 
 /* Chen's and Echo's schedules on the input order (seeds.h), before any
@@ -620,9 +595,8 @@ static void sfree_status(sfree *F) {
   remat_result *r = B->r;
   long long M = B->p->budget, peak = r->peak;
   if (r->has_bound) /* the cost bound holds with any number of copies */
-    r->bound_covers = B->bound_by && !strcmp(B->bound_by, SFREE_COST_BY)
-                          ? REMAT_COVERS_ANY_ORDER
-                          : REMAT_COVERS_ANY_ORDER_COPIES;
+    r->bound_covers = B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
+                                                                  : REMAT_COVERS_ANY_ORDER_COPIES;
   if (B->fits && B->proven) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
@@ -671,7 +645,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     seeds_base sb = {0};
     if (!B->fits && !B->done) {
       remat_graph *h = sfree_order(&F);
-      if (!B->fits && !best_stopped(B)) sfree_cost(&F);
+      if (!B->fits) bounds_order_cost(B, F.perm);
       if (!B->fits && !best_stopped(B) && g->n <= SFREE_STAGE_NODES) sfree_baselines(&F, &sb);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
       if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {

@@ -119,6 +119,22 @@ run "$REMAT" solve tr40.json --budget 0.5 --free-order -t 5 -q -o trb.json
   and .lower_bound <= .duration' trb.json >/dev/null ||
   fail "exit $rc $(jq -c '[.status, .base_duration, .lower_bound, .duration, .lower_bound_covers]' trb.json)"
 
+t_case "the order cost bound proves an optimum over every order, fixed or free"
+# a -> b -> c -> d, a -> d: at c's step a, b and c are held (30 > 20), so a
+# is dropped and computed again before d, in every order: 5 more
+cat >cost.json <<'EOF'
+{"name": "cost", "nodes": [{"id": "a", "duration": 5, "memory": 10},
+  {"id": "b", "duration": 1, "memory": 10}, {"id": "c", "duration": 1, "memory": 10},
+  {"id": "d", "duration": 1, "memory": 0}],
+ "edges": [["a", "b"], ["b", "c"], ["c", "d"], ["a", "d"]]}
+EOF
+for mode in "" --free-order; do
+  run "$REMAT" solve cost.json --budget 20 $mode -t 5 -q -o cost_r.json
+  [ "$rc" = 0 ] && [ "$(jq -c '[.status, .duration, .lower_bound, .proof_covers, .lower_bound_covers]' \
+    cost_r.json)" = '["optimal",13,13,"any-order","any-order"]' ] ||
+    fail "solve $mode: exit $rc $(jq -c '[.status, .duration, .lower_bound, .proof_covers]' cost_r.json)"
+done
+
 t_case "free order: Ctrl-C keeps the best schedule"
 t_interrupt 2 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --free-order \
   --time-limit 60 -q -o fint.json

@@ -45,6 +45,14 @@ static void test_cost_hand_worked(void **state) {
   assert_int_equal(cost_bound(g, 30), 0); /* the order fits */
   assert_int_equal(cost_bound(g, 19), 0); /* c and b alone do not fit */
   remat_graph_free(g);
+  /* with d of size 0 and M = 20, all of a must go: the knapsack is
+   * integral and the bound (lambda >= 1/2, the largest ratio) is the
+   * optimum */
+  g = cost_chain(1, 1);
+  g->m[3] = 0;
+  assert_int_equal(exh_best(g, 20, NULL, 0), base + 5);
+  assert_int_equal(cost_bound(g, 20), 5);
+  remat_graph_free(g);
   /* the same at 10^8 times the durations and 10^11 times the sizes */
   int64_t ws = 100000000, ms = 100000000000;
   g = cost_chain(ws, ms);

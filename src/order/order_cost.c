@@ -51,9 +51,9 @@ static int64_t ocost_scaled(double x, double K) {
   return y > 0 ? (int64_t)y : 0;
 }
 
-/* L_v(lambda) rounded up from below (a valid lower bound on cost_v), or 0
- * when it is not positive. */
-static int64_t ocost_eval(ocost *C, order_closure *cl, int v, double lambda) {
+/* L_v(lambda) lowered by the margin into *L (for the search to compare),
+ * rounded up (a valid lower bound on cost_v), or 0 when not positive. */
+static int64_t ocost_eval(ocost *C, order_closure *cl, int v, double lambda, long double *Lout) {
   const remat_graph *g = C->g;
   int n = g->n;
   double top = 0;
@@ -66,6 +66,7 @@ static int64_t ocost_eval(ocost *C, order_closure *cl, int v, double lambda) {
     double a = lambda * (double)g->m[g->pred[k]];
     if (a > top) top = a;
   }
+  *Lout = 0;
   if (!(top > 0)) return 0;
   int e;
   frexp((0x1p61 / (n + 1.0)) / top, &e);
@@ -84,6 +85,7 @@ static int64_t ocost_eval(ocost *C, order_closure *cl, int v, double lambda) {
   long double a = (long double)lambda * (long double)(g->m[v] - C->p->budget);
   long double b = (long double)F / (long double)K;
   long double L = a + b - (fabsl(a) + fabsl(b)) * 0x1p-40L;
+  *Lout = L;
   if (!(L > 0)) return 0;
   long double up = ceill(L);
   return up >= 0x1p62L ? (int64_t)1 << 62 : (int64_t)up;
@@ -99,27 +101,34 @@ static int64_t ocost_node(ocost *C, int v, double lo, double hi) {
     return 0;
   }
   C->out->nodes++;
+  /* the search compares the values before rounding: rounded ones tie
+   * where L_v still rises */
   double a = log(lo), b = log(hi), phi = (sqrt(5.0) - 1) / 2;
   double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
-  int64_t f1 = ocost_eval(C, cl, v, exp(x1)), f2 = ocost_eval(C, cl, v, exp(x2));
-  best = f1 > f2 ? f1 : f2;
+  long double f1, f2, fe;
+  int64_t r1 = ocost_eval(C, cl, v, exp(x1), &f1), r2 = ocost_eval(C, cl, v, exp(x2), &f2);
+  best = r1 > r2 ? r1 : r2;
   for (int it = 2; it < C->p->lambdas && b - a > 1e-9 && !ocost_stopped(C); it++) {
+    int64_t r;
     if (f1 >= f2) {
       b = x2;
       x2 = x1;
       f2 = f1;
       x1 = b - phi * (b - a);
-      f1 = ocost_eval(C, cl, v, exp(x1));
-      if (f1 > best) best = f1;
+      r = ocost_eval(C, cl, v, exp(x1), &f1);
     } else {
       a = x1;
       x1 = x2;
       f1 = f2;
       x2 = a + phi * (b - a);
-      f2 = ocost_eval(C, cl, v, exp(x2));
-      if (f2 > best) best = f2;
+      r = ocost_eval(C, cl, v, exp(x2), &f2);
     }
+    if (r > best) best = r;
   }
+  /* the search never tries the ends; where L_v rises all the way, its top
+   * is at the largest ratio */
+  int64_t r = ocost_eval(C, cl, v, hi, &fe);
+  if (r > best) best = r;
   order_closure_free(cl);
   return best;
 }

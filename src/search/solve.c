@@ -253,7 +253,9 @@ static int solve_conclude(solve *S) {
     r->status = REMAT_STATUS_ERROR;
     return REMAT_EINTERNAL;
   }
-  if (r->has_bound) r->bound_covers = REMAT_COVERS_STAGES_COPIES;
+  if (r->has_bound) /* the order cost bound holds for every sequence */
+    r->bound_covers = B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
+                                                                  : REMAT_COVERS_STAGES_COPIES;
   if (r->status == REMAT_STATUS_FEASIBLE && B->rounded_q)
     /* the CP's proof holds for rounded durations only; the bound is
      * bounds_rounded's, or a higher one */

@@ -601,11 +601,17 @@ static void sfree_status(sfree *F) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
     r->bound = (double)r->duration;
-    r->proof_covers = r->bound_covers =
-        r->recomputations ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_ANY_ORDER;
+    int any = B->order_lb >= 0 && (double)r->duration <= B->order_lb;
+    r->proof_covers = r->bound_covers = r->recomputations && !any
+                                            ? REMAT_COVERS_ANY_ORDER_COPIES
+                                            : REMAT_COVERS_ANY_ORDER;
     if (!r->recomputations)
       snprintf(r->message, sizeof r->message,
                "optimal: an order without recomputation fits (the base duration)");
+    else if (any)
+      snprintf(r->message, sizeof r->message,
+               "optimal over every sequence in any order, with any number of copies "
+               "(the order cost bound)");
     else
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in free order with at most C_v copies per node");

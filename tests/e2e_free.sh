@@ -134,6 +134,9 @@ for mode in "" --free-order; do
     cost_r.json)" = '["optimal",13,13,"any-order","any-order"]' ] ||
     fail "solve $mode: exit $rc $(jq -c '[.status, .duration, .lower_bound, .proof_covers]' cost_r.json)"
 done
+run "$REMAT" info cost.json --budget 20
+grep -qx "order_cost_bound: duration 13  TDI 62.5000% (every order, any copies, [0-9.]*s)" <<<"$out" ||
+  fail "info: exit $rc '$out'"
 
 t_case "free order: Ctrl-C keeps the best schedule"
 t_interrupt 2 "$REMAT" solve "$root/examples/layered_120.json" --budget 0.8 --free-order \

@@ -1,7 +1,7 @@
 /* cmd_info.c -- remat info: graph statistics, the standard budgets and
  * the lower bound on the peak of every order (order_bound.h); with
- * --budget, the pebbling proof (pebble.h) and the covering bound
- * (cover.h) at that budget. */
+ * --budget, the pebbling proof (pebble.h), the order cost bound
+ * (order_cost.h) and the covering bound (cover.h) at that budget. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "cmdutil.h"
 #include "cover.h"
 #include "order_bound.h"
+#include "order_cost.h"
 #include "pebble.h"
 #include "seeds.h"
 #include "util.h"
@@ -84,6 +85,17 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g,
   else if (po.status == PEBBLE_INFEASIBLE)
     printf("lower_bound: infeasible (pebbling proof)\n");
   else {
+    /* every order, any number of copies (order_cost.h) */
+    order_cost_params cp;
+    order_cost_params_init(&cp);
+    cp.budget = p.budget;
+    cp.time_limit = info_left(o, t0, 2);
+    order_cost_out co;
+    order_cost_run(g, &cp, &co);
+    int64_t base = remat_graph_base_duration(g);
+    printf("order_cost_bound: duration %lld  TDI %.4f%% (every order, any copies%s, %.2fs)\n",
+           (long long)(base + co.bound), remat_tdi(base, (double)(base + co.bound)),
+           co.complete ? "" : ", cut short", co.seconds);
     p.time_limit = info_left(o, t0, o->time_limit);
     info_cover(g, &p);
   }

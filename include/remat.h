@@ -285,6 +285,11 @@ typedef struct remat_solve_params {
                               (or the LP rounding's, README "Copies") when
                               it fits the budget, so that the solve never
                               ends worse than those baselines (0) */
+  int64_t order_cost;      /* > 0: a lower bound on the duration that
+                              recomputation adds to every sequence in any
+                              order, already known (the order cost bound of
+                              a caller): the solve takes it instead of
+                              computing that bound (0) */
   /* called with every new best schedule (node indices), or NULL */
   void (*on_improvement)(void *ctx, const int *seq, int len);
   void *improvement_ctx;

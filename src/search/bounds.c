@@ -39,6 +39,11 @@ void bounds_pebble(best *B) {
 }
 
 void bounds_order_cost(best *B, const int *order) {
+  if (B->p->order_cost > 0) { /* the caller's */
+    B->order_lb = (double)(B->r->base_duration + B->p->order_cost);
+    best_take_bound(B, B->order_lb, BOUNDS_COST_BY);
+    return;
+  }
   if (!B->p->heuristics || best_stopped(B)) return;
   order_cost_params cp;
   order_cost_params_init(&cp);

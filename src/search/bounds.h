@@ -18,7 +18,8 @@ void bounds_pebble(best *B);
  * BOUNDS_COST_SHARE of the time left (at most BOUNDS_COST_MAX s): a lower
  * bound on every sequence in any order, so on the stage model's too,
  * raised on B as BOUNDS_COST_BY; nodes are looked at by their memory in
- * `order` (NULL: the input order); not with --no-heuristic. */
+ * `order` (NULL: the input order); not with --no-heuristic.  A bound the
+ * caller gave (remat_solve_params.order_cost) is taken instead. */
 #define BOUNDS_COST_BY "order cost bound"
 void bounds_order_cost(best *B, const int *order);
 

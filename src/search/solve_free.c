@@ -428,6 +428,8 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) 
   for (int i = 0; i < g->n; i++) copies[i] = B->r->copies[F->perm && h ? F->perm[i] : i];
   p.copies = copies;
   p.keep_copies = 1; /* its schedules are offered to the free solve's C_v */
+  if (B->order_lb >= 0) /* every sequence's, so those of h's stages too */
+    p.order_cost = (int64_t)B->order_lb - B->r->base_duration;
   p.warm_seq = NULL;
   p.warm_len = 0;
   p.verbose = p.verbose > 1 ? 1 : 0;

@@ -7,13 +7,13 @@
  *   order   a minimum-peak order without recomputation (order.h); when
  *           one fits M, its duration, the base one, is optimal; the
  *           search stops once it stalls (sfree_order_watch);
+ *   cost    when no order fits, the recomputation cost bound of every
+ *           order (bounds_order_cost);
  *   exact   on graphs of at most FREE_EXACT_MAXN nodes, the exact search
  *           over every sequence (free_exact.h); a proof ends the solve;
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
  *           model refuses: the best baseline and the segment search
  *           (seg_search.h) on that order, in linear memory;
- *   cost    when no order fits, the recomputation cost bound of every
- *           order (bounds_order_cost);
  *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search
  *           ended above M without a proof: restarts of the order descent
  *           (order_descent.h), which often finds a lower peak;

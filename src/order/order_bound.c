@@ -167,6 +167,19 @@ static int order_bound_cmp_desc(const void *x, const void *y, void *ctx) {
   return *(const int *)x - *(const int *)y;
 }
 
+int *order_bound_by_memory(const remat_graph *g, const int *order, int64_t *at) {
+  int n = g->n;
+  int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
+  int64_t *mem = util_malloc((size_t)(n ? n : 1) * sizeof *mem);
+  for (int i = 0; i < n; i++) ord[i] = order ? order[i] : i;
+  order_walk_peak(g, ord, mem);
+  for (int i = 0; i < n; i++) at[ord[i]] = mem[i];
+  for (int i = 0; i < n; i++) ord[i] = i;
+  qsort_r(ord, (size_t)n, sizeof *ord, order_bound_cmp_desc, at);
+  free(mem);
+  return ord;
+}
+
 int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
                         order_bound_out *out) {
   double t0 = util_now();
@@ -179,15 +192,8 @@ int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
     return 0;
   }
   /* memory at each node's step in the known order: c_v is at most that */
-  int *ord = util_malloc((size_t)n * sizeof *ord), *cand = NULL;
-  int64_t *mem = util_malloc((size_t)n * sizeof *mem);
   int64_t *up = util_malloc((size_t)n * sizeof *up);
-  for (int i = 0; i < n; i++) ord[i] = p->order ? p->order[i] : i;
-  order_walk_peak(g, ord, mem);
-  for (int i = 0; i < n; i++) up[ord[i]] = mem[i];
-  cand = ord; /* reused: the nodes by decreasing memory at their step */
-  for (int i = 0; i < n; i++) cand[i] = i;
-  qsort_r(cand, (size_t)n, sizeof *cand, order_bound_cmp_desc, up);
+  int *cand = order_bound_by_memory(g, p->order, up);
   order_bound_batch b;
   order_bound_batch_init(&b, g);
   int idx = 0, stopped = 0;
@@ -228,8 +234,7 @@ int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
   }
   out->complete = !stopped;
   order_bound_batch_free(&b);
-  free(ord);
-  free(mem);
+  free(cand);
   free(up);
   out->seconds = util_now() - t0;
   return out->bound;

@@ -48,6 +48,12 @@ typedef struct order_bound_out {
 int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
                         order_bound_out *out);
 
+/* The memory at each node's step in `order` (a complete order; NULL: the
+ * input order) into at[0..n), and the nodes by decreasing memory there
+ * (ties by index), newly allocated: the order in which the bounds look at
+ * them, since a node's closure bound is at most its memory in any order. */
+int *order_bound_by_memory(const remat_graph *g, const int *order, int64_t *at);
+
 /* The ancestor bound a_v of every node into a[0..n).  O(n/64 (n + edges)
  * + the sum over v of |{u in A_v with a successor in D_v}|). */
 void order_bound_ancestors(const remat_graph *g, int64_t *a);

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "order_bound.h"
-#include "order_walk.h"
 #include "util.h"
 
 void order_cost_params_init(order_cost_params *p) {
@@ -170,13 +169,6 @@ static double ocost_upper(ocost *C, int v, const int *pos, const int *last, int 
   return over > 0 ? HUGE_VAL : (double)cost;
 }
 
-static int ocost_cmp_desc(const void *x, const void *y, void *ctx) {
-  const int64_t *key = ctx;
-  int64_t a = key[*(const int *)x], b = key[*(const int *)y];
-  if (a != b) return a > b ? -1 : 1;
-  return *(const int *)x - *(const int *)y;
-}
-
 int64_t order_cost_run(const remat_graph *g, const order_cost_params *p, order_cost_out *out) {
   int n = g->n;
   memset(out, 0, sizeof *out);
@@ -189,26 +181,16 @@ int64_t order_cost_run(const remat_graph *g, const order_cost_params *p, order_c
     if (lo == 0 || r < lo) lo = r;
     if (r > hi) hi = r;
   }
-  int never = 0; /* some node never fits: not this bound's to say */
-  for (int v = 0; v < n; v++) {
-    int64_t need = g->m[v];
-    for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) need += g->m[g->pred[k]];
-    if (need > p->budget) never = 1;
-  }
-  if (!n || lo == 0 || never) {
+  /* some node never fits (max_v above M): not this bound's to say */
+  if (!n || lo == 0 || remat_graph_min_peak(g) > p->budget) {
     out->complete = 1;
     out->seconds = util_now() - C.t0;
     return 0;
   }
-  int *ord = util_malloc((size_t)n * sizeof *ord);
-  int64_t *mem = util_malloc((size_t)n * sizeof *mem);
   int64_t *at = util_malloc((size_t)n * sizeof *at);
+  int *ord = order_bound_by_memory(g, p->order, at);
   C.cap = util_malloc((size_t)n * sizeof *C.cap);
   C.cap_in = util_malloc((size_t)n * sizeof *C.cap_in);
-  for (int i = 0; i < n; i++) ord[i] = p->order ? p->order[i] : i;
-  order_walk_peak(g, ord, mem);
-  for (int i = 0; i < n; i++) at[ord[i]] = mem[i];
-  for (int i = 0; i < n; i++) ord[i] = i;
   int *pos = util_malloc((size_t)n * sizeof *pos), *last = util_malloc((size_t)n * sizeof *last);
   int *items = util_malloc((size_t)n * sizeof *items);
   for (int i = 0; i < n; i++) pos[p->order ? p->order[i] : i] = i;
@@ -217,7 +199,6 @@ int64_t order_cost_run(const remat_graph *g, const order_cost_params *p, order_c
     for (int k = g->succ_off[u]; k < g->succ_off[u + 1]; k++)
       if (pos[g->succ[k]] > last[u]) last[u] = pos[g->succ[k]];
   }
-  qsort_r(ord, (size_t)n, sizeof *ord, ocost_cmp_desc, at);
   int i = 0;
   for (; i < n && at[ord[i]] > p->budget && !ocost_stopped(&C); i++) {
     int v = ord[i];
@@ -230,7 +211,7 @@ int64_t order_cost_run(const remat_graph *g, const order_cost_params *p, order_c
     }
   }
   out->complete = i == n || at[ord[i]] <= p->budget;
-  UTIL_FREE(ord, mem, at, C.cap, C.cap_in, pos, last, items);
+  UTIL_FREE(ord, at, C.cap, C.cap_in, pos, last, items);
   out->seconds = util_now() - C.t0;
   return out->bound;
 }

@@ -62,22 +62,15 @@ static void test_cost_hand_worked(void **state) {
   remat_graph_free(g);
 }
 
-/* A random DAG of n nodes: durations w0 + 0..9 wmul, sizes m0 + 1..9 mmul. */
+/* tiny_dag's DAG of n nodes, durations 0..9 and sizes 1..9 times wmul and
+ * mmul, plus 0..999 where those are above 1. */
 static remat_graph *cost_dag(int n, int64_t wmul, int64_t mmul) {
-  int64_t w[EXH_MAXN], m[EXH_MAXN];
-  int src[64], dst[64], ne = 0, pct = rng_int(20, 70);
+  remat_graph *g = tiny_dag(n, rng_int(20, 70), 9);
   for (int v = 0; v < n; v++) {
-    w[v] = rng_int(0, 9) * wmul + (wmul > 1 ? rng_int(0, 999) : 0);
-    m[v] = rng_int(1, 9) * mmul + (mmul > 1 ? rng_int(0, 999) : 0);
-    int has = 0;
-    for (int u = 0; u < v; u++)
-      if (rng_int(1, 100) <= pct) {
-        src[ne] = u, dst[ne++] = v;
-        has = 1;
-      }
-    if (v > 0 && !has) src[ne] = rng_int(0, v - 1), dst[ne++] = v;
+    g->w[v] = g->w[v] * wmul + (wmul > 1 ? rng_int(0, 999) : 0);
+    g->m[v] = g->m[v] * mmul + (mmul > 1 ? rng_int(0, 999) : 0);
   }
-  return graph_from_arrays(n, w, m, ne, src, dst, "cost");
+  return g;
 }
 
 /* Budgets from the least that computes every node to the least peak of

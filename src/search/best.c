@@ -149,17 +149,21 @@ void best_take_cover(best *B) {
   pthread_mutex_unlock(&B->mu);
 }
 
+/* With B->mu held: a lower bound lb from `by`, when higher than the one
+ * so far: raised, printed, a proof when the best schedule is at it. */
+static void best_new_bound(best *B, double lb, const char *by) {
+  remat_result *r = B->r;
+  if (r->has_bound && lb <= r->bound) return;
+  B->bound_by = by;
+  if (best_raise_bound(B, lb) < 0) return;
+  prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (%s)", best_elapsed(B),
+            remat_tdi(r->base_duration, lb), by);
+  best_at_bound(B);
+}
+
 void best_take_bound(best *B, double lb, const char *by) {
   pthread_mutex_lock(&B->mu);
-  remat_result *r = B->r;
-  if (!r->has_bound || lb > r->bound) {
-    B->bound_by = by;
-    if (best_raise_bound(B, lb) == 0) {
-      prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (%s)", best_elapsed(B),
-                remat_tdi(r->base_duration, lb), by);
-      best_at_bound(B);
-    }
-  }
+  best_new_bound(B, lb, by);
   pthread_mutex_unlock(&B->mu);
 }
 
@@ -175,15 +179,7 @@ void best_take_window(best *B) {
   remat_result *r = B->r;
   if (inc > B->win_seen && !B->win_taken) {
     B->win_seen = inc;
-    double lb = (double)(r->base_duration + inc);
-    if (!r->has_bound || lb > r->bound) {
-      B->bound_by = "window bound";
-      if (best_raise_bound(B, lb) == 0) {
-        prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (window bound)", best_elapsed(B),
-                  remat_tdi(r->base_duration, lb));
-        best_at_bound(B);
-      }
-    }
+    best_new_bound(B, (double)(r->base_duration + inc), "window bound");
   }
   if (ready && !B->win_taken) {
     B->win_taken = 1;

@@ -195,7 +195,7 @@ grep -Eq "^remat: LP rounding with any number of copies: [0-9.]+s, within budget
   fail "l20: no rounding line in '$err'"
 # the raise is said at the default level too, as many nodes as the map has
 k=$(jq '[.copies[] | select(. > 2)] | length' l20-r.json)
-grep -Eq "^remat: \[ *[0-9.]+s\] copies    C_v raised on $k nodes? to its copies in a baseline's schedule within budget; claims speak of the raised C_v \(the result's \"copies\"\)$" <<<"$err" ||
+grep -Eq "^remat: \[ *[0-9.]+s\] copies    C_v raised on $k nodes? to its copies in a baseline's or the copies probe's schedule within budget; claims speak of the raised C_v \(the result's \"copies\"\)$" <<<"$err" ||
   fail "l20: no line saying that C_v was raised on $k nodes in '$err'"
 jq -e '.within_budget and ([.copies[] | select(. > 2)] | length) >= 1 and
        (.copies as $c | [.sequence | group_by(.)[] | {id: .[0], k: length}] |
@@ -221,6 +221,39 @@ run "$REMAT" batch l20.json --budget 0.85 --strict-copies -t 2 -q -o l20-b
   fail "batch --strict-copies: $rc $(cat l20-b.jsonl)"
 
 # ------------------------------------------------ out of time: exit 3
+t_case "the copies probe: more copies of one node"
+# x (duration 50) is read by four readers, each pair of them separated by
+# a large value that x cannot stay live across: within 25, x is computed
+# before each reader, four times (base + 150: TDI 86.71 %).  Echo's
+# baseline does not recompute it (too expensive), and the LP rounding
+# stays above the budget; the copies probe's annealing with any number of
+# copies finds that schedule and raises x's C_v to 4.
+cat >four.json <<'JSON'
+{"nodes": [{"id": "a", "duration": 100, "memory": 1}, {"id": "x", "duration": 50, "memory": 10},
+ {"id": "r1", "duration": 1, "memory": 1}, {"id": "b1", "duration": 5, "memory": 20},
+ {"id": "c1", "duration": 1, "memory": 1}, {"id": "r2", "duration": 1, "memory": 1},
+ {"id": "b2", "duration": 5, "memory": 20}, {"id": "c2", "duration": 1, "memory": 1},
+ {"id": "r3", "duration": 1, "memory": 1}, {"id": "b3", "duration": 5, "memory": 20},
+ {"id": "c3", "duration": 1, "memory": 1}, {"id": "r4", "duration": 1, "memory": 1},
+ {"id": "out", "duration": 1, "memory": 1}],
+ "edges": [["a","x"],["x","r1"],["r1","b1"],["b1","c1"],["c1","r2"],["x","r2"],["r2","b2"],
+  ["b2","c2"],["c2","r3"],["x","r3"],["r3","b3"],["b3","c3"],["c3","r4"],["x","r4"],
+  ["r4","out"],["a","out"]]}
+JSON
+run "$REMAT" solve four.json --budget 25 --threads 1 --time-limit 5 -v -o four-r.json
+[ "$rc" = 0 ] || fail "four: exit $rc ($err)"
+grep -Eq "^remat: copies probe: [0-9.]+s, within budget$" <<<"$err" || fail "four: no probe line in '$err'"
+[ "$(jq -c '[.status, .copies.x, .duration - .base_duration]' four-r.json)" = '["optimal",4,150]' ] ||
+  fail "four: $(jq -c '[.status, .copies.x, .duration, .base_duration]' four-r.json)"
+[ "$(jq -c '[.sequence[] | select(. == "x")] | length' four-r.json)" = 4 ] || fail "four: x not computed 4 times"
+# with C_v kept there is no probe, and nothing fits with x computed twice
+run "$REMAT" solve four.json --budget 25 --strict-copies --threads 1 --time-limit 5 -v -o four-s.json
+[ "$rc" = 3 ] && ! grep -q "copies probe" <<<"$err" || fail "four strict: exit $rc ($err)"
+# free order probes the stages of its own order
+run "$REMAT" solve four.json --budget 25 --free-order --threads 1 --time-limit 5 -q -o four-f.json
+[ "$(jq -c '[.status, .copies.x, .duration - .base_duration]' four-f.json)" = '["optimal",4,150]' ] ||
+  fail "four free: $(jq -c '[.status, .copies.x, .duration, .base_duration]' four-f.json)"
+
 t_case "out of time"
 # (on this generated graph at 0.8 the search stays over the budget with 2
 # copies per node for far longer than the limit)

@@ -274,8 +274,9 @@ void best_copies_raised(best *B, int n) {
   if (n <= 0) return;
   pthread_mutex_lock(&B->mu);
   prog_line(&B->pr,
-            "[%7.2fs] copies    C_v raised on %d node%s to its copies in a baseline's schedule "
-            "within budget; claims speak of the raised C_v (the result's \"copies\")",
+            "[%7.2fs] copies    C_v raised on %d node%s to its copies in a baseline's or the "
+            "copies probe's schedule within budget; claims speak of the raised C_v (the "
+            "result's \"copies\")",
             best_elapsed(B), n, n == 1 ? "" : "s");
   pthread_mutex_unlock(&B->mu);
 }

@@ -148,7 +148,8 @@ void best_status(best *B, int phase, const char *what, long long n);
 void best_stats(best *B, const gz_stats *st);
 
 /* The line (at the default level) saying that C_v was raised on n > 0
- * nodes to their copies in a baseline's schedule within budget (seeds.h):
+ * nodes to their copies in a baseline's or the copies probe's schedule
+ * within budget (seeds.h):
  * a user who gave C_v learns that the claims speak of the raised C_v. */
 void best_copies_raised(best *B, int n);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anneal.h"
 #include "baseline.h"
 #include "echo.h"
 #include "heur.h"
@@ -64,7 +65,8 @@ static int seeds_base_fits(const remat_result *r) {
 static int seeds_base_any_fits(const seeds_base *S, const remat_solve_params *p) {
   return !p->keep_copies && S->ran &&
          (seeds_base_fits(&S->chen) || seeds_base_fits(&S->echo) ||
-          (S->rounded && seeds_base_fits(&S->round)));
+          (S->rounded && seeds_base_fits(&S->round)) ||
+          (S->probed && seeds_base_fits(&S->probe)));
 }
 
 /* LP rounding (round_seed) on graphs of at most SEEDS_ROUND_NODES nodes:
@@ -132,6 +134,116 @@ static void seeds_base_round(seeds_base *S, const remat_graph *g, const remat_so
   S->round_seconds = util_now() - t0;
 }
 
+/* The copies probe: annealing runs from the greedy's schedule (both with
+ * any number of copies where c[v] >= 2), each until it stalls
+ * (SEEDS_PROBE_STALL seconds without a new best, and longer than it took
+ * to find the last): the first for SEEDS_PROBE_GLANCE seconds; when its
+ * best fits and computes some node more than c[v] times, more runs with
+ * their own seeds follow for the rest of the probe's time (a run often
+ * stays in the basin of its first schedule, and the best of several
+ * leaves it).  Where more copies bring nothing, the probe ends after one
+ * short run. */
+#define SEEDS_PROBE_GLANCE 0.1
+#define SEEDS_PROBE_STALL 1.0
+/* Beyond this many nodes the annealing makes too few moves per second
+ * for a glance to tell anything (it ran 3 s for a 0.1 s glance on a
+ * 10,001-node training graph): no probe. */
+#define SEEDS_PROBE_NODES 2000
+
+typedef struct seeds_probe_run {
+  const remat_graph *g;
+  remat_result *r;
+  double t0;
+  int invalid;
+  int first; /* stop at the first report (the greedy's schedule) */
+} seeds_probe_run;
+
+static int seeds_probe_report(void *ctx, const int *seq, int len, const char *name) {
+  (void)name;
+  seeds_probe_run *X = ctx;
+  if (remat_result_offer(X->r, X->g, seq, len, 0, util_now() - X->t0) < 0) X->invalid = 1;
+  return X->invalid || X->first;
+}
+
+/* Does r fit and compute some node more than c[v] times? */
+static int seeds_probe_beyond(const remat_result *r, const int *c) {
+  if (!r->seq || r->peak > r->budget) return 0;
+  int n = 0;
+  for (int i = 0; i < r->len; i++) n = r->seq[i] >= n ? r->seq[i] + 1 : n;
+  int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt), beyond = 0;
+  for (int i = 0; i < r->len; i++) beyond |= ++cnt[r->seq[i]] > c[r->seq[i]];
+  free(cnt);
+  return beyond;
+}
+
+int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
+                remat_result *r) {
+  int n = g->n, raisable = 0;
+  int *any = util_malloc((size_t)(n ? n : 1) * sizeof *any);
+  for (int v = 0; v < n; v++) {
+    any[v] = c[v] >= 2 ? 0 : c[v]; /* 0: any number */
+    raisable |= c[v] >= 2;
+  }
+  if (n > SEEDS_PROBE_NODES) raisable = 0;
+  double t0 = util_now();
+  seeds_probe_run X = {g, r, t0, 0, 1};
+  remat_result start;
+  remat_result_init(&start, g, p->budget, "greedy");
+  if (raisable) {
+    heur_params hp;
+    heur_params_init(&hp);
+    hp.budget = p->budget;
+    hp.copies = any;
+    hp.time_limit = seconds;
+    hp.io.report = seeds_probe_report;
+    hp.io.ctx = &(seeds_probe_run){g, &start, t0, 0, 1};
+    hp.io.stop = p->stop;
+    hp.io.seed = p->seed;
+    heur_run(g, &hp);
+    X.invalid = ((seeds_probe_run *)hp.io.ctx)->invalid;
+  }
+  X.first = 0;
+  for (int k = 0; raisable && !X.invalid; k++) {
+    double left = seconds - (util_now() - t0);
+    if (k == 0 && left > SEEDS_PROBE_GLANCE) left = SEEDS_PROBE_GLANCE;
+    if (left < 0.01 || (p->stop && *p->stop)) break;
+    anneal_params ap;
+    anneal_params_init(&ap);
+    ap.budget = p->budget;
+    ap.copies = any;
+    ap.time_limit = left;
+    ap.stall = SEEDS_PROBE_STALL;
+    ap.io.report = seeds_probe_report;
+    ap.io.ctx = &X;
+    ap.io.stop = p->stop;
+    ap.io.seed = p->seed + 7919u * (unsigned)k;
+    anneal_run(g, start.seq, start.len, &ap);
+    if (!seeds_probe_beyond(r, c)) break;
+  }
+  remat_result_free(&start);
+  free(any);
+  if (X.invalid) { /* a schedule that fails re-simulation is left out */
+    free(r->seq);
+    r->seq = NULL;
+  }
+  return X.invalid;
+}
+
+/* The copies probe on the input order's stages (seeds_probe), unless
+ * C_v is kept; not in free order, which probes the stages of its own
+ * order (solve_free.c). */
+static void seeds_base_probe(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+  if (p->keep_copies || p->free_order || g->n > SEEDS_PROBE_NODES || (p->stop && *p->stop))
+    return;
+  double t0 = util_now();
+  S->probed = 1;
+  remat_result_init(&S->probe, g, p->budget, "anneal");
+  int *c = seeds_caller_copies(g, p);
+  seeds_probe(g, p, c, p->time_limit * SEEDS_PROBE_SHARE, &S->probe);
+  free(c);
+  S->probe_seconds = util_now() - t0;
+}
+
 void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
   memset(S, 0, sizeof *S);
   /* nothing to seed: the input order fits, or the durations' sums could
@@ -157,6 +269,7 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
     S->echo.seq = NULL;
   }
   seeds_base_round(S, g, p);
+  seeds_base_probe(S, g, p);
   S->seconds = util_now() - t0;
 }
 
@@ -167,9 +280,9 @@ int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solv
   int *cnt = util_malloc((size_t)(n ? n : 1) * sizeof *cnt);
   int *was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
   memcpy(was, c, (size_t)n * sizeof *was);
-  const remat_result *rs[3] = {&S->chen, &S->echo, &S->round};
-  for (int k = 0; k < 2 + S->rounded; k++) {
-    if (!seeds_base_fits(rs[k])) continue;
+  const remat_result *rs[4] = {&S->chen, &S->echo, &S->round, &S->probe};
+  for (int k = 0; k < 4; k++) {
+    if ((k == 2 && !S->rounded) || (k == 3 && !S->probed) || !seeds_base_fits(rs[k])) continue;
     memset(cnt, 0, (size_t)n * sizeof *cnt);
     for (int i = 0; i < rs[k]->len; i++) cnt[rs[k]->seq[i]]++;
     for (int v = 0; v < n; v++)
@@ -196,13 +309,15 @@ void seeds_base_free(seeds_base *S) {
   remat_result_free(&S->chen);
   remat_result_free(&S->echo);
   if (S->rounded) remat_result_free(&S->round);
-  S->ran = S->rounded = 0;
+  if (S->probed) remat_result_free(&S->probe);
+  S->ran = S->rounded = S->probed = 0;
 }
 
 void seeds_base_offer(best *B, const seeds_base *S, int stages) {
-  const remat_result *rs[3] = {&S->chen, &S->echo, &S->round};
-  const char *names[3] = {"baseline", "echo", "lp-rounding"};
-  for (int k = 0; k < 2 + S->rounded && S->ran; k++) {
+  const remat_result *rs[4] = {&S->chen, &S->echo, &S->round, &S->probe};
+  const char *names[4] = {"baseline", "echo", "lp-rounding", "probe"};
+  for (int k = 0; k < 4 && S->ran; k++) {
+    if ((k == 2 && !S->rounded) || (k == 3 && !S->probed)) continue;
     const remat_result *r = rs[k];
     int fits = stages ? seeds_base_fits(r) : r->seq && r->peak <= r->budget;
     if (fits && best_offer(B, r->seq, r->len, 0, names[k]) < 0)

@@ -49,9 +49,12 @@ typedef struct seeds_base {
   remat_result echo; /* the Echo-style baseline (echo_run) */
   remat_result round; /* Checkmate's LP rounded, any copies (seeds.c,
                          seeds_base_round), when rounded */
+  remat_result probe; /* the copies probe (seeds_probe), when probed */
   int ran;           /* they ran (else nothing to offer or free) */
   int rounded;       /* the LP rounding ran: nothing else fit */
+  int probed;        /* the copies probe ran (C_v not kept) */
   double round_seconds; /* what it took */
+  double probe_seconds; /* what the probe took */
   double seconds;    /* what they took */
 } seeds_base;
 
@@ -64,8 +67,26 @@ typedef struct seeds_base {
  * 2 s for the LPs), which counts as a third baseline.  Where the greedy gets stuck above the
  * budget, the search from there seldom reaches it, and a schedule that
  * fits by computing some node more than C_v times says at once that more
- * copies reach the budget. */
+ * copies reach the budget.  Then, unless C_v is kept, the copies probe
+ * (seeds_probe, at most 5% of the time limit), a fourth baseline. */
 void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p);
+
+/* The copies probe: on g's stages, with any number of copies of the
+ * nodes whose c[v] is 2 or more (C_v = 1 still forbids recomputing), the
+ * greedy (heur.h), then annealing (anneal.h) from its schedule: one short
+ * run, and while the best computes some node more than c[v] times more
+ * runs with new seeds, within `seconds` (seeds.c says how long each); not
+ * on graphs of more than 2,000 nodes.  The best schedule found (within
+ * budget and shortest, else of least peak) goes to r
+ * (remat_result_init'ed by the caller).  Where the caller's C_v holds the
+ * search in a basin that more copies of a few nodes leave (a value
+ * recomputed right before each of its readers while its inputs stay
+ * live), it finds the shorter schedule in a second or two, and the raise
+ * (seeds_base_raise) puts it in the model.  Returns nonzero if a schedule
+ * failed re-simulation (a bug; r->seq is then NULL). */
+#define SEEDS_PROBE_SHARE 0.05 /* its time: at most this share of the limit */
+int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
+                remat_result *r);
 
 /* The C_v to build the model with: the caller's (p->copies, else
  * p->default_copies), raised to the copies of a node in a baseline

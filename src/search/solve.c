@@ -96,6 +96,11 @@ static int solve_bounds(solve *S) {
                  S->base.round.seq && S->base.round.peak <= B->p->budget ? "within budget"
                                                                          : "above the budget",
                  raised);
+  if (S->base.probed)
+    best_verbose(B, "copies probe: %.2fs, %s", S->base.probe_seconds,
+                 !S->base.probe.seq                     ? "nothing"
+                 : S->base.probe.peak <= B->p->budget ? "within budget"
+                                                        : "above the budget");
   best_copies_raised(B, raised);
   rc = cpw_init(&S->C, B, copies, err, sizeof err);
   free(copies);

@@ -102,6 +102,7 @@ typedef struct sfree {
   int input_minimal;       /* the input order is a minimum-peak order */
   int stages_optimal;      /* the stage-axis search proved its optimum */
   int *perm;               /* node i of the renumbered graph is perm[i] */
+  int *probe_seq, probe_len; /* the copies probe's schedule (g's nodes) */
   pthread_mutex_t wmu;     /* the watchers' naps (sfree_nap, sfree_wake) */
   pthread_cond_t wcv;
 } sfree;
@@ -231,6 +232,53 @@ static void sfree_baselines(sfree *F, seeds_base *S) {
   best_verbose(B, "baselines on the input order: %.2fs, C_v raised for %d nodes", S->seconds,
                raised);
   best_copies_raised(B, raised);
+}
+
+/* The copies probe (seeds.h) on the stages of h (g renumbered, node i is
+ * g's F->perm[i]; NULL: g itself), before the exact search and the
+ * stage-axis search, whose C_v it raises: where its schedule fits, C_v
+ * is raised to its copies where it is 2 or more, as the baselines raise
+ * it, and the schedule (g's nodes) is kept for sfree_probe_offer. */
+static void sfree_probe(sfree *F, const remat_graph *h) {
+  best *B = &F->B;
+  const remat_graph *on = h ? h : B->g;
+  const int *perm = h ? F->perm : NULL;
+  int n = on->n;
+  int *c = util_malloc((size_t)(n ? n : 1) * sizeof *c);
+  for (int i = 0; i < n; i++) c[i] = B->r->copies[perm ? perm[i] : i];
+  remat_result pr;
+  remat_result_init(&pr, on, B->p->budget, "anneal");
+  double t0 = best_elapsed(B);
+  if (seeds_probe(on, B->p, c, B->p->time_limit * SEEDS_PROBE_SHARE, &pr))
+    best_error(B, "the copies probe produced an invalid schedule%s", "");
+  best_verbose(B, "copies probe on the %s order: %.2fs, %s", h ? "chosen" : "input",
+               best_elapsed(B) - t0,
+               !pr.seq ? "nothing" : pr.peak <= B->p->budget ? "within budget" : "above the budget");
+  if (pr.seq && pr.peak <= B->p->budget) {
+    int *cnt = util_calloc((size_t)n, sizeof *cnt), raised = 0;
+    for (int i = 0; i < pr.len; i++) cnt[pr.seq[i]]++;
+    for (int i = 0; i < n; i++)
+      if (c[i] >= 2 && cnt[i] > c[i]) {
+        B->r->copies[perm ? perm[i] : i] = cnt[i];
+        raised++;
+      }
+    free(cnt);
+    best_copies_raised(B, raised);
+    F->probe_seq = util_malloc((size_t)pr.len * sizeof *F->probe_seq);
+    for (int i = 0; i < pr.len; i++) F->probe_seq[i] = perm ? perm[pr.seq[i]] : pr.seq[i];
+    F->probe_len = pr.len;
+  }
+  remat_result_free(&pr);
+  free(c);
+}
+
+/* The probe's schedule, offered once B->fits no longer means "without
+ * recomputation" to the branches that read it. */
+static void sfree_probe_offer(sfree *F) {
+  if (F->probe_seq && best_offer(&F->B, F->probe_seq, F->probe_len, 0, "probe") < 0)
+    best_error(&F->B, "the copies probe's schedule is outside C_v%s", "");
+  free(F->probe_seq);
+  F->probe_seq = NULL;
 }
 
 /* A schedule of the renumbered graph, offered in g's numbering. */
@@ -430,8 +478,18 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) 
   p.keep_copies = 1; /* its schedules are offered to the free solve's C_v */
   if (B->order_lb >= 0) /* every sequence's, so those of h's stages too */
     p.order_cost = (int64_t)B->order_lb - B->r->base_duration;
-  p.warm_seq = NULL;
-  p.warm_len = 0;
+  /* the copies probe's schedule, in on's numbering: a start when it is on
+   * on's stages (the order descent may have changed the order since) */
+  int *warm = NULL;
+  if (F->probe_seq) {
+    int *inv = util_malloc((size_t)g->n * sizeof *inv);
+    for (int i = 0; i < g->n; i++) inv[F->perm && h ? F->perm[i] : i] = i;
+    warm = util_malloc((size_t)F->probe_len * sizeof *warm);
+    for (int i = 0; i < F->probe_len; i++) warm[i] = inv[F->probe_seq[i]];
+    free(inv);
+  }
+  p.warm_seq = warm;
+  p.warm_len = warm ? F->probe_len : 0;
   p.verbose = p.verbose > 1 ? 1 : 0;
   p.on_improvement = sfree_stage_found;
   p.improvement_ctx = F;
@@ -453,6 +511,7 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) 
     best_verbose(B, "stage-axis search: lower bound %.0f (for its order's stages only)", r.bound);
   remat_result_free(&r);
   free(copies);
+  free(warm);
 }
 
 /* One joint annealing thread. */
@@ -655,6 +714,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
       remat_graph *h = sfree_order(&F);
       if (!B->fits) bounds_order_cost(B, F.perm);
       if (!B->fits && !best_stopped(B) && g->n <= SFREE_STAGE_NODES) sfree_baselines(&F, &sb);
+      if (!B->fits && !best_stopped(B) && !p->keep_copies && p->heuristics) sfree_probe(&F, h);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
       if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {
         sfree_segments(&F, h);
@@ -678,6 +738,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         if (!B->fits) sfree_stages(&F, h, end, joint && !F.input_minimal);
         seeds_base_offer(B, &sb, 0); /* after the branches above, which read
                                         B->fits as "no recomputation" */
+        sfree_probe_offer(&F);
         int open = !B->proven && !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
         if (open && small) sfree_cp(&F);
         else if (open && joint) sfree_joint(&F);
@@ -687,6 +748,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
       remat_graph_free(h);
     }
     seeds_base_free(&sb);
+    free(F.probe_seq);
     if (B->internal) {
       snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);
       rc = REMAT_EINTERNAL;

@@ -165,11 +165,10 @@ static int seeds_probe_report(void *ctx, const int *seq, int len, const char *na
   return X->invalid || X->first;
 }
 
-/* Does r fit and compute some node more than c[v] times? */
-static int seeds_probe_beyond(const remat_result *r, const int *c) {
+/* Does r (of a graph of n nodes) fit and compute some node more than
+ * c[v] times? */
+static int seeds_probe_beyond(const remat_result *r, int n, const int *c) {
   if (!r->seq || r->peak > r->budget) return 0;
-  int n = 0;
-  for (int i = 0; i < r->len; i++) n = r->seq[i] >= n ? r->seq[i] + 1 : n;
   int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt), beyond = 0;
   for (int i = 0; i < r->len; i++) beyond |= ++cnt[r->seq[i]] > c[r->seq[i]];
   free(cnt);
@@ -186,9 +185,9 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
   }
   if (n > SEEDS_PROBE_NODES) raisable = 0;
   double t0 = util_now();
-  seeds_probe_run X = {g, r, t0, 0, 1};
   remat_result start;
   remat_result_init(&start, g, p->budget, "greedy");
+  seeds_probe_run G = {g, &start, t0, 0, 1}, X = {g, r, t0, 0, 0};
   if (raisable) {
     heur_params hp;
     heur_params_init(&hp);
@@ -196,13 +195,12 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     hp.copies = any;
     hp.time_limit = seconds;
     hp.io.report = seeds_probe_report;
-    hp.io.ctx = &(seeds_probe_run){g, &start, t0, 0, 1};
+    hp.io.ctx = &G;
     hp.io.stop = p->stop;
     hp.io.seed = p->seed;
     heur_run(g, &hp);
-    X.invalid = ((seeds_probe_run *)hp.io.ctx)->invalid;
+    X.invalid = G.invalid;
   }
-  X.first = 0;
   for (int k = 0; raisable && !X.invalid; k++) {
     double left = seconds - (util_now() - t0);
     if (k == 0 && left > SEEDS_PROBE_GLANCE) left = SEEDS_PROBE_GLANCE;
@@ -218,7 +216,7 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     ap.io.stop = p->stop;
     ap.io.seed = p->seed + 7919u * (unsigned)k;
     anneal_run(g, start.seq, start.len, &ap);
-    if (!seeds_probe_beyond(r, c)) break;
+    if (!seeds_probe_beyond(r, n, c)) break;
   }
   remat_result_free(&start);
   free(any);
@@ -328,10 +326,13 @@ void seeds_base_offer(best *B, const seeds_base *S, int stages) {
 void seeds_solve(best *B, const seeds_base *S) {
   const remat_solve_params *p = B->p;
   double th = util_now();
-  /* a warm start that computes a node more than C_v times (or is
-   * invalid) is not taken */
-  if (p->warm_seq && best_offer(B, p->warm_seq, p->warm_len, 0, "warm start") < 0)
-    best_verbose(B, "warm start: not a schedule of the model (C_v): not used");
+  /* a warm start off the input order's stages, or that computes a node
+   * more than C_v times (or is invalid), is not taken: every search of
+   * the portfolio starts from the best, which must be a schedule of the
+   * model */
+  if (p->warm_seq && (!seeds_on_stages(p->warm_seq, p->warm_len) ||
+                      best_offer(B, p->warm_seq, p->warm_len, 0, "warm start") < 0))
+    best_verbose(B, "warm start: not a schedule of the model (the stages, C_v): not used");
   if (S) seeds_base_offer(B, S, 1);
   if (p->heuristics) {
     best_client c = {B, 0, 0, NULL};

@@ -1,11 +1,15 @@
-/* unit_seeds_probe.c -- the copies probe (seeds.h, seeds_probe): on a
- * graph where a value must be recomputed before each of its four readers,
- * with C_v = 2 nowhere near enough, it finds the optimum (the value
- * computed four times); where that value's C_v is 1 it never recomputes
- * it; on graphs of more than 2,000 nodes it does not run. */
+/* unit_seeds.c -- the solve's first schedules (seeds.h).  The copies probe
+ * (seeds_probe): on a graph where a value must be recomputed before each
+ * of its four readers, with C_v = 2 nowhere near enough, it finds the
+ * optimum (the value computed four times); where that value's C_v is 1 it
+ * never recomputes it; on graphs of more than 2,000 nodes it does not
+ * run.  A warm start off the input order's stages is not taken: the
+ * portfolio's searches start from the best schedule, which must be one of
+ * the stage model. */
 #include "testutil.h"
 
 #include "gen.h"
+#include "plan.h"
 #include "seeds.h"
 
 /* a (kept to the end), x = f(a), and readers r1..r4 of x, each pair of
@@ -73,4 +77,54 @@ static void test_probe_not_on_large_graphs(void **state) {
   remat_graph_free(g);
 }
 
-UNIT_TESTS(test_probe_finds_the_copies, test_probe_not_on_large_graphs)
+/* A schedule of the stage model within budget with two recomputations at
+ * one stage, neither reading the other, swapped so that it leaves the
+ * stages (each stage's recomputations in increasing order); NULL if the
+ * solve's schedule has no such pair. */
+static int *off_the_stages(const remat_graph *g, const remat_result *r) {
+  int *seq = malloc((size_t)r->len * sizeof *seq);
+  memcpy(seq, r->seq, (size_t)r->len * sizeof *seq);
+  int t = 0;
+  for (int i = 0; i + 1 < r->len; i++) {
+    if (seq[i] == t) {
+      t++;
+      continue;
+    }
+    int u = seq[i], v = seq[i + 1];
+    if (v < t && v != t && !plan_is_pred(g, u, v)) {
+      seq[i] = v, seq[i + 1] = u;
+      remat_sim sim;
+      if (remat_simulate(g, seq, r->len, &sim, NULL) == 0 && sim.peak <= r->budget) return seq;
+      seq[i] = u, seq[i + 1] = v;
+    }
+  }
+  free(seq);
+  return NULL;
+}
+
+static void test_warm_start_off_the_stages(void **state) {
+  (void)state;
+  /* 1,200 copies: the window search is worker 0 (solve.c) */
+  remat_graph *g = gen_layered(600, 3);
+  remat_solve_params p = solve_params(remat_topo_peak(g) * 85 / 100, 3, 2);
+  p.keep_copies = 1;
+  remat_result r;
+  remat_result_init(&r, g, p.budget, "cp");
+  assert_int_equal(remat_solve(g, &p, &r), REMAT_OK);
+  int *warm = off_the_stages(g, &r);
+  assert_non_null(warm);
+  p.warm_seq = warm;
+  p.warm_len = r.len;
+  p.time_limit = 2;
+  remat_result w;
+  remat_result_init(&w, g, p.budget, "cp");
+  assert_int_equal(remat_solve(g, &p, &w), REMAT_OK);
+  assert_int_not_equal(w.status, REMAT_STATUS_ERROR);
+  free(warm);
+  remat_result_free(&w);
+  remat_result_free(&r);
+  remat_graph_free(g);
+}
+
+UNIT_TESTS(test_probe_finds_the_copies, test_probe_not_on_large_graphs,
+           test_warm_start_off_the_stages)

@@ -46,7 +46,8 @@ static double info_left(const cli_opts *o, double t0, double quick) {
 }
 
 /* The covering bound at o->budget with the copies remat solve would use
- * (raised for the baselines that fit: seeds.h). */
+ * (raised for the baselines that fit: seeds.h; not for the copies probe,
+ * whose schedule depends on its run). */
 static int info_bound(const char *name, const cli_opts *o, const remat_graph *g, double t0) {
   cover_params p;
   cover_params_init(&p);
@@ -61,7 +62,7 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g,
   if (uniform) sp.default_copies = uniform;
   sp.time_limit = info_left(o, t0, o->time_limit);
   seeds_base sb;
-  seeds_base_run(&sb, g, &sp);
+  seeds_base_run(&sb, g, &sp, 0);
   int *c = seeds_base_copies(&sb, g, &sp, NULL);
   seeds_base_free(&sb);
   if (!c) c = seeds_caller_copies(g, &sp);

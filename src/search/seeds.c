@@ -228,10 +228,9 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
 }
 
 /* The copies probe on the input order's stages (seeds_probe), unless
- * C_v is kept; not in free order, which probes the stages of its own
- * order (solve_free.c). */
+ * C_v is kept. */
 static void seeds_base_probe(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
-  if (p->keep_copies || p->free_order || g->n > SEEDS_PROBE_NODES || (p->stop && *p->stop))
+  if (p->keep_copies || g->n > SEEDS_PROBE_NODES || (p->stop && *p->stop))
     return;
   double t0 = util_now();
   S->probed = 1;
@@ -242,7 +241,8 @@ static void seeds_base_probe(seeds_base *S, const remat_graph *g, const remat_so
   S->probe_seconds = util_now() - t0;
 }
 
-void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p,
+                    int probe) {
   memset(S, 0, sizeof *S);
   /* nothing to seed: the input order fits, or the durations' sums could
    * pass 64 bits (the solve refuses such graphs first) */
@@ -267,7 +267,7 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
     S->echo.seq = NULL;
   }
   seeds_base_round(S, g, p);
-  seeds_base_probe(S, g, p);
+  if (probe) seeds_base_probe(S, g, p);
   S->seconds = util_now() - t0;
 }
 

@@ -67,9 +67,13 @@ typedef struct seeds_base {
  * 2 s for the LPs), which counts as a third baseline.  Where the greedy gets stuck above the
  * budget, the search from there seldom reaches it, and a schedule that
  * fits by computing some node more than C_v times says at once that more
- * copies reach the budget.  Then, unless C_v is kept, the copies probe
- * (seeds_probe, at most 5% of the time limit), a fourth baseline. */
-void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p);
+ * copies reach the budget.  Then, with `probe` and unless C_v is kept,
+ * the copies probe (seeds_probe, at most 5% of the time limit), a fourth
+ * baseline: the fixed-order solve's; not free order's, which probes the
+ * stages of the order it chose, nor `remat info`'s, whose bound stays
+ * the same from run to run. */
+void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p,
+                    int probe);
 
 /* The copies probe: on g's stages, with any number of copies of the
  * nodes whose c[v] is 2 or more (C_v = 1 still forbids recomputing), the

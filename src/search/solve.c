@@ -87,7 +87,7 @@ static int solve_bounds(solve *S) {
   r->budget = B->p->budget;
   int rc = remat_result_precheck(r, g);
   if (rc) return rc;
-  seeds_base_run(&S->base, g, B->p);
+  seeds_base_run(&S->base, g, B->p, 1);
   int raised;
   int *copies = seeds_base_copies(&S->base, g, B->p, &raised);
   if (S->base.rounded)

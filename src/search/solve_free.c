@@ -227,7 +227,7 @@ static remat_graph *sfree_order(sfree *F) {
  * that the free solve does not end worse than they do either. */
 static void sfree_baselines(sfree *F, seeds_base *S) {
   best *B = &F->B;
-  seeds_base_run(S, B->g, B->p);
+  seeds_base_run(S, B->g, B->p, 0); /* the probe: sfree_probe */
   int raised = seeds_base_raise(S, B->g, B->p, B->r->copies);
   best_verbose(B, "baselines on the input order: %.2fs, C_v raised for %d nodes", S->seconds,
                raised);

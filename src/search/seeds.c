@@ -62,11 +62,20 @@ static int seeds_base_fits(const remat_result *r) {
   return r->seq && r->peak <= r->budget && seeds_on_stages(r->seq, r->len);
 }
 
+/* The baselines' results, k = 0 .. SEEDS_BASES - 1: NULL where that one
+ * did not run. */
+#define SEEDS_BASES 4
+static const remat_result *seeds_base_at(const seeds_base *S, int k) {
+  const remat_result *rs[SEEDS_BASES] = {&S->chen, &S->echo, S->rounded ? &S->round : NULL,
+                                         S->probed ? &S->probe : NULL};
+  return rs[k];
+}
+
 static int seeds_base_any_fits(const seeds_base *S, const remat_solve_params *p) {
-  return !p->keep_copies && S->ran &&
-         (seeds_base_fits(&S->chen) || seeds_base_fits(&S->echo) ||
-          (S->rounded && seeds_base_fits(&S->round)) ||
-          (S->probed && seeds_base_fits(&S->probe)));
+  int fits = 0;
+  for (int k = 0; k < SEEDS_BASES && !p->keep_copies && S->ran; k++)
+    fits |= seeds_base_at(S, k) && seeds_base_fits(seeds_base_at(S, k));
+  return fits;
 }
 
 /* LP rounding (round_seed) on graphs of at most SEEDS_ROUND_NODES nodes:
@@ -271,23 +280,29 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
   S->seconds = util_now() - t0;
 }
 
+int seeds_raise_to(const int *seq, int len, int n, int *c) {
+  int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt), raised = 0;
+  for (int i = 0; i < len; i++) cnt[seq[i]]++;
+  for (int v = 0; v < n; v++)
+    if (c[v] >= 2 && cnt[v] > c[v]) {
+      c[v] = cnt[v];
+      raised++;
+    }
+  free(cnt);
+  return raised;
+}
+
 int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solve_params *p,
                      int *c) {
   if (!seeds_base_any_fits(S, p)) return 0;
   int n = g->n, raised = 0;
-  int *cnt = util_malloc((size_t)(n ? n : 1) * sizeof *cnt);
   int *was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
   memcpy(was, c, (size_t)n * sizeof *was);
-  const remat_result *rs[4] = {&S->chen, &S->echo, &S->round, &S->probe};
-  for (int k = 0; k < 4; k++) {
-    if ((k == 2 && !S->rounded) || (k == 3 && !S->probed) || !seeds_base_fits(rs[k])) continue;
-    memset(cnt, 0, (size_t)n * sizeof *cnt);
-    for (int i = 0; i < rs[k]->len; i++) cnt[rs[k]->seq[i]]++;
-    for (int v = 0; v < n; v++)
-      if (c[v] >= 2 && cnt[v] > c[v]) c[v] = cnt[v];
+  for (int k = 0; k < SEEDS_BASES; k++) {
+    const remat_result *r = seeds_base_at(S, k);
+    if (r && seeds_base_fits(r)) seeds_raise_to(r->seq, r->len, n, c);
   }
   for (int v = 0; v < n; v++) raised += c[v] > was[v];
-  free(cnt);
   free(was);
   return raised;
 }
@@ -312,11 +327,10 @@ void seeds_base_free(seeds_base *S) {
 }
 
 void seeds_base_offer(best *B, const seeds_base *S, int stages) {
-  const remat_result *rs[4] = {&S->chen, &S->echo, &S->round, &S->probe};
-  const char *names[4] = {"baseline", "echo", "lp-rounding", "probe"};
-  for (int k = 0; k < 4 && S->ran; k++) {
-    if ((k == 2 && !S->rounded) || (k == 3 && !S->probed)) continue;
-    const remat_result *r = rs[k];
+  const char *names[SEEDS_BASES] = {"baseline", "echo", "lp-rounding", "probe"};
+  for (int k = 0; k < SEEDS_BASES && S->ran; k++) {
+    const remat_result *r = seeds_base_at(S, k);
+    if (!r) continue;
     int fits = stages ? seeds_base_fits(r) : r->seq && r->peak <= r->budget;
     if (fits && best_offer(B, r->seq, r->len, 0, names[k]) < 0)
       best_verbose(B, "%s: computes a node more than C_v times: not used", names[k]);

@@ -255,16 +255,10 @@ static void sfree_probe(sfree *F, const remat_graph *h) {
                best_elapsed(B) - t0,
                !pr.seq ? "nothing" : pr.peak <= B->p->budget ? "within budget" : "above the budget");
   if (pr.seq && pr.peak <= B->p->budget) {
-    int *cnt = util_calloc((size_t)n, sizeof *cnt), raised = 0;
-    for (int i = 0; i < pr.len; i++) cnt[pr.seq[i]]++;
+    int raised = seeds_raise_to(pr.seq, pr.len, n, c);
     pthread_mutex_lock(&B->mu); /* best_offer reads them under it */
-    for (int i = 0; i < n; i++)
-      if (c[i] >= 2 && cnt[i] > c[i]) {
-        B->r->copies[perm ? perm[i] : i] = cnt[i];
-        raised++;
-      }
+    for (int i = 0; i < n; i++) B->r->copies[perm ? perm[i] : i] = c[i];
     pthread_mutex_unlock(&B->mu);
-    free(cnt);
     best_copies_raised(B, raised);
     F->probe_seq = util_malloc((size_t)pr.len * sizeof *F->probe_seq);
     for (int i = 0; i < pr.len; i++) F->probe_seq[i] = perm ? perm[pr.seq[i]] : pr.seq[i];

@@ -80,10 +80,10 @@ $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# The annealing's inner loops (plan.c: shifts and scans over every step)
-# gain from vectorisation (bench/RESULTS.md, section 9).
+# The annealings' inner loops (plan.c, seq_eval.c: shifts and scans over
+# every step) gain from vectorisation (bench/RESULTS.md, sections 9, 35).
 ifneq ($(SANITIZE),1)
-$(BUILD)/obj/search/plan.o: CFLAGS += -O3
+$(BUILD)/obj/search/plan.o $(BUILD)/obj/search/seq_eval.o: CFLAGS += -O3
 endif
 
 $(BUILD)/obj/%.o: src/%.cpp

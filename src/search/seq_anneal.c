@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "seq_eval.h"
 #include "util.h"
 
 void sqa_params_init(sqa_params *p) {
@@ -15,15 +16,6 @@ void sqa_params_init(sqa_params *p) {
   p->name = "sequence";
   worker_io_init(&p->io);
 }
-
-/* A sequence and its evaluation. */
-typedef struct sqa_ev {
-  int *seq, len, cap;
-  int *lastuse;  /* per step: the last step that reads its copy */
-  int64_t *mem;  /* per step */
-  int64_t dur, peak, excess;
-  int over;      /* steps above the budget */
-} sqa_ev;
 
 /* A schedule kept aside and its numbers. */
 typedef struct sqa_rec {
@@ -36,12 +28,13 @@ typedef struct sqa {
   const sqa_params *p;
   int n;
   int64_t M;
-  sqa_ev a, b;       /* cur and the candidate (swapped on acceptance) */
-  sqa_ev *cur, *try_;
-  int *latest, *cnt; /* scratch of the evaluation */
+  sqe E;             /* the evaluation (seq_eval.h) */
+  sqe_ev a, b;       /* cur and the candidate (swapped on acceptance) */
+  sqe_ev *cur, *try_;
   int *ccnt;         /* cur's copies per node */
+  int mv_i, mv_at, mv_v; /* the move: cur's step mv_i out, mv_v in before
+                            its step mv_at (-1: none) */
   int mv_add, mv_del;/* the candidate's node added / removed (-1: none) */
-  int64_t *delta;
   sqa_rec best;      /* overall (reported) */
   sqa_rec ebest;     /* of this epoch */
   sqa_rec start;     /* where each epoch starts */
@@ -60,68 +53,7 @@ static double sqa_unit(sqa *S) {
   return (double)(util_xorshift(&S->rng) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static void sqa_ev_reserve(sqa *S, sqa_ev *e, int len) {
-  if (len <= e->cap) return;
-  e->cap = 2 * len + 16;
-  e->seq = util_realloc(e->seq, (size_t)e->cap * sizeof *e->seq);
-  e->lastuse = util_realloc(e->lastuse, (size_t)e->cap * sizeof *e->lastuse);
-  e->mem = util_realloc(e->mem, (size_t)e->cap * sizeof *e->mem);
-  int big = S->a.cap > S->b.cap ? S->a.cap : S->b.cap;
-  S->delta = util_realloc(S->delta, ((size_t)big + 1) * sizeof *S->delta);
-}
-
-static void sqa_ev_free(sqa_ev *e) {
-  free(e->seq);
-  free(e->lastuse);
-  free(e->mem);
-}
-
-/* Evaluate e->seq: 0 when it reads a value with no copy or computes a node
- * more than C_v times, else 1 with the numbers filled in. */
-static int sqa_eval(sqa *S, sqa_ev *e) {
-  const remat_graph *g = S->g;
-  const int *c = S->p->copies;
-  int len = e->len;
-  for (int v = 0; v < S->n; v++) {
-    S->latest[v] = -1;
-    S->cnt[v] = 0;
-  }
-  for (int j = 0; j < len; j++) {
-    int v = e->seq[j];
-    if (++S->cnt[v] > 1 && c && c[v] && S->cnt[v] > c[v]) return 0;
-    e->lastuse[j] = j;
-    for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) {
-      int i = S->latest[g->pred[k]];
-      if (i < 0) return 0;
-      e->lastuse[i] = j;
-    }
-    S->latest[v] = j;
-  }
-  int64_t *delta = S->delta;
-  memset(delta, 0, ((size_t)len + 1) * sizeof *delta);
-  for (int i = 0; i < len; i++)
-    if (e->lastuse[i] > i) {
-      delta[i + 1] += g->m[e->seq[i]];
-      delta[e->lastuse[i] + 1] -= g->m[e->seq[i]];
-    }
-  int64_t cur = 0, M = S->M;
-  e->dur = e->peak = e->excess = 0;
-  e->over = 0;
-  for (int j = 0; j < len; j++) {
-    cur += delta[j];
-    int64_t here = cur + g->m[e->seq[j]];
-    e->mem[j] = here;
-    if (here > e->peak) e->peak = here;
-    if (here > M) {
-      e->excess += here - M;
-      e->over++;
-    }
-    e->dur += g->w[e->seq[j]];
-  }
-  return 1;
-}
-
-static double sqa_cost(const sqa *S, const sqa_ev *e) {
+static double sqa_cost(const sqa *S, const sqe_ev *e) {
   int64_t over = plan_cost_excess(S->best.fits, e->excess, e->peak, S->M);
   return (double)e->dur + S->lambda * (double)over;
 }
@@ -129,19 +61,13 @@ static double sqa_cost(const sqa *S, const sqa_ev *e) {
 /* ------------------------------------------------------------- moves */
 
 /* The candidate: cur without step i (-1: none), with v inserted before
- * step at (of cur; -1: none). */
+ * step at (of cur; -1: none); sqe_move evaluates it. */
 static void sqa_build(sqa *S, int i, int at, int v) {
-  const sqa_ev *c = S->cur;
-  sqa_ev *t = S->try_;
-  sqa_ev_reserve(S, t, c->len + 1);
-  int len = 0;
-  for (int j = 0; j <= c->len; j++) {
-    if (j == at) t->seq[len++] = v;
-    if (j < c->len && j != i) t->seq[len++] = c->seq[j];
-  }
-  t->len = len;
+  S->mv_i = i;
+  S->mv_at = at;
+  S->mv_v = v;
   S->mv_add = at >= 0 ? v : -1;
-  S->mv_del = i >= 0 ? c->seq[i] : -1;
+  S->mv_del = i >= 0 ? S->cur->seq[i] : -1;
 }
 
 /* Steps either side of a step to relieve that sqa_pick_move picks from. */
@@ -170,7 +96,7 @@ static int sqa_pick_move(sqa *S) {
 }
 
 static int sqa_shift(sqa *S) {
-  const sqa_ev *c = S->cur;
+  const sqe_ev *c = S->cur;
   int i = sqa_pick_move(S), d = sqa_dist(S);
   int j = util_xorshift(&S->rng) & 1 ? i + 1 + d : i - d; /* insert before j */
   if (j < 0 || j > c->len || j == i || j == i + 1) return 0;
@@ -179,7 +105,7 @@ static int sqa_shift(sqa *S) {
 }
 
 static int sqa_swap(sqa *S) {
-  const sqa_ev *c = S->cur;
+  const sqe_ev *c = S->cur;
   if (c->len < 2) return 0;
   int i = sqa_pick_move(S);
   if (i >= c->len - 1) i = c->len - 2;
@@ -188,7 +114,7 @@ static int sqa_swap(sqa *S) {
 }
 
 static int sqa_drop(sqa *S) {
-  const sqa_ev *c = S->cur;
+  const sqe_ev *c = S->cur;
   for (int t = 0; t < 16; t++) {
     int i = sqa_below(S, c->len);
     if (S->ccnt[c->seq[i]] > 1) {
@@ -212,7 +138,7 @@ static int sqa_is_pred(const remat_graph *g, int u, int v) {
 /* The add move (seq_anneal.h); with replace, a copy of another node
  * computed more than once goes in the same move. */
 static int sqa_add(sqa *S, int replace) {
-  const sqa_ev *c = S->cur;
+  const sqe_ev *c = S->cur;
   const int *cp = S->p->copies;
   int k = sqa_pick_step(S);
   if (k <= 0) return 0;
@@ -257,13 +183,13 @@ static int sqa_propose(sqa *S) {
 
 /* Is e (valid) better than the record R: within budget and shorter, or a
  * lower peak while R does not fit?  (R->len 0: no record.) */
-static int sqa_better(const sqa *S, const sqa_rec *R, const sqa_ev *e) {
+static int sqa_better(const sqa *S, const sqa_rec *R, const sqe_ev *e) {
   if (!R->len) return 1;
   if (e->peak <= S->M) return !R->fits || e->dur < R->dur;
   return !R->fits && e->peak < R->peak;
 }
 
-static void sqa_rec_set(sqa *S, sqa_rec *R, const sqa_ev *e) {
+static void sqa_rec_set(sqa *S, sqa_rec *R, const sqe_ev *e) {
   if (e->len > R->cap) {
     R->cap = e->cap;
     R->seq = util_realloc(R->seq, (size_t)R->cap * sizeof *R->seq);
@@ -276,7 +202,7 @@ static void sqa_rec_set(sqa *S, sqa_rec *R, const sqa_ev *e) {
 }
 
 /* cur (or a schedule from elsewhere, in e) may be a new best. */
-static void sqa_consider(sqa *S, const sqa_ev *e, int ours) {
+static void sqa_consider(sqa *S, const sqe_ev *e, int ours) {
   if (!sqa_better(S, &S->ebest, e)) return;
   sqa_rec_set(S, &S->ebest, e);
   S->stale = 0;
@@ -298,11 +224,11 @@ static void sqa_emit(sqa *S, int force) {
 
 /* Set cur to seq and evaluate it. */
 static int sqa_set(sqa *S, const int *seq, int len) {
-  sqa_ev_reserve(S, S->cur, len);
+  sqe_ev_reserve(S->cur, len);
   memcpy(S->cur->seq, seq, (size_t)len * sizeof *seq);
   S->cur->len = len;
-  int ok = sqa_eval(S, S->cur);
-  memcpy(S->ccnt, S->cnt, (size_t)S->n * sizeof *S->ccnt);
+  int ok = sqe_full(&S->E, S->cur);
+  memcpy(S->ccnt, S->E.cnt, (size_t)S->n * sizeof *S->ccnt);
   return ok;
 }
 
@@ -314,11 +240,11 @@ static int sqa_set(sqa *S, const int *seq, int len) {
 static void sqa_reheat(sqa *S) {
   int *seq, len;
   if (worker_poll(&S->p->io, &seq, &len)) {
-    sqa_ev *t = S->try_;
-    sqa_ev_reserve(S, t, len);
+    sqe_ev *t = S->try_;
+    sqe_ev_reserve(t, len);
     memcpy(t->seq, seq, (size_t)len * sizeof *seq);
     t->len = len;
-    if (sqa_eval(S, t)) sqa_consider(S, t, 0);
+    if (sqe_full(&S->E, t)) sqa_consider(S, t, 0);
     free(seq);
   }
   if (++S->stale > SQA_PATIENCE) {
@@ -351,10 +277,11 @@ static void sqa_adapt(sqa *S) {
 
 static void sqa_step(sqa *S) {
   if (!sqa_propose(S)) return;
-  if (!sqa_eval(S, S->try_)) return;
+  if (!sqe_move(&S->E, S->cur, S->try_, S->mv_i, S->mv_at, S->mv_v)) return;
   double f = sqa_cost(S, S->try_), d = f - S->fcur;
   if (d <= 0 || sqa_unit(S) < exp(-d / S->T)) {
-    sqa_ev *x = S->cur;
+    sqe_ev *x = S->cur;
+    sqe_take(&S->E, S->cur, S->try_);
     S->cur = S->try_;
     S->try_ = x;
     S->fcur = f;
@@ -369,8 +296,7 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
            .rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->io.seed * 0x2545f4914f6cdd1dull)};
   if (!S.rng) S.rng = 1;
   size_t nn = (size_t)(g->n ? g->n : 1);
-  S.latest = util_malloc(nn * sizeof *S.latest);
-  S.cnt = util_malloc(nn * sizeof *S.cnt);
+  sqe_init(&S.E, g, p->copies, p->budget);
   S.ccnt = util_malloc(nn * sizeof *S.ccnt);
   S.cur = &S.a;
   S.try_ = &S.b;
@@ -381,7 +307,7 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
     seq = topo;
     len = g->n;
   }
-  sqa_ev_reserve(&S, &S.b, len + 1);
+  sqe_ev_reserve(&S.b, len + 1);
   long long moves = 0;
   if (sqa_set(&S, seq, len)) {
     sqa_rec_set(&S, &S.start, S.cur);
@@ -418,9 +344,9 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
     }
     sqa_emit(&S, 1);
   }
-  UTIL_FREE(topo, S.latest, S.cnt, S.ccnt, S.delta, S.best.seq, S.ebest.seq,
-            S.start.seq);
-  sqa_ev_free(&S.a);
-  sqa_ev_free(&S.b);
+  UTIL_FREE(topo, S.ccnt, S.best.seq, S.ebest.seq, S.start.seq);
+  sqe_free(&S.E);
+  sqe_ev_free(&S.a);
+  sqe_ev_free(&S.b);
   return moves;
 }

@@ -1,8 +1,9 @@
 /* seq_anneal.h -- simulated annealing over sequences in free order: the
  * order and the recomputations searched together.
  *
- * A schedule here is any sequence of node computations; a move changes it
- * in one place and the result is re-simulated in full (O(len + edges)):
+ * A schedule here is any sequence of node computations; a move takes one
+ * computation out and/or puts one in, evaluated incrementally
+ * (seq_eval.h: O(len) array work plus the degrees of the nodes involved):
  *
  *   shift   one computation moves a few places earlier or later (a first
  *           computation moves the node in the order, which the stage

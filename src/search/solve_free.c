@@ -66,8 +66,8 @@
 #define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
 /* The joint annealing's share of the time (after the order search), on
- * graphs of at most SFREE_SEQ_NODES nodes (it re-simulates the whole
- * sequence at every move). */
+ * graphs of at most SFREE_SEQ_NODES nodes (each move costs O(len):
+ * seq_eval.h). */
 #define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
 /* A try of the joint annealing's other threads: an order descent of at

@@ -57,7 +57,6 @@ static void run_moves(uint64_t seed, int64_t scale) {
     int i = oracle_rand(&r) % 3 ? (int)(oracle_rand(&r) % (uint64_t)len) : -1;
     int at = oracle_rand(&r) % 3 ? (int)(oracle_rand(&r) % (uint64_t)(len + 1)) : -1;
     int v = (int)(oracle_rand(&r) % (uint64_t)n);
-    if (i < 0 && at < 0) continue;
     if (oracle_rand(&r) % 2 && i >= 0) v = cur->seq[i]; /* a shift */
     int ok = sqe_move(&E, cur, cand, i, at, v);
     build(cur, &f, i, at, at >= 0 ? v : -1);

@@ -110,8 +110,10 @@ void sqe_take(sqe *E, const sqe_ev *c, const sqe_ev *t) {
     by = at <= i ? 1 : -1;
   } else if (i >= 0) {
     lo = i + 1, hi = c->len, by = -1;
-  } else {
+  } else if (at >= 0) {
     lo = at, hi = c->len, by = 1;
+  } else { /* nothing moved */
+    lo = hi = 0, by = 1;
   }
   if (by > 0)
     for (int j = hi - 1; j >= lo; j--) sqe_index_set(E, c->seq[j], j, j + 1);
@@ -347,7 +349,9 @@ int sqe_move(sqe *E, const sqe_ev *c, sqe_ev *t, int i, int at, int v) {
    * memory but for the differences; v's step starts from what lives
    * across it (old step at's memory without its own output). */
   sqe_acc A = {0, 0, 0, 0};
-  if (at < 0) {
+  if (at < 0 && i < 0) {
+    sqe_run(E, &mv, t, 0, c->len, 0, &A);
+  } else if (at < 0) {
     sqe_run(E, &mv, t, 0, i, 0, &A);
     sqe_run(E, &mv, t, i + 1, c->len, -1, &A);
   } else {

@@ -236,7 +236,7 @@ $(UNIT_NAMES:%=test-%): test-%: $(BUILD)/tests/%
 	$(call run_test,$*,$<)
 
 $(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
-	$(call run_test,$*,env REMAT=$(BIN) T_SLOW=$(if $(SANITIZE)$(COVERAGE),3,1) bash $<)
+	$(call run_test,$*,env REMAT=$(BIN) T_SLOW=$(if $(filter 1,$(SANITIZE) $(COVERAGE)),3,1) bash $<)
 
 $(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
 	$(call run_test,replay_$*,$< tests/fuzz/corpus/$* $$(ls -d tests/fuzz/crashes/$* 2>/dev/null))

@@ -149,6 +149,16 @@ run "$REMAT" eval "$root/examples/layered_120.json" fint.json --budget 0.8
 [ "$rc" = "$(jq -r 'if .within_budget then 0 else 3 end' fint.json)" ] ||
   fail "the interrupted schedule does not re-simulate as reported: exit $rc $out"
 
+t_case "free order above 5,000 nodes: the joint annealing once a schedule fits"
+# 5,201 nodes: beyond the joint annealing's 5,000 from the start, within
+# the 20,000 where it takes the second half once the stage phase fits
+"$REMAT" gen training --nodes 2600 -q -o tr5k.json
+run "$REMAT" solve tr5k.json --budget 0.5 --free-order --time-limit $((8 * T_SLOW)) -v -o tr5k_r.json
+[ "$rc" = 0 ] || fail "exit $rc: $(tail -n 2 <<<"$err")"
+grep -q "^remat: joint annealing: [1-9][0-9]* moves" <<<"$err" || fail "no joint annealing"
+run "$REMAT" eval tr5k.json tr5k_r.json --budget 0.5
+[ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
+
 t_case "plot tradeoff from compare and batch results"
 "$REMAT" compare net.json --budget 1.0:0.5:0.1 --method cp,chen-greedy,echo -t 3 --format json -q -o cmp.json
 run "$REMAT" plot tradeoff cmp.json -o trade.svg

@@ -20,7 +20,9 @@
  *   stages  the stage-axis portfolio (remat_solve) on the graph renumbered
  *           in that order, whose schedules are schedules of g; when the
  *           input order is a minimum-peak order, on the input order;
- *   joint   on graphs whose free CP would not end, the last
+ *   joint   on graphs whose free CP would not end, of at most
+ *           SFREE_SEQ_NODES nodes (up to SFREE_SEQ_FIT_NODES when the
+ *           stage phase has a schedule within M by then), the last
  *           SFREE_SEQ_SHARE of the time: the annealing over sequences
  *           (seq_anneal.h), which moves first computations (the order)
  *           and recomputations together: the first thread from the best
@@ -70,6 +72,11 @@
  * seq_eval.h). */
 #define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
+/* Graphs of more nodes, up to SFREE_SEQ_FIT_NODES, get the joint
+ * annealing's share only when the stage phase has a schedule within M by
+ * then; where it has none, the stage phase keeps the time (on such graphs
+ * it comes nearer M than the annealing does). */
+#define SFREE_SEQ_FIT_NODES 20000
 /* A try of the joint annealing's other threads: an order descent of at
  * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
  * left), then SFREE_TRY seconds of annealing from that order (the last
@@ -301,7 +308,8 @@ static void sfree_stage_found(void *ctx, const int *seq, int len) {
  * caller's stop passes through. */
 typedef struct sfree_sw {
   sfree *F;
-  int stall; /* watch for stalls, not only the caller's stop */
+  int stall;    /* watch for stalls, not only the caller's stop */
+  double split; /* stop from then on once a schedule fits (-1: never) */
 } sfree_sw;
 
 static void *sfree_stage_watch(void *arg) {
@@ -315,6 +323,7 @@ static void *sfree_stage_watch(void *arg) {
     if (tb < t0) tb = t0;
     if (W->stall && F->B.fits && now - tb > SFREE_STAGE_STALL && now - tb > tb - t0)
       F->stage_stop = 1;
+    if (W->split >= 0 && F->B.fits && now >= W->split) F->stage_stop = 1;
   }
   return NULL;
 }
@@ -458,9 +467,10 @@ static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, doubl
 }
 
 /* The stage-axis portfolio on h (g renumbered; NULL: g itself) until
- * `end` (elapsed seconds), or with `stall` until it stalls
- * (sfree_stage_watch). */
-static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) {
+ * `end` (elapsed seconds), or with `stall` until it stalls, or from
+ * `split` on (-1: none) once a schedule fits (sfree_stage_watch). */
+static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall,
+                         double split) {
   best *B = &F->B;
   const remat_graph *g = B->g;
   const remat_graph *on = h ? h : g;
@@ -493,7 +503,7 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall) 
   F->stage_stop = 0;
   F->stage_done = 0;
   F->stage_tbest_us = 0;
-  sfree_sw W = {F, stall};
+  sfree_sw W = {F, stall, split};
   pthread_t watch;
   int watching = pthread_create(&watch, NULL, sfree_stage_watch, &W) == 0;
   remat_result r;
@@ -723,21 +733,23 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
           model_free(&probe);
         }
         int joint = !small && g->n <= SFREE_SEQ_NODES && p->heuristics;
-        double end = p->time_limit;
+        int mid = !small && !joint && g->n <= SFREE_SEQ_FIT_NODES && p->heuristics;
+        double end = p->time_limit, split = -1;
         if (small) end = best_elapsed(B) + best_left(B) * (1 - SFREE_CP_SHARE);
         else if (joint) end = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
+        else if (mid) split = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
         if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower) {
           h = sfree_descend(&F, h, F.order_lower,
                             best_elapsed(B) + (end - best_elapsed(B)) * SFREE_DESCENT_SHARE);
           if (B->fits) B->proven = 1; /* no recomputation: the base duration */
         }
-        if (!B->fits) sfree_stages(&F, h, end, joint && !F.input_minimal);
+        if (!B->fits) sfree_stages(&F, h, end, (joint || mid) && !F.input_minimal, split);
         seeds_base_offer(B, &sb, 0); /* after the branches above, which read
                                         B->fits as "no recomputation" */
         sfree_probe_offer(&F);
         int open = !B->proven && !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
         if (open && small) sfree_cp(&F);
-        else if (open && joint) sfree_joint(&F);
+        else if (open && (joint || (mid && B->fits))) sfree_joint(&F);
       } else if (B->fits && !B->proven) {
         B->proven = 1; /* no recomputation: the base duration */
       }

@@ -78,6 +78,9 @@ static void sqe_index(sqe *E, const sqe_ev *e) {
   E->ix = e;
 }
 
+/* Where the step inserted before c's step at lands, c's step i taken out. */
+static inline int sqe_ins(int i, int at) { return at - (i >= 0 && i < at); }
+
 /* Node x's copy at step from is now at step to. */
 static void sqe_index_set(sqe *E, int x, int from, int to) {
   int *p = E->ipos + E->ib[x];
@@ -124,7 +127,7 @@ void sqe_take(sqe *E, const sqe_ev *c, const sqe_ev *t) {
       sqe_index(E, t);
       return;
     }
-    int g = at - (i >= 0 && i < at), *p = E->ipos + E->ib[v], k = E->icnt[v]++;
+    int g = sqe_ins(i, at), *p = E->ipos + E->ib[v], k = E->icnt[v]++;
     while (k > 0 && p[k - 1] > g) {
       p[k] = p[k - 1];
       k--;
@@ -132,6 +135,19 @@ void sqe_take(sqe *E, const sqe_ev *c, const sqe_ev *t) {
     p[k] = g;
   }
   E->ix = t;
+}
+
+/* The running numbers of a sequence's memory, step by step. */
+typedef struct sqe_acc {
+  int64_t run, peak, excess; /* run: sqe_move's differences so far */
+  int over;
+} sqe_acc;
+
+static inline void sqe_acc_add(sqe_acc *A, int64_t here, int64_t M) {
+  int64_t e = here - M;
+  A->peak = here > A->peak ? here : A->peak;
+  A->excess += e > 0 ? e : 0;
+  A->over += e > 0;
 }
 
 int sqe_full(sqe *E, sqe_ev *e) {
@@ -165,20 +181,19 @@ int sqe_full(sqe *E, sqe_ev *e) {
       delta[i + 1] += g->m[e->seq[i]];
       delta[e->lastuse[i] + 1] -= g->m[e->seq[i]];
     }
-  int64_t cur = 0, M = E->M;
-  e->dur = e->peak = e->excess = 0;
-  e->over = 0;
+  int64_t cur = 0;
+  sqe_acc A = {0, 0, 0, 0};
+  e->dur = 0;
   for (int j = 0; j < len; j++) {
     cur += delta[j];
     int64_t here = cur + g->m[e->seq[j]];
     e->mem[j] = here;
-    if (here > e->peak) e->peak = here;
-    if (here > M) {
-      e->excess += here - M;
-      e->over++;
-    }
+    sqe_acc_add(&A, here, E->M);
     e->dur += g->w[e->seq[j]];
   }
+  e->peak = A.peak;
+  e->excess = A.excess;
+  e->over = A.over;
   return 1;
 }
 
@@ -192,7 +207,8 @@ typedef struct sqe_mv {
   int i, at, v, g;
 } sqe_mv;
 
-/* The new position of c's step j (j != i). */
+/* The new position of c's step j; for j = i (taken out), the position
+ * of whatever now follows c's steps before i. */
 static inline int sqe_map(const sqe_mv *mv, int j) {
   return j - (mv->i >= 0 && mv->i < j) + (mv->at >= 0 && mv->at <= j);
 }
@@ -243,7 +259,7 @@ static int sqe_relive(sqe *E, const sqe_mv *mv, int x, int *np) {
     /* The old life [p, lu] covers the new steps that were old steps in
      * [p, lu], and v's step when p < at <= lu. */
     int p = pos[a], lu = c->lastuse[p];
-    int s = p - (i >= 0 && i < p) + (at >= 0 && at <= p);
+    int s = sqe_map(mv, p);
     int t = lu - (i >= 0 && i <= lu) + (at >= 0 && at <= lu);
     if (s <= t) {
       d[s] -= mx;
@@ -276,48 +292,26 @@ static void sqe_affect(sqe *E, int x, int *na) {
   }
 }
 
-/* The running numbers of a new sequence's memory. */
-typedef struct sqe_acc {
-  int64_t run, peak, excess; /* run: the differences so far */
-  int over;
-} sqe_acc;
-
-static inline void sqe_acc_add(sqe_acc *A, int64_t here, int64_t M) {
-  if (here > A->peak) A->peak = here;
-  if (here > M) {
-    A->excess += here - M;
-    A->over++;
-  }
-}
-
 /* c's steps [j0, j1) at their new places j + by (none of them i). */
 static void sqe_run(const sqe *E, const sqe_mv *mv, sqe_ev *t, int j0, int j1, int by,
                     sqe_acc *A) {
   if (j1 <= j0) return;
   const sqe_ev *c = mv->c;
-  int n = j1 - j0, i = mv->i, at = mv->at;
+  int n = j1 - j0;
   memcpy(t->seq + j0 + by, c->seq + j0, (size_t)n * sizeof *t->seq);
   const int *cl = c->lastuse + j0;
   int *tl = t->lastuse + j0 + by;
-  for (int k = 0; k < n; k++) {
-    int l = cl[k];
-    tl[k] = l - (i >= 0 && i < l) + (at >= 0 && at <= l);
-  }
+  for (int k = 0; k < n; k++) tl[k] = sqe_map(mv, cl[k]);
   const int64_t *cm = c->mem + j0, *d = E->delta + j0 + by;
-  int64_t *tm = t->mem + j0 + by, run = A->run, peak = A->peak, excess = A->excess, M = E->M;
-  int over = A->over;
+  int64_t *tm = t->mem + j0 + by, M = E->M;
+  sqe_acc L = *A; /* a local copy the loop keeps in registers */
   for (int k = 0; k < n; k++) {
-    run += d[k];
-    int64_t here = cm[k] + run, e = here - M;
+    L.run += d[k];
+    int64_t here = cm[k] + L.run;
     tm[k] = here;
-    peak = here > peak ? here : peak;
-    excess += e > 0 ? e : 0;
-    over += e > 0;
+    sqe_acc_add(&L, here, M);
   }
-  A->run = run;
-  A->peak = peak;
-  A->excess = excess;
-  A->over = over;
+  *A = L;
 }
 
 int sqe_move(sqe *E, const sqe_ev *c, sqe_ev *t, int i, int at, int v) {
@@ -333,7 +327,7 @@ int sqe_move(sqe *E, const sqe_ev *c, sqe_ev *t, int i, int at, int v) {
     int k = E->icnt[v] + 1 - (i >= 0 && c->seq[i] == v);
     if (k > 1 && k > E->copies[v]) return 0;
   }
-  sqe_mv mv = {E, c, i, at, v, at >= 0 ? at - (i >= 0 && i < at) : -1};
+  sqe_mv mv = {E, c, i, at, v, at >= 0 ? sqe_ins(i, at) : -1};
   if (++E->stampv == 0) { /* wrapped: clear the stamps */
     memset(E->stamp, 0, (size_t)g->n * sizeof *E->stamp);
     E->stampv = 1;

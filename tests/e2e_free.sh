@@ -159,6 +159,25 @@ grep -q "^remat: joint annealing: [1-9][0-9]* moves" <<<"$err" || fail "no joint
 run "$REMAT" eval tr5k.json tr5k_r.json --budget 0.5
 [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
 
+t_case "free order: the joint annealing's extra copies raise C_v, not with --strict-copies"
+# Its best computes some node three times (the copies probe raised one
+# node before it, on the stages); every count within the result's copies.
+"$REMAT" gen layered --nodes 60 --seed 1 -q -o l60.json
+run "$REMAT" solve l60.json --budget 0.6 --free-order --time-limit $((4 * T_SLOW)) -o l60_r.json
+[ "$rc" = 0 ] || fail "exit $rc: $(tail -n 2 <<<"$err")"
+grep -Eq "^remat: \[ *[0-9.]+s\] copies    C_v raised on [0-9]+ nodes? to its copies in the joint annealing's schedule within budget; claims speak of the raised C_v \(the result's \"copies\"\)$" <<<"$err" ||
+  fail "no raise by the joint annealing: $(grep copies <<<"$err")"
+jq -e '[.sequence | group_by(.) | .[] | length] | max > 2' l60_r.json >/dev/null ||
+  fail "no node computed three times"
+jq -e '. as $r | [.sequence | group_by(.) | .[] | {k: (.[0] | tostring), c: length}]
+       | all(.c <= $r.copies[.k])' l60_r.json >/dev/null || fail "a count above the result's copies"
+run "$REMAT" eval l60.json l60_r.json --budget 0.6
+[ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
+run "$REMAT" solve l60.json --budget 0.6 --free-order --strict-copies --time-limit $((4 * T_SLOW)) -o l60_s.json
+! grep -q "C_v raised" <<<"$err" || fail "--strict-copies raised C_v"
+jq -e '[.sequence | group_by(.) | .[] | length] | max <= 2' l60_s.json >/dev/null ||
+  fail "--strict-copies: a node computed more than twice"
+
 t_case "plot tradeoff from compare and batch results"
 "$REMAT" compare net.json --budget 1.0:0.5:0.1 --method cp,chen-greedy,echo -t 3 --format json -q -o cmp.json
 run "$REMAT" plot tradeoff cmp.json -o trade.svg

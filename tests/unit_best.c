@@ -1,5 +1,6 @@
 /* unit_best.c -- the portfolio's shared best schedule (best.c): offers keep
- * the better schedule and refuse one outside the model (C_v) or invalid;
+ * the better schedule and refuse one outside the model (C_v) or invalid,
+ * or raise C_v to a better one's copies where asked;
  * copies come with their version; the worker_io over it (best_io) offers
  * in the worker's phase, records an invalid schedule as an internal error,
  * polls only new versions, and stops a phase-1 worker once something
@@ -123,6 +124,53 @@ static void test_best_offer_refuses_outside_model(void **state) {
   assert_int_equal(len, 0);
   assert_int_equal(best_offer(B, topo, 5, 0, "input order"), 1);
   assert_true(B->fits);
+  fx_free(F);
+}
+
+/* With raise_copies (free order's joint annealing): a schedule within
+ * budget and shorter than the best that computes a node whose C_v is 2
+ * more often raises C_v to its copies; one that is not shorter or over
+ * budget is left (0), C_v unchanged; C_v = 1 is never raised, and an
+ * invalid schedule stays one (-1). */
+static void test_best_offer_raises_copies(void **state) {
+  (void)state;
+  static const int three0[7] = {0, 1, 2, 3, 0, 0, 4}; /* 0 three times */
+  static const int bad[7] = {0, 2, 1, 3, 0, 0, 4};    /* 2 before its input */
+  fixture *F = fx_remat0(NULL);
+  best *B = &F->B;
+  assert_int_equal(best_offer(B, three0, 7, 2, "x"), -1); /* not without it */
+  B->raise_copies = 1;
+  assert_int_equal(best_offer(B, bad, 7, 2, "bad"), -1);
+  assert_int_equal(best_offer(B, three0, 7, 2, "joint"), 1);
+  assert_true(B->fits);
+  assert_int_equal(B->version, 1);
+  assert_int_equal(F->r.copies[0], 3);
+  for (int v = 1; v < 5; v++) assert_int_equal(F->r.copies[v], 2);
+  assert_int_equal(best_offer(B, remat0, 6, 2, "shorter"), 1);
+  fx_free(F);
+
+  F = fx_remat0(NULL);
+  B = &F->B;
+  B->raise_copies = 1;
+  assert_int_equal(best_offer(B, remat0, 6, 2, "first"), 1);
+  assert_int_equal(best_offer(B, three0, 7, 2, "longer"), 0);
+  assert_int_equal(F->r.copies[0], 2);
+  assert_int_equal(B->version, 1);
+  fx_free(F);
+
+  F = fx_new(7, 2); /* below every schedule's peak */
+  B = &F->B;
+  B->raise_copies = 1;
+  assert_int_equal(best_offer(B, three0, 7, 1, "over"), 0);
+  assert_int_equal(F->r.copies[0], 2);
+  assert_int_equal(B->version, 0);
+  fx_free(F);
+
+  F = fx_new(1000, 1);
+  B = &F->B;
+  B->raise_copies = 1;
+  assert_int_equal(best_offer(B, remat0, 6, 0, "C_v 1"), -1);
+  assert_int_equal(F->r.copies[0], 1);
   fx_free(F);
 }
 
@@ -314,5 +362,5 @@ static void test_best_time(void **state) {
 }
 
 UNIT_TESTS(test_best_offer_keeps_better, test_best_offer_refuses_outside_model,
-           test_best_io, test_best_io_follows_phase, test_best_at_bound,
+           test_best_offer_raises_copies, test_best_io, test_best_io_follows_phase, test_best_at_bound,
            test_best_wrong_bound, test_best_cover_answers, test_best_time)

@@ -214,10 +214,32 @@ int best_nothing_fits(const best *B) {
   return B->done && B->proven && !B->fits && !B->internal && !best_interrupted(B);
 }
 
+/* best_offer's test of C_v (best.h): 1 to offer seq, 0 to leave it, -1
+ * outside the model.  Under B->mu (C_v may be raised meanwhile). */
+static int best_copies_take(best *B, const int *seq, int len) {
+  const remat_graph *g = B->g;
+  int *c = B->r->copies;
+  if (sim_within_copies(g, seq, len, c)) return 1;
+  if (!B->raise_copies) return -1;
+  int n = g->n, rc = 1;
+  int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt);
+  for (int i = 0; i < len; i++)
+    if (seq[i] >= 0 && seq[i] < n) cnt[seq[i]]++;
+  for (int v = 0; v < n && rc > 0; v++)
+    if (cnt[v] > c[v] && c[v] < 2) rc = -1;
+  remat_sim sim;
+  if (rc > 0 && remat_simulate(g, seq, len, &sim, NULL)) rc = -1;
+  if (rc > 0 && (sim.peak > B->p->budget || (B->fits && sim.duration >= B->r->duration))) rc = 0;
+  for (int v = 0; v < n && rc > 0; v++)
+    if (cnt[v] > c[v]) c[v] = cnt[v];
+  free(cnt);
+  return rc;
+}
+
 int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
-  if (!sim_within_copies(B->g, seq, len, B->r->copies)) return -1;
   pthread_mutex_lock(&B->mu);
-  int rc = remat_result_offer(B->r, B->g, seq, len, phase, best_elapsed(B));
+  int rc = best_copies_take(B, seq, len);
+  if (rc > 0) rc = remat_result_offer(B->r, B->g, seq, len, phase, best_elapsed(B));
   if (rc > 0) {
     const remat_result *r = B->r;
     B->fits = r->peak <= r->budget;
@@ -270,14 +292,13 @@ void best_stats(best *B, const gz_stats *st) {
   pthread_mutex_unlock(&B->mu);
 }
 
-void best_copies_raised(best *B, int n) {
+void best_copies_raised(best *B, int n, const char *whose) {
   if (n <= 0) return;
   pthread_mutex_lock(&B->mu);
   prog_line(&B->pr,
-            "[%7.2fs] copies    C_v raised on %d node%s to its copies in a baseline's or the "
-            "copies probe's schedule within budget; claims speak of the raised C_v (the "
-            "result's \"copies\")",
-            best_elapsed(B), n, n == 1 ? "" : "s");
+            "[%7.2fs] copies    C_v raised on %d node%s to its copies in %s schedule within "
+            "budget; claims speak of the raised C_v (the result's \"copies\")",
+            best_elapsed(B), n, n == 1 ? "" : "s", whose);
   pthread_mutex_unlock(&B->mu);
 }
 

@@ -81,6 +81,10 @@ typedef struct best {
   int win_taken;         /* its final answer was read */
   int window_proof;      /* nothing fits (cover_proof) by the window
                             bound: 1 with C_v copies, 2 with any number */
+  int raise_copies;      /* best_offer raises C_v (where it is 2 or more) to
+                            the copies of a schedule within budget and
+                            shorter than the best instead of refusing it
+                            (free order's joint annealing) */
   int pebble_node;       /* nothing fits in any order with any number of
                             copies: no sequence computes this node within
                             M (pebble.h; -1: no such proof) */
@@ -107,7 +111,10 @@ double best_left(const best *B);
 /* Offer a schedule (trace phase `phase`); an improvement bumps the
  * version and prints a line naming `what`.  Returns remat_result_offer's
  * answer; a schedule that computes a node more than C_v times is outside
- * the model: -1, like an invalid one. */
+ * the model: -1, like an invalid one, unless B->raise_copies and only
+ * nodes whose C_v is 2 or more pass it: then it is taken when it is
+ * valid, within budget and shorter than the best, C_v raised to its
+ * copies, and else left (0). */
 int best_offer(best *B, const int *seq, int len, int phase, const char *what);
 
 /* A copy of the best schedule (NULL if none) and its length; its version
@@ -148,10 +155,11 @@ void best_status(best *B, int phase, const char *what, long long n);
 void best_stats(best *B, const gz_stats *st);
 
 /* The line (at the default level) saying that C_v was raised on n > 0
- * nodes to their copies in a baseline's or the copies probe's schedule
- * within budget (seeds.h):
- * a user who gave C_v learns that the claims speak of the raised C_v. */
-void best_copies_raised(best *B, int n);
+ * nodes to their copies in `whose` schedule within budget ("a baseline's
+ * or the copies probe's": seeds.h; "the joint annealing's"): a user who
+ * gave C_v learns that the claims speak of the raised C_v. */
+void best_copies_raised(best *B, int n, const char *whose);
+#define BEST_BY_SEEDS "a baseline's or the copies probe's"
 
 /* A line at -v (verbose 2). */
 void best_verbose(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -101,7 +101,7 @@ static int solve_bounds(solve *S) {
                  !S->base.probe.seq                     ? "nothing"
                  : S->base.probe.peak <= B->p->budget ? "within budget"
                                                         : "above the budget");
-  best_copies_raised(B, raised);
+  best_copies_raised(B, raised, BEST_BY_SEEDS);
   rc = cpw_init(&S->C, B, copies, err, sizeof err);
   free(copies);
   if (rc) {

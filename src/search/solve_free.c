@@ -31,6 +31,9 @@
  *           from the input order with its own seed), each annealed on
  *           its own for SFREE_TRY seconds: where the annealing ends
  *           depends on the order it starts from more than on its time;
+ *           it computes nodes whose C_v is 2 or more any number of times,
+ *           and its schedules within budget raise C_v (best_offer) as the
+ *           baselines' do (unless C_v is a hard limit);
  *   free CP on small graphs, the free-order model (model_free.c) in the
  *           CP worker, from the best schedule: its complete searches prove
  *           optimality or infeasibility in free order;
@@ -238,7 +241,7 @@ static void sfree_baselines(sfree *F, seeds_base *S) {
   int raised = seeds_base_raise(S, B->g, B->p, B->r->copies);
   best_verbose(B, "baselines on the input order: %.2fs, C_v raised for %d nodes", S->seconds,
                raised);
-  best_copies_raised(B, raised);
+  best_copies_raised(B, raised, BEST_BY_SEEDS);
 }
 
 /* The copies probe (seeds.h) on the stages of h (g renumbered, node i is
@@ -266,7 +269,7 @@ static void sfree_probe(sfree *F, const remat_graph *h) {
     pthread_mutex_lock(&B->mu); /* best_offer reads them under it */
     for (int i = 0; i < n; i++) B->r->copies[perm ? perm[i] : i] = c[i];
     pthread_mutex_unlock(&B->mu);
-    best_copies_raised(B, raised);
+    best_copies_raised(B, raised, BEST_BY_SEEDS);
     F->probe_seq = util_malloc((size_t)pr.len * sizeof *F->probe_seq);
     for (int i = 0; i < pr.len; i++) F->probe_seq[i] = perm ? perm[pr.seq[i]] : pr.seq[i];
     F->probe_len = pr.len;
@@ -581,11 +584,24 @@ static void sfree_joint(sfree *F) {
   sfree_sqa W[SFREE_MAX_THREADS];
   double left = best_left(B);
   if (left < 0.01) return;
+  /* Its own C_v: any number of copies where C_v is 2 or more (unless C_v
+   * is a hard limit); a schedule within budget that uses more raises C_v
+   * (best_offer), as a baseline's does. */
+  int n = B->g->n, *copies = B->r->copies, *was = NULL;
+  if (!p->keep_copies) {
+    copies = util_malloc((size_t)(n ? n : 1) * sizeof *copies);
+    was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
+    for (int v = 0; v < n; v++) {
+      was[v] = B->r->copies[v];
+      copies[v] = was[v] >= 2 ? 0 : was[v];
+    }
+    B->raise_copies = 1;
+  }
   for (int k = 0; k < threads; k++) {
     W[k].c = (best_client){B, 0, BEST_FOLLOW, "moves"};
     sqa_params_init(&W[k].p);
     W[k].p.budget = p->budget;
-    W[k].p.copies = B->r->copies;
+    W[k].p.copies = copies;
     W[k].p.time_limit = left;
     W[k].p.io = best_io(&W[k].c, p->seed * 7919u + 31 + 104729u * (unsigned)k);
     W[k].started = 0;
@@ -611,6 +627,14 @@ static void sfree_joint(sfree *F) {
   }
   best_verbose(B, "joint annealing: %lld moves in %d threads over %.1f s, %d tries from "
                   "fresh orders", moves, threads, left, tries);
+  if (was) {
+    B->raise_copies = 0;
+    int raised = 0;
+    for (int v = 0; v < n; v++) raised += B->r->copies[v] > was[v];
+    best_copies_raised(B, raised, "the joint annealing's");
+    free(copies);
+    free(was);
+  }
 }
 
 /* On graphs of at most FREE_EXACT_MAXN nodes: the exact search over every

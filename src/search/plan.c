@@ -178,12 +178,6 @@ static void plan_profile(plan_eval *E) {
   plan_peak_step(E);
 }
 
-int plan_is_pred(const remat_graph *g, int u, int v) {
-  const int *p = g->pred + g->pred_off[v];
-  int n = g->pred_off[v + 1] - g->pred_off[v], i = plan_lower(p, n, u);
-  return i < n && p[i] == u;
-}
-
 /* ------------------------------------------------ incremental evaluation */
 
 /* Index in the sorted list of v's events of the first one >= key. */

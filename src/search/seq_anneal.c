@@ -125,16 +125,6 @@ static int sqa_drop(sqa *S) {
   return 0;
 }
 
-static int sqa_is_pred(const remat_graph *g, int u, int v) {
-  int lo = g->pred_off[v], hi = g->pred_off[v + 1];
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (g->pred[mid] < u) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < g->pred_off[v + 1] && g->pred[lo] == u;
-}
-
 /* The add move (seq_anneal.h); with replace, a copy of another node
  * computed more than once goes in the same move. */
 static int sqa_add(sqa *S, int replace) {
@@ -150,7 +140,7 @@ static int sqa_add(sqa *S, int replace) {
   if (i < 0) return 0;
   int u = c->seq[i];
   int r0 = i + 1;
-  while (r0 < c->lastuse[i] && !sqa_is_pred(S->g, u, c->seq[r0])) r0++;
+  while (r0 < c->lastuse[i] && !plan_is_pred(S->g, u, c->seq[r0])) r0++;
   if (r0 > k) { /* not read before k: computed later instead */
     int at = util_xorshift(&S->rng) & 1 ? r0 : k + 1 + sqa_below(S, r0 - k);
     sqa_build(S, i, at, u);
@@ -158,7 +148,7 @@ static int sqa_add(sqa *S, int replace) {
   }
   if (cp && cp[u] && S->ccnt[u] >= cp[u]) return 0;
   int r = k + 1;
-  while (r < c->lastuse[i] && !sqa_is_pred(S->g, u, c->seq[r])) r++;
+  while (r < c->lastuse[i] && !plan_is_pred(S->g, u, c->seq[r])) r++;
   int at = util_xorshift(&S->rng) & 1 ? r : k + 1 + sqa_below(S, r - k);
   int out = -1;
   for (int t = 0; replace && t < 16 && out < 0; t++) {

@@ -160,8 +160,8 @@ run "$REMAT" eval tr5k.json tr5k_r.json --budget 0.5
 [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
 
 t_case "free order: the joint annealing's extra copies raise C_v, not with --strict-copies"
-# Its best computes some node three times (the copies probe raised one
-# node before it, on the stages); every count within the result's copies.
+# Its best computes some node three times, each count within the result's
+# "copies"; with --strict-copies no node more than twice.
 "$REMAT" gen layered --nodes 60 --seed 1 -q -o l60.json
 run "$REMAT" solve l60.json --budget 0.6 --free-order --time-limit $((4 * T_SLOW)) -o l60_r.json
 [ "$rc" = 0 ] || fail "exit $rc: $(tail -n 2 <<<"$err")"

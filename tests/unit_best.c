@@ -362,5 +362,5 @@ static void test_best_time(void **state) {
 }
 
 UNIT_TESTS(test_best_offer_keeps_better, test_best_offer_refuses_outside_model,
-           test_best_offer_raises_copies, test_best_io, test_best_io_follows_phase, test_best_at_bound,
-           test_best_wrong_bound, test_best_cover_answers, test_best_time)
+           test_best_offer_raises_copies, test_best_io, test_best_io_follows_phase,
+           test_best_at_bound, test_best_wrong_bound, test_best_cover_answers, test_best_time)

@@ -129,6 +129,20 @@ int sim_within_copies(const remat_graph *g, const int *seq, int len,
   return sim_count_copies(g, seq, len, copies, &most);
 }
 
+int sim_raise_copies(const remat_graph *g, const int *seq, int len, int *copies) {
+  int n = g->n, raised = 0;
+  int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt);
+  for (int i = 0; i < len; i++)
+    if (seq[i] >= 0 && seq[i] < n) cnt[seq[i]]++;
+  for (int v = 0; v < n; v++)
+    if (copies[v] >= 2 && cnt[v] > copies[v]) {
+      copies[v] = cnt[v];
+      raised++;
+    }
+  free(cnt);
+  return raised;
+}
+
 int sim_most_copies(const remat_graph *g, const int *seq, int len) {
   int most;
   sim_count_copies(g, seq, len, NULL, &most);

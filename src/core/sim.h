@@ -19,6 +19,11 @@ int *sim_topo_sequence(const remat_graph *g);
 int sim_within_copies(const remat_graph *g, const int *seq, int len,
                       const int *copies);
 
+/* Raise copies[v] to v's computations in seq where copies[v] is 2 or more
+ * (C_v = 1 forbids recomputing: never raised; entries outside 0..n-1 not
+ * counted); returns how many nodes it raised. */
+int sim_raise_copies(const remat_graph *g, const int *seq, int len, int *copies);
+
 /* The most times seq computes one node. */
 int sim_most_copies(const remat_graph *g, const int *seq, int len);
 

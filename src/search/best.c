@@ -221,18 +221,15 @@ static int best_copies_take(best *B, const int *seq, int len) {
   int *c = B->r->copies;
   if (sim_within_copies(g, seq, len, c)) return 1;
   if (!B->raise_copies) return -1;
-  int n = g->n, rc = 1;
-  int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt);
-  for (int i = 0; i < len; i++)
-    if (seq[i] >= 0 && seq[i] < n) cnt[seq[i]]++;
-  for (int v = 0; v < n && rc > 0; v++)
-    if (cnt[v] > c[v] && c[v] < 2) rc = -1;
+  size_t size = (size_t)(g->n ? g->n : 1) * sizeof *c;
+  int *raised = util_malloc(size), rc = -1;
+  memcpy(raised, c, size);
+  sim_raise_copies(g, seq, len, raised);
   remat_sim sim;
-  if (rc > 0 && remat_simulate(g, seq, len, &sim, NULL)) rc = -1;
-  if (rc > 0 && (sim.peak > B->p->budget || (B->fits && sim.duration >= B->r->duration))) rc = 0;
-  for (int v = 0; v < n && rc > 0; v++)
-    if (cnt[v] > c[v]) c[v] = cnt[v];
-  free(cnt);
+  if (sim_within_copies(g, seq, len, raised) && !remat_simulate(g, seq, len, &sim, NULL))
+    rc = sim.peak <= B->p->budget && !(B->fits && sim.duration >= B->r->duration);
+  if (rc > 0) memcpy(c, raised, size);
+  free(raised);
   return rc;
 }
 

@@ -11,6 +11,7 @@
 #include "heur.h"
 #include "progress.h"
 #include "rounding.h"
+#include "sim.h"
 #include "util.h"
 
 int *seeds_caller_copies(const remat_graph *g, const remat_solve_params *p) {
@@ -280,18 +281,6 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
   S->seconds = util_now() - t0;
 }
 
-int seeds_raise_to(const int *seq, int len, int n, int *c) {
-  int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt), raised = 0;
-  for (int i = 0; i < len; i++) cnt[seq[i]]++;
-  for (int v = 0; v < n; v++)
-    if (c[v] >= 2 && cnt[v] > c[v]) {
-      c[v] = cnt[v];
-      raised++;
-    }
-  free(cnt);
-  return raised;
-}
-
 int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solve_params *p,
                      int *c) {
   if (!seeds_base_any_fits(S, p)) return 0;
@@ -300,7 +289,7 @@ int seeds_base_raise(const seeds_base *S, const remat_graph *g, const remat_solv
   memcpy(was, c, (size_t)n * sizeof *was);
   for (int k = 0; k < SEEDS_BASES; k++) {
     const remat_result *r = seeds_base_at(S, k);
-    if (r && seeds_base_fits(r)) seeds_raise_to(r->seq, r->len, n, c);
+    if (r && seeds_base_fits(r)) sim_raise_copies(g, r->seq, r->len, c);
   }
   for (int v = 0; v < n; v++) raised += c[v] > was[v];
   free(was);

@@ -92,10 +92,6 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
 int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
                 remat_result *r);
 
-/* Raise c[v] (n entries) to v's copies in seq where c[v] is 2 or more
- * (C_v = 1 forbids recomputing); returns how many nodes it raised. */
-int seeds_raise_to(const int *seq, int len, int n, int *c);
-
 /* The C_v to build the model with: the caller's (p->copies, else
  * p->default_copies), raised to the copies of a node in a baseline
  * schedule within the budget where the caller's C_v is at least 2.

@@ -265,7 +265,7 @@ static void sfree_probe(sfree *F, const remat_graph *h) {
                best_elapsed(B) - t0,
                !pr.seq ? "nothing" : pr.peak <= B->p->budget ? "within budget" : "above the budget");
   if (pr.seq && pr.peak <= B->p->budget) {
-    int raised = seeds_raise_to(pr.seq, pr.len, n, c);
+    int raised = sim_raise_copies(on, pr.seq, pr.len, c);
     pthread_mutex_lock(&B->mu); /* best_offer reads them under it */
     for (int i = 0; i < n; i++) B->r->copies[perm ? perm[i] : i] = c[i];
     pthread_mutex_unlock(&B->mu);

@@ -297,6 +297,33 @@ static void test_steps_reach_milp(void **state) {
   }
 }
 
+/* The rows of the inputs' inputs (cover_steps.h): gen layered 14 nodes,
+ * seed 1, and 24 nodes, seed 1, at 0.9, any number of copies: without
+ * them the steps' problem ends at 958 and 77, with them at the MILP's
+ * optimum, 1462 and 357; built lazily (without them) never above it. */
+static void test_inputs_of_inputs_reach_milp(void **state) {
+  (void)state;
+  static const int cases[][4] = {{14, 1, 90, 1462}, {24, 1, 90, 357}};
+  for (int c = 0; c < 2; c++) {
+    cover_params p;
+    remat_graph *g = layered_at(cases[c][0], (uint64_t)cases[c][1], cases[c][2], &p);
+    p.inputs = 2;
+    cover_out steps, lazy;
+    assert_int_equal(cover_solve(g, &p, &steps), COVER_OPTIMAL);
+    p.steps_lazy = 1;
+    cover_status ls = cover_solve(g, &p, &lazy);
+    int64_t opt = milp_optimum(g, p.budget);
+    fprintf(stderr, "  %d nodes: the steps' problem %lld, lazily %s %lld, optimum %lld\n",
+            cases[c][0], (long long)steps.increase, cover_status_name(ls),
+            (long long)lazy.increase, (long long)opt);
+    assert_int_equal(opt, cases[c][3]);
+    assert_int_equal(steps.increase, opt);
+    assert_true(ls == COVER_BOUND || ls == COVER_OPTIMAL);
+    assert_true(lazy.increase <= opt);
+    remat_graph_free(g);
+  }
+}
+
 /* gen layered --nodes 12 --seed 7 at 0.9: the inputs' rows problem's
  * optimum is the MILP's (812); CBC with its preprocessing called 1171
  * optimal there, a bound above a schedule (cover_lp.h). */
@@ -380,4 +407,5 @@ static void test_child_deadline(void **state) {
 
 UNIT_TESTS(test_cover_against_brute_force, test_cover_chain_exact,
            test_inputs_against_brute_force, test_inputs_reach_milp, test_inputs_not_above_milp,
-           test_steps_reach_milp, test_no_proof_from_tolerances, test_child_deadline)
+           test_steps_reach_milp, test_inputs_of_inputs_reach_milp,
+           test_no_proof_from_tolerances, test_child_deadline)

@@ -209,6 +209,33 @@ static void cs_out(cs *S, int row, int j, int k, double coef) {
   cs_put(S, row, c + 1, -coef);
 }
 
+/* The rows of the inputs q of u's input p (last read before k, as p is)
+ * for gap j around stage k: where p is out of memory at k and u computed
+ * after k, p is computed after k, and q must be at hand then:
+ * E_qk + E_pk + R_q >= X[j, after k].  Adds the new E_qk to elist;
+ * returns its length. */
+static int cs_inputs_of(cs *S, int k, double R, int j, int p, int64_t big, int *elist,
+                        int ne) {
+  const remat_graph *g = S->g;
+  int after = cs_piece(S, j, k) + 1;
+  for (int e = g->pred_off[p]; e < g->pred_off[p + 1] && !S->full; e++) {
+    int q = g->pred[e];
+    if (S->lr[q] >= k) continue; /* in L_k: counted there */
+    if ((double)(g->m[q] > big ? g->m[q] : big) > CS_MAX_RATIO * R) continue;
+    if (S->ecol[q] < 0) {
+      S->ecol[q] = cs_col(S, 0, 1, 0, 0);
+      elist[ne++] = q;
+      if (S->rcol[q] < 0) S->rcol[q] = cs_col(S, 0, 1, g->w[q], 1);
+    }
+    int r = cs_row(S, 0, DBL_MAX);
+    cs_put(S, r, S->ecol[q], 1);
+    cs_put(S, r, S->ecol[p], 1);
+    cs_put(S, r, S->rcol[q], 1);
+    cs_put(S, r, after, -1);
+  }
+  return ne;
+}
+
 /* The rows of overloaded stage k (cover_steps.h); every row is divided by
  * the excess R = L_k - M, and a row's right-hand side is lowered by half
  * a byte (sizes are whole bytes: the same schedules, a weaker LP). */
@@ -251,6 +278,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
       cs_put(S, r, S->ecol[p], 1);
       cs_put(S, r, after, -1);
       cs_put(S, r, S->rcol[p], 1);
+      if (!S->lazy) ne = cs_inputs_of(S, k, R, j, p, big, elist, ne);
     }
   }
   /* the stage's own step; a piece's coefficient is clipped where it alone

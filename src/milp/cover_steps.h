@@ -16,6 +16,11 @@
  *     reader comes before k (as with the inputs' rows, but at full
  *     weight: X[j, after k] = 1 means u is computed after k, when p must
  *     be at hand);
+ *   - and for each input q of such a p whose last reader comes before k
+ *     too: E[q,k] + E[p,k] + R[q] >= X[j, after k] (p out of memory at k
+ *     while u is computed after k means that p is computed after k, and q
+ *     must be at hand then: kept through k, or computed after its last
+ *     reader);
  *   - when the last computation of u in gap j falls in stage k
  *     (X[j,k] - X[j, after k] = 1), the step that computes it holds
  *     L_k - m_k plus u's inputs that L_k leaves out, less every other
@@ -34,8 +39,8 @@
  * cover_params.steps_lazy asks for it), it is built lazily, as a looser
  * problem: z[j,k] is X[j, after k] (its upper bound: z appears nowhere
  * else then), a value out of memory at a recomputing step is bounded by
- * X[j,k] alone, and the rows E >= X - R and those of the recomputing
- * steps are generated: the LP without them first, then, round by round,
+ * X[j,k] alone, the rows of the inputs' inputs are left out, and the
+ * rows E >= X - R and those of the recomputing steps are generated: the LP without them first, then, round by round,
  * the rows its solution violates (with F_k at the sum it bounds), Clp's
  * dual simplex warm-started each round, until none is violated or the
  * time is out.  Every round's LP keeps a subset of the looser problem's

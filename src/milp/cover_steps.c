@@ -209,11 +209,22 @@ static void cs_out(cs *S, int row, int j, int k, double coef) {
   cs_put(S, row, c + 1, -coef);
 }
 
+/* The columns E_pk (p kept through the current stage; listed in elist,
+ * whose length it returns) and R_p (p computed after its last reader),
+ * where p has none yet. */
+static int cs_kept(cs *S, int p, int *elist, int ne) {
+  if (S->ecol[p] >= 0) return ne;
+  S->ecol[p] = cs_col(S, 0, 1, 0, 0);
+  elist[ne++] = p;
+  if (S->rcol[p] < 0) S->rcol[p] = cs_col(S, 0, 1, S->g->w[p], 1);
+  return ne;
+}
+
 /* The rows of the inputs q of u's input p (last read before k, as p is)
  * for gap j around stage k: where p is out of memory at k and u computed
  * after k, p is computed after k, and q must be at hand then:
- * E_qk + E_pk + R_q >= X[j, after k].  Adds the new E_qk to elist;
- * returns its length. */
+ * E_qk + E_pk + R_q >= X[j, after k].  Returns elist's length
+ * (cs_kept). */
 static int cs_inputs_of(cs *S, int k, double R, int j, int p, int64_t big, int *elist,
                         int ne) {
   const remat_graph *g = S->g;
@@ -222,11 +233,7 @@ static int cs_inputs_of(cs *S, int k, double R, int j, int p, int64_t big, int *
     int q = g->pred[e];
     if (S->lr[q] >= k) continue; /* in L_k: counted there */
     if ((double)(g->m[q] > big ? g->m[q] : big) > CS_MAX_RATIO * R) continue;
-    if (S->ecol[q] < 0) {
-      S->ecol[q] = cs_col(S, 0, 1, 0, 0);
-      elist[ne++] = q;
-      if (S->rcol[q] < 0) S->rcol[q] = cs_col(S, 0, 1, g->w[q], 1);
-    }
+    ne = cs_kept(S, q, elist, ne);
     int r = cs_row(S, 0, DBL_MAX);
     cs_put(S, r, S->ecol[q], 1);
     cs_put(S, r, S->ecol[p], 1);
@@ -268,11 +275,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
       if (S->lr[p] >= k) continue;
       int64_t big = g->m[u] > g->m[p] ? g->m[u] : g->m[p];
       if ((double)big > CS_MAX_RATIO * R) continue;
-      if (S->ecol[p] < 0) {
-        S->ecol[p] = cs_col(S, 0, 1, 0, 0);
-        elist[ne++] = p;
-        if (S->rcol[p] < 0) S->rcol[p] = cs_col(S, 0, 1, g->w[p], 1);
-      }
+      ne = cs_kept(S, p, elist, ne);
       int r = cs_row(S, 0, DBL_MAX);
       S->rlazy[r] = (char)S->lazy;
       cs_put(S, r, S->ecol[p], 1);

@@ -221,14 +221,13 @@ static int cs_kept(cs *S, int p, int *elist, int ne) {
 }
 
 /* The rows of the inputs q of u's input p (last read before k, as p is)
- * for gap j around stage k: where p is out of memory at k and u computed
- * after k, p is computed after k, and q must be at hand then:
- * E_qk + E_pk + R_q >= X[j, after k].  Returns elist's length
- * (cs_kept). */
-static int cs_inputs_of(cs *S, int k, double R, int j, int p, int64_t big, int *elist,
+ * for u's gap j around stage k, whose piece after k is column `after`:
+ * where p is out of memory at k and u computed after k, p is computed
+ * after k, and q must be at hand then: E_qk + E_pk + R_q >= X[j, after k].
+ * Returns elist's length (cs_kept). */
+static int cs_inputs_of(cs *S, int k, double R, int after, int p, int64_t big, int *elist,
                         int ne) {
   const remat_graph *g = S->g;
-  int after = cs_piece(S, j, k) + 1;
   for (int e = g->pred_off[p]; e < g->pred_off[p + 1] && !S->full; e++) {
     int q = g->pred[e];
     if (S->lr[q] >= k) continue; /* in L_k: counted there */
@@ -281,7 +280,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
       cs_put(S, r, S->ecol[p], 1);
       cs_put(S, r, after, -1);
       cs_put(S, r, S->rcol[p], 1);
-      if (!S->lazy) ne = cs_inputs_of(S, k, R, j, p, big, elist, ne);
+      if (!S->lazy) ne = cs_inputs_of(S, k, R, after, p, big, elist, ne);
     }
   }
   /* the stage's own step; a piece's coefficient is clipped where it alone

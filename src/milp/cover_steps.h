@@ -43,9 +43,10 @@
  * rows E >= X - R and those of the recomputing steps are generated: the
  * LP without them first, then, round by round, the rows its solution
  * violates (with F_k at the sum it bounds), Clp's dual simplex
- * warm-started each round, until none is violated or the time is out.  Every round's LP keeps a subset of the looser problem's
- * rows, so its value is a lower bound too; CBC does not run on it, and
- * it proves no infeasibility. */
+ * warm-started each round, until none is violated or the time is out.
+ * Every round's LP keeps a subset of the looser problem's rows, so its
+ * value is a lower bound too; CBC does not run on it, and it proves no
+ * infeasibility. */
 #ifndef REMAT_COVER_STEPS_H
 #define REMAT_COVER_STEPS_H
 

@@ -401,6 +401,19 @@ run "$REMAT" info tr.json --budget 0.9
 grep -qx "lower_bound: duration $(jq .duration tr-r.json)  TDI 0.4137% (covering bound, input order, [0-9.]*s)" <<<"$out" ||
   fail "info --budget: '$out'"
 
+# --------- the covering bound proves bounds below the schedule, step by step
+t_case "covering bound proves bounds below the schedule"
+# (gen layered 60 nodes at 0.8: the probe's 2.10 % at once; the steps'
+# problem's LP says 1.507 %, then CBC finds nothing below a quarter of
+# the way to the schedule, again and again, up to it; cover_lp.h)
+"$REMAT" gen layered --nodes 60 --seed 1 -q -o l60s1.json
+run "$REMAT" solve l60s1.json --budget 0.8 --time-limit 30 -o l60s1-r.json
+[ "$rc" = 0 ] && grep -q "TDI 2.10%.*optimal" <<<"$out" || fail "layered 60 at 0.8: $rc '$out'"
+grep -q "bound     TDI >= [0-9.]*% (covering bound, CBC found nothing below it)" <<<"$err" ||
+  fail "layered 60 at 0.8: no step proven: '$err'"
+jq -e '.status == "optimal" and .lower_bound == .duration' l60s1-r.json >/dev/null ||
+  fail "layered 60 at 0.8: $(jq -c '[.status, .lower_bound, .duration]' l60s1-r.json)"
+
 # ------------------ --lp-bound: Checkmate's LP value as the lower bound
 t_case "--lp-bound"
 # (layered_60 at 0.9: the search proves nothing in 2 s; the LP is the one

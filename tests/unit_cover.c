@@ -9,8 +9,10 @@
  * where they reach the MILP's proven optimum; the recomputing steps'
  * rows (cover_steps.h) likewise, and on layered graphs where they reach
  * the MILP's optimum (one of them above it when the rows counted the
- * inputs kept: the case that showed the rows wrong); and the deadline of
- * the child process the bound runs in within remat solve. */
+ * inputs kept: the case that showed the rows wrong); CBC's steps below a
+ * schedule (COVLP_LP_PROVE) never above the optimum when told of
+ * schedules above it, and up to it on a layered graph; and the deadline
+ * of the child process the bound runs in within remat solve. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,9 +137,31 @@ static remat_graph *mixed_dag(uint64_t s) {
   return g;
 }
 
+/* cover_solve's answers on the way (cover_params.plain_done), and the
+ * best schedule's increase it is told (cover_params.incumbent_now). */
+typedef struct answers {
+  int n, lp, proofs; /* answers, LP values, bounds CBC proved below */
+  int64_t lp_max, incumbent;
+} answers;
+
+static void on_answer(void *ctx, const cover_out *o) {
+  answers *a = ctx;
+  a->n++;
+  if (!o->lp) return;
+  assert_int_equal(o->status, COVER_BOUND); /* a bound, not an optimum */
+  if (o->lp == 2) {
+    a->proofs++;
+    return;
+  }
+  a->lp++;
+  if (o->increase > a->lp_max) a->lp_max = o->increase;
+}
+
+static int64_t incumbent(void *ctx) { return ((answers *)ctx)->incumbent; }
+
 static void test_inputs_against_brute_force(void **state) {
   (void)state;
-  int total = 0, wrong = 0, raised = 0, exact = 0, lazy_raised = 0;
+  int total = 0, wrong = 0, raised = 0, exact = 0, lazy_raised = 0, proofs = 0;
   for (int i = 0; i < 600; i++) {
     uint64_t s = 7000 + (uint64_t)i * 1000003;
     remat_graph *g = mixed_dag(s);
@@ -150,23 +174,38 @@ static void test_inputs_against_brute_force(void **state) {
       for (int v = 0; v < n; v++)
         copies[v] = kind == 0 ? 1 + (int)(oracle_rand(&s) % 3) : kind == 1 ? 2 : n;
       int64_t best = oracle_best_copies(g, M, copies, NULL);
-      /* levels 0, 1, 2, and 2 with the steps' problem built lazily */
-      cover_out o[4];
-      cover_status st[4];
-      for (int inputs = 0; inputs < 4; inputs++) {
+      /* levels 0, 1, 2, and 2 with the steps' problem built lazily; 2
+       * told of schedules 1.5 and 3 times the optimum's increase (CBC
+       * then proves bounds below them: steps above the optimum too) */
+      cover_out o[6];
+      cover_status st[6];
+      for (int inputs = 0; inputs < 6; inputs++) {
+        if (inputs >= 4 && best < 0) {
+          st[inputs] = COVER_INFEASIBLE;
+          continue;
+        }
         cover_params p;
         cover_params_init(&p);
         p.budget = M;
         p.copies = copies;
         p.inputs = inputs < 3 ? inputs : 2;
         p.steps_lazy = inputs == 3;
+        answers a = {0};
+        if (inputs >= 4) {
+          a.incumbent = inputs == 4 ? (best - base) * 3 / 2 + 1 : 3 * (best - base) + 7;
+          p.incumbent_now = incumbent;
+          p.plain_done = on_answer;
+          p.ctx = &a;
+        }
         st[inputs] = cover_solve(g, &p, &o[inputs]);
+        proofs += a.proofs > 0;
       }
       total++;
       lazy_raised += st[3] == COVER_BOUND && st[1] == COVER_OPTIMAL && o[3].increase > o[1].increase;
-      for (int in = 1; in < 4; in++) {
-        /* built lazily, the steps' LP gives a bound (no optimum) */
-        int bounded = st[in] == COVER_OPTIMAL || (in == 3 && st[in] == COVER_BOUND);
+      for (int in = 1; in < 6; in++) {
+        /* built lazily, the steps' LP gives a bound (no optimum), and
+         * CBC's steps below a schedule may end at one */
+        int bounded = st[in] == COVER_OPTIMAL || (in >= 3 && st[in] == COVER_BOUND);
         int ok = st[in] == COVER_INFEASIBLE ? best < 0
                                             : bounded &&
                                                   (best < 0 || o[in].increase <= best - base);
@@ -186,12 +225,14 @@ static void test_inputs_against_brute_force(void **state) {
   }
   fprintf(stderr,
           "  %d instances: the inputs' rows raise %d bounds, %d of them to the optimum; the "
-          "steps' LP built lazily raises %d above the inputs' rows\n",
-          total, raised, exact, lazy_raised);
+          "steps' LP built lazily raises %d above the inputs' rows; CBC proved bounds below "
+          "a schedule in %d runs\n",
+          total, raised, exact, lazy_raised, proofs);
   if (wrong) fail_msg("%d of %d bounds above the optimum or wrong proofs", wrong, total);
   assert_true(raised >= 15);
   assert_true(exact >= raised / 2);
   assert_true(lazy_raised >= 3);
+  assert_true(proofs >= 10);
 }
 
 /* The MILP's proven optimum of g at M (any number of copies; the
@@ -238,21 +279,6 @@ static void test_inputs_reach_milp(void **state) {
   remat_graph_free(g);
 }
 
-/* cover_solve's answers on the way (cover_params.plain_done). */
-typedef struct answers {
-  int n, lp;
-  int64_t lp_max;
-} answers;
-
-static void on_answer(void *ctx, const cover_out *o) {
-  answers *a = ctx;
-  a->n++;
-  if (!o->lp) return;
-  assert_int_equal(o->status, COVER_BOUND); /* an LP's value is a bound, not an optimum */
-  a->lp++;
-  if (o->increase > a->lp_max) a->lp_max = o->increase;
-}
-
 /* The recomputing steps' rows reach the MILP's optimum where the inputs'
  * rows do not (gen layered 13 nodes, seed 10, at 0.9: 809 and 1154);
  * on 18 nodes, seed 10, at 0.9 they reach it too (283), where rows that
@@ -265,7 +291,7 @@ static void test_steps_reach_milp(void **state) {
     remat_graph *g = layered_at(cases[c][0], (uint64_t)cases[c][1], cases[c][2], &p);
     int64_t M = p.budget;
     p.inputs = 2;
-    answers a = {0, 0, 0};
+    answers a = {0};
     p.plain_done = on_answer;
     p.ctx = &a;
     cover_out steps, inputs;
@@ -322,6 +348,38 @@ static void test_inputs_of_inputs_reach_milp(void **state) {
     assert_true(lazy.increase <= opt);
     remat_graph_free(g);
   }
+}
+
+/* Told of a schedule, CBC proves bounds below it step by step
+ * (COVLP_LP_PROVE): on gen layered 24 nodes, seed 1, at 0.9, any number
+ * of copies, from the steps' LP up to the optimum, 357, when the schedule
+ * is at it, and to the optimum found when the schedule is above it. */
+static void test_proofs_below_schedule(void **state) {
+  (void)state;
+  cover_params p;
+  remat_graph *g = layered_at(24, 1, 90, &p);
+  p.inputs = 2;
+  p.plain_done = on_answer;
+  p.incumbent_now = incumbent;
+  static const int64_t schedules[] = {357, 358, 500, 5000};
+  for (int i = 0; i < 4; i++) {
+    answers a = {0};
+    a.incumbent = schedules[i];
+    p.ctx = &a;
+    cover_out o;
+    cover_status st = cover_solve(g, &p, &o);
+    fprintf(stderr, "  schedule %lld: %s %lld after %d proofs (LP %lld)\n",
+            (long long)schedules[i], cover_status_name(st), (long long)o.increase, a.proofs,
+            (long long)a.lp_max);
+    assert_true(a.lp_max < 357);
+    assert_int_equal(o.increase, 357);
+    if (i == 0) { /* each step a proof, the last one at the schedule */
+      assert_int_equal(st, COVER_BOUND);
+      assert_int_equal(o.lp, 2);
+    }
+    if (i < 2) assert_true(a.proofs >= 1);
+  }
+  remat_graph_free(g);
 }
 
 /* gen layered --nodes 12 --seed 7 at 0.9: the inputs' rows problem's
@@ -407,5 +465,5 @@ static void test_child_deadline(void **state) {
 
 UNIT_TESTS(test_cover_against_brute_force, test_cover_chain_exact,
            test_inputs_against_brute_force, test_inputs_reach_milp, test_inputs_not_above_milp,
-           test_steps_reach_milp, test_inputs_of_inputs_reach_milp,
+           test_steps_reach_milp, test_inputs_of_inputs_reach_milp, test_proofs_below_schedule,
            test_no_proof_from_tolerances, test_child_deadline)

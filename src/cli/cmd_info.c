@@ -32,7 +32,7 @@ static void info_cover(const remat_graph *g, const cover_params *p) {
     printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, input order, %.2fs)\n",
            (long long)(base + out.increase),
            remat_tdi(base, (double)(base + out.increase)),
-           st != COVER_BOUND ? "" : out.lp ? ", LP relaxation" : ", out of time",
+           cover_bound_how(&out),
            util_now() - t);
 }
 

@@ -31,6 +31,11 @@ const char *cover_status_name(cover_status s) {
   }
 }
 
+const char *cover_bound_how(const cover_out *o) {
+  if (o->status != COVER_BOUND) return "";
+  return o->lp == 1 ? ", LP relaxation" : o->lp == 2 ? ", CBC found nothing below it" : ", out of time";
+}
+
 /* The problem: gaps (columns) and overloaded stages (rows). */
 typedef struct cv {
   const remat_graph *g;
@@ -387,7 +392,8 @@ static void cv_run(cv *C, cover_out *o) {
   covlp_scale(&L);
   /* with the inputs' rows CBC may need minutes on a thousand nodes: the
    * LP's bound first, kept when CBC says nothing better in time */
-  covlp_run(&L, C->limit, C->nin > 0 ? 1 + C->lp_only : 0, C->p->plain_done, C->p->ctx, o);
+  covlp_run(&L, C->limit, C->nin == 0 ? COVLP_CBC : C->lp_only ? COVLP_LP_ONLY : COVLP_LP_FIRST,
+            C->p, o);
   covlp_free(&L);
 }
 

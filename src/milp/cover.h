@@ -56,11 +56,17 @@ int cover_take(cover_out *o, const cover_out *x);
 
 /* cover_solve in a child process (cover_timed.c), stopped at
  * p->time_limit: CBC and Clp can run seconds past it.  Fills o with the
- * strongest answer given by then (p->plain_done is not called); where
+ * strongest answer given by then (p->plain_done and p->incumbent_now
+ * are not called); where
  * fork fails it runs here.  For callers that wait for it; the solve runs
  * its covering child beside its workers instead (bounds.h). */
 cover_status cover_solve_timed(const remat_graph *g, const cover_params *p, cover_out *o);
 
 const char *cover_status_name(cover_status s);
+
+/* How a bound o was found, for a message after "covering bound": "" (the
+ * problem's optimum), ", LP relaxation", ", out of time" or ", CBC found
+ * nothing below it" (cover_out.lp). */
+const char *cover_bound_how(const cover_out *o);
 
 #endif

@@ -4,11 +4,13 @@
 
 #include <Cbc_C_Interface.h>
 #include <Clp_C_Interface.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "child.h"
 #include "solver_end.h"
 #include "util.h"
 
@@ -81,14 +83,73 @@ int64_t covlp_round_up(const covlp *L, double v) {
   return lb > 0 ? (int64_t)lb * L->wq : 0;
 }
 
+/* W: the looser problem (covlp_loose) with a last row, the objective,
+ * with no upper bound yet (covlp_prove sets it); its arrays are W's own
+ * except the columns' bounds, costs and kinds, which are L's. */
+static void covlp_objective_row(const covlp *L, covlp *W) {
+  covlp Q;
+  covlp_loose(L, &Q);
+  *W = Q;
+  long long nnz = L->start[L->ncols];
+  W->nrows = L->nrows + 1;
+  W->start = util_malloc(((size_t)L->ncols + 1) * sizeof *W->start);
+  W->index = util_malloc(((size_t)nnz + (size_t)L->ncols + 1) * sizeof *W->index);
+  W->value = util_malloc(((size_t)nnz + (size_t)L->ncols + 1) * sizeof *W->value);
+  W->rowlb = util_realloc(Q.rowlb, ((size_t)W->nrows + 1) * sizeof *W->rowlb);
+  W->rowub = util_realloc(Q.rowub, ((size_t)W->nrows + 1) * sizeof *W->rowub);
+  int z = 0;
+  for (int j = 0; j < L->ncols; j++) {
+    W->start[j] = z;
+    for (int e = L->start[j]; e < L->start[j + 1]; e++) {
+      W->index[z] = L->index[e];
+      W->value[z++] = L->value[e];
+    }
+    if (L->obj[j] != 0) {
+      W->index[z] = L->nrows;
+      W->value[z++] = L->obj[j];
+    }
+  }
+  W->start[L->ncols] = z;
+  W->rowlb[L->nrows] = -DBL_MAX;
+  W->rowub[L->nrows] = DBL_MAX;
+}
+
+static void covlp_objective_row_free(covlp *W) {
+  UTIL_FREE(W->start, W->index, W->value, W->rowlb, W->rowub);
+}
+
+/* The duration increase of CBC's solution x of L (its integer columns:
+ * the others cost nothing). */
+static int64_t covlp_value(const covlp *L, const double *x) {
+  int64_t inc = 0;
+  for (int j = 0; j < L->ncols; j++)
+    if (L->integer[j] && x[j] > 0.5) inc += L->cost[j] * (int64_t)llround(x[j]);
+  return inc;
+}
+
 /* Solve L with CBC within limit seconds; fills o.  With `confirm`, a
- * proof that nothing fits must hold for the looser problem too. */
-static void covlp_cbc(const covlp *L, double limit, int confirm, cover_out *o) {
+ * proof that nothing fits must hold for the looser problem too.  With
+ * below > 0 (whole units), L's last row is the objective, at most
+ * below - 0.5 (covlp_prove): when nothing meets it, o is that bound
+ * (lp 2); CBC stops at its first solution, whose increase goes to
+ * *found (-1: none). */
+static void covlp_cbc(const covlp *L, double limit, int confirm, int64_t below, int64_t *found,
+                      cover_out *o) {
   Cbc_Model *m = Cbc_newModel();
   Cbc_loadProblem(m, L->ncols, L->nrows, L->start, L->index, L->value, L->collb,
                   L->colub, L->obj, L->rowlb, L->rowub);
   for (int j = 0; j < L->ncols; j++)
     if (L->integer[j]) Cbc_setInteger(m, j);
+  if (below > 0) {
+    /* heuristics, cuts and strong branching off: the search ends faster
+     * without them where there is no solution (bench/RESULTS.md,
+     * section 39) */
+    Cbc_setParameter(m, "heuristicsOnOff", "off");
+    Cbc_setParameter(m, "cutsOnOff", "off");
+    Cbc_setParameter(m, "strongBranching", "0");
+    Cbc_setParameter(m, "maxSolutions", "1");
+    *found = -1;
+  }
   Cbc_setParameter(m, "preprocess", "off"); /* wrong optima with it: cover_lp.h */
   char sec[32];
   snprintf(sec, sizeof sec, "%.3f", limit > 0.01 ? limit : 0.01);
@@ -102,6 +163,21 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, cover_out *o) {
   Cbc_solve(m);
   int in_time = solver_end_in_time(util_now() - t0, limit, 1);
   const double *x = Cbc_bestSolution(m);
+  if (below > 0 && Cbc_isProvenInfeasible(m)) {
+    if (in_time) {
+      o->status = COVER_BOUND;
+      o->lp = 2;
+      o->increase = below * L->wq;
+    }
+    Cbc_deleteModel(m);
+    return;
+  }
+  /* CBC's bound at a limit is one with the row: for L only with it */
+  if (below > 0 && !Cbc_isProvenOptimal(m)) {
+    if (x) *found = covlp_value(L, x);
+    Cbc_deleteModel(m);
+    return;
+  }
   if (Cbc_isProvenInfeasible(m)) {
     /* the proof stands when the LP relaxation is infeasible too (Clp to
      * the end), or when CBC ended in time with the relaxation feasible
@@ -116,7 +192,7 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, cover_out *o) {
       sure = !confirm;
       if (confirm && left > 0.01) {
         cover_out w = {.status = COVER_NONE};
-        covlp_cbc(&W, left, 0, &w);
+        covlp_cbc(&W, left, 0, 0, NULL, &w);
         sure = w.status == COVER_INFEASIBLE;
       }
     }
@@ -146,9 +222,7 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, cover_out *o) {
   o->status = COVER_BOUND;
   o->increase = covlp_round_up(L, bp);
   if (Cbc_isProvenOptimal(m) && x) {
-    int64_t inc = 0;
-    for (int j = 0; j < L->ncols; j++)
-      if (L->integer[j] && x[j] > 0.5) inc += L->cost[j] * (int64_t)llround(x[j]);
+    int64_t inc = covlp_value(L, x);
     if ((double)(inc / L->wq) - bp <= 0.5 + 1e-9 * fabs(bp)) {
       o->status = COVER_OPTIMAL;
       o->increase = inc;
@@ -157,9 +231,53 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, cover_out *o) {
   Cbc_deleteModel(m);
 }
 
-void covlp_run(const covlp *L, double limit, int lp_first,
-               void (*on_lp)(void *ctx, const cover_out *o), void *ctx, cover_out *o) {
-  if (lp_first) {
+/* The steps between o's bound and the best schedule's increase
+ * (COVLP_LP_PROVE): CBC seeks a solution below a quarter of the way;
+ * when there is none, that is the bound and the next step goes a
+ * quarter of what is left (CBC's time grows steeply with the step: a
+ * step it does not end gives nothing); when there is one, the steps go
+ * on below it.  Each proof goes to p->plain_done at once.  Claims rest
+ * on the looser problem (covlp_loose), a relaxation of L.  Returns 0
+ * when no schedule fits yet (the caller's CBC then works on L), 1 when
+ * the steps took the time. */
+static int covlp_prove(const covlp *L, double limit, const cover_params *p, cover_out *o) {
+  double t0 = util_now();
+  int64_t inc = p->incumbent_now(p->ctx);
+  if (inc < 0) return 0;
+  covlp W;
+  covlp_objective_row(L, &W);
+  int64_t top = inc / L->wq; /* whole units: no optimum above it */
+  for (;;) {
+    double left = limit - (util_now() - t0);
+    int64_t lo = o->increase / L->wq;
+    if (inc / L->wq < top) top = inc / L->wq;
+    if (top <= lo || left <= 0.01 || child_stopping()) break;
+    cover_out x = *o;
+    x.status = COVER_NONE;
+    x.lp = 0;
+    int64_t below = lo + (top - lo + 3) / 4, found;
+    /* half a unit of slack: a solution of value below - 1 meets it by far */
+    W.rowub[L->nrows] = (double)below - 0.5;
+    covlp_cbc(&W, left, 0, below, &found, &x);
+    if (x.status == COVER_BOUND && x.lp == 2) {
+      *o = x;
+      if (p->plain_done) p->plain_done(p->ctx, o);
+    } else if (x.status == COVER_OPTIMAL || x.status == COVER_BOUND) {
+      if (x.increase > o->increase) *o = x; /* CBC's optimum: the end */
+      break;
+    } else if (found >= 0) {
+      top = found / L->wq; /* a solution below: the next steps stay under it */
+    } else {
+      break; /* out of time */
+    }
+    inc = p->incumbent_now(p->ctx);
+  }
+  covlp_objective_row_free(&W);
+  return 1;
+}
+
+void covlp_run(const covlp *L, double limit, int how, const cover_params *p, cover_out *o) {
+  if (how != COVLP_CBC) {
     double t0 = util_now(), v;
     int lp = covlp_relax(L, limit > 0.01 ? limit : 0.01, &v);
     if (lp == 1) { /* a proof only when the looser problem agrees */
@@ -175,14 +293,16 @@ void covlp_run(const covlp *L, double limit, int lp_first,
       o->increase = covlp_round_up(L, v);
       o->lp = 1;
     }
-    if (lp >= 0 && on_lp) on_lp(ctx, o);
+    if (lp >= 0 && p->plain_done) p->plain_done(p->ctx, o);
     limit -= util_now() - t0;
-    if (lp == 1 || limit <= 0.01 || lp_first == 2) return;
+    if (lp == 1 || limit <= 0.01 || how == COVLP_LP_ONLY) return;
+    if (lp == 0 && how == COVLP_LP_PROVE && p->incumbent_now && covlp_prove(L, limit, p, o))
+      return;
   }
   cover_out x = *o;
   x.status = COVER_NONE;
   x.lp = 0;
-  covlp_cbc(L, limit, 1, &x);
+  covlp_cbc(L, limit, 1, 0, NULL, &x);
   if (o->status == COVER_NONE || x.status == COVER_INFEASIBLE || x.status == COVER_OPTIMAL ||
       (x.status == COVER_BOUND && x.increase > o->increase))
     *o = x;

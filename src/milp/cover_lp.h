@@ -5,7 +5,8 @@
  * columns cost whole multiples of wq; its value is a lower bound on the
  * duration increase.  covlp_run solves the LP relaxation first (when
  * asked: on large problems CBC may not end) and then CBC in the time
- * left, and keeps the higher bound.  CBC runs without its preprocessing,
+ * left, and keeps the higher bound (or, asked to, proves bounds below
+ * the best schedule's increase step by step).  CBC runs without its preprocessing,
  * which has returned optima above the true ones on these problems
  * (bench/RESULTS.md, section 24). */
 #ifndef REMAT_COVER_LP_H
@@ -41,13 +42,27 @@ int64_t covlp_round_up(const covlp *L, double v);
  * answer. */
 int covlp_relax(const covlp *L, double seconds, double *value);
 
-/* Solve L within `limit` seconds, the LP relaxation first when lp_first
- * (its answer then goes to on_lp(ctx, ...) at once when on_lp is not
- * NULL: CBC may run past a caller's deadline), and only that when
- * lp_first is 2; fills o's status and
- * increase (o->status COVER_NONE: nothing usable, o->why then may say
- * why). */
-void covlp_run(const covlp *L, double limit, int lp_first,
-               void (*on_lp)(void *ctx, const cover_out *o), void *ctx, cover_out *o);
+/* How covlp_run goes about L. */
+enum {
+  COVLP_CBC = 0,      /* CBC alone */
+  COVLP_LP_FIRST = 1, /* the LP relaxation, then CBC in the time left */
+  COVLP_LP_ONLY = 2,  /* the LP relaxation alone */
+  /* the LP relaxation, then, once a schedule fits (p->incumbent_now),
+   * CBC proving bounds below it step by step: it seeks solutions below
+   * a quarter of the way from the bound so far to the schedule's
+   * increase; when there are none, that is the bound and the next step
+   * starts there; when there is one, CBC goes on to the optimum.  CBC's
+   * own bound stays at its root's until its search ends, which takes
+   * minutes where its incumbents come late (bench/RESULTS.md, section
+   * 39) */
+  COVLP_LP_PROVE = 3
+};
+
+/* Solve L within `limit` seconds as `how` says (the enum above; the
+ * LP's answer, and each bound proven below the schedule, go to
+ * p->plain_done at once when it is not NULL: CBC may run past a
+ * caller's deadline); fills o's status and increase (o->status
+ * COVER_NONE: nothing usable, o->why then may say why). */
+void covlp_run(const covlp *L, double limit, int how, const cover_params *p, cover_out *o);
 
 #endif

@@ -595,7 +595,7 @@ void cover_steps_solve(cover_steps *S, double limit, cover_out *o) {
   if (left > 0.01 && S->lazy)
     cs_rounds(S, &L, left, o);
   else if (left > 0.01)
-    covlp_run(&L, left, 1, S->p->plain_done, S->p->ctx, o);
+    covlp_run(&L, left, COVLP_LP_PROVE, S->p, o);
   covlp_free(&L);
 }
 

@@ -73,10 +73,11 @@ cover_steps *cover_steps_new(const remat_graph *g, const cover_params *p, const 
 /* Built lazily (above). */
 int cover_steps_lazy(const cover_steps *S);
 
-/* Solve it within `limit` seconds (the LP relaxation first, then CBC;
- * built lazily: the rounds of its LP, each higher bound also to
- * p->plain_done); fills o (its status COVER_NONE when there is no
- * answer). */
+/* Solve it within `limit` seconds (the LP relaxation first, then CBC,
+ * with p->incumbent_now proving bounds below the best schedule step by
+ * step: COVLP_LP_PROVE, cover_lp.h; built lazily: the rounds of its LP,
+ * each higher bound also to p->plain_done); fills o (its status
+ * COVER_NONE when there is no answer). */
 void cover_steps_solve(cover_steps *S, double limit, cover_out *o);
 
 void cover_steps_free(cover_steps *S);

@@ -56,6 +56,7 @@ cover_status cover_solve_timed(const remat_graph *g, const cover_params *p, cove
   ct_run R = {.g = g, .p = *p};
   R.p.plain_done = ct_answer;
   R.p.ctx = &R;
+  R.p.incumbent_now = NULL; /* its ctx was the caller's */
   R.sh = child_shared(sizeof *R.sh);
   int signo = 0;
   double stop = p->time_limit - COVER_TIMED_GRACE;

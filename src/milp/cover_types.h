@@ -21,8 +21,9 @@ typedef enum cover_status {
 typedef struct cover_out {
   cover_status status;
   int64_t increase; /* lower bound on duration - sum of all durations */
-  int lp;           /* COVER_BOUND: the LP relaxation's value (1), or CBC's
-                       bound at its time limit (0) */
+  int lp;           /* COVER_BOUND: the LP relaxation's value (1), CBC's
+                       bound at its time limit (0), or a value below which
+                       CBC proved nothing lies (2: cover_lp.h) */
   int cols, rows;   /* gaps, overloaded stages */
   long long nnz;
   char why[96]; /* COVER_NONE: why there is no bound */
@@ -50,6 +51,10 @@ typedef struct cover_params {
    * whole (CBC) or lazy (its LP's bound rises round by round; each
    * higher one goes to plain_done); 0: the time_limit */
   double steps_time_limit;
+  /* the best schedule's duration increase so far, -1 while none fits
+   * (called with ctx; NULL: none known): CBC on the stronger problems
+   * then proves bounds between their LP's and it first (cover_lp.h) */
+  int64_t (*incumbent_now)(void *ctx);
 } cover_params;
 
 #endif

@@ -133,10 +133,9 @@ static void best_cover_take(best *B, const cover_out *o) {
     if (higher) B->bound_by = "covering bound";
     if (best_raise_bound(B, lb) < 0) return;
     if (lb > B->cover_lb) B->cover_lb = lb;
-    const char *how = o->status != COVER_BOUND ? "" : o->lp ? ", LP relaxation" : ", out of time";
     if (higher) /* a stronger problem's LP may start below the bound so far */
       prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
-                remat_tdi(B->r->base_duration, lb), how);
+                remat_tdi(B->r->base_duration, lb), cover_bound_how(o));
     best_at_bound(B);
   }
 }
@@ -243,6 +242,9 @@ int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
     B->version++;
     if (B->win && B->fits)
       __atomic_store_n(&B->win->incumbent, (long long)(r->duration - r->base_duration),
+                       __ATOMIC_RELEASE);
+    if (B->cov && B->fits)
+      __atomic_store_n(&B->cov->incumbent, (long long)(r->duration - r->base_duration),
                        __ATOMIC_RELEASE);
     prog_line(&B->pr, "[%7.2fs] %-9s peak %lld (%.1f%% of budget)  TDI %.2f%%%s",
               best_elapsed(B), what, (long long)r->peak,

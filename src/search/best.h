@@ -29,6 +29,8 @@ typedef struct best_cover {
   cover_out out[BEST_COVER_ANSWERS]; /* the plain problem's, then the
                                         stronger ones' LP and end */
   int ready;        /* how many of out are written (release after each) */
+  long long incumbent; /* the best schedule's increase when it fits, -1:
+                          none (atomic; written by the parent) */
 } best_cover;
 
 /* The window bound's answers, written by its child (bounds.h). */

@@ -74,6 +74,11 @@ static void bounds_cover_answer(void *ctx, const cover_out *o) {
   __atomic_store_n(&c->ready, k + 1, __ATOMIC_RELEASE);
 }
 
+static int64_t bounds_cover_incumbent(void *ctx) {
+  best_cover *c = ctx;
+  return __atomic_load_n(&c->incumbent, __ATOMIC_ACQUIRE);
+}
+
 static void bounds_cover_child(void *ctx) {
   best *B = ctx;
   cover_params cp;
@@ -98,6 +103,7 @@ static void bounds_cover_child(void *ctx) {
   cp.steps_time_limit = T;
   child_deadline(t + 2); /* whatever CBC does */
   cp.plain_done = bounds_cover_answer;
+  cp.incumbent_now = bounds_cover_incumbent;
   cp.ctx = B->cov;
   cover_out o;
   cover_solve(B->g, &cp, &o);
@@ -107,6 +113,7 @@ static void bounds_cover_child(void *ctx) {
 void bounds_cover_start(best *B) {
   if (!B->p->heuristics) return;
   B->cov = child_shared(sizeof *B->cov);
+  B->cov->incumbent = B->fits ? B->r->duration - B->r->base_duration : -1;
   child_start(&B->cov_child, bounds_cover_child, B);
 }
 

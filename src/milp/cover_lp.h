@@ -6,9 +6,9 @@
  * duration increase.  covlp_run solves the LP relaxation first (when
  * asked: on large problems CBC may not end) and then CBC in the time
  * left, and keeps the higher bound (or, asked to, proves bounds below
- * the best schedule's increase step by step).  CBC runs without its preprocessing,
- * which has returned optima above the true ones on these problems
- * (bench/RESULTS.md, section 24). */
+ * the best schedule's increase step by step).  CBC runs without its
+ * preprocessing, which has returned optima above the true ones on these
+ * problems (bench/RESULTS.md, section 24). */
 #ifndef REMAT_COVER_LP_H
 #define REMAT_COVER_LP_H
 
@@ -51,10 +51,10 @@ enum {
    * CBC proving bounds below it step by step: it seeks solutions below
    * a quarter of the way from the bound so far to the schedule's
    * increase; when there are none, that is the bound and the next step
-   * starts there; when there is one, CBC goes on to the optimum.  CBC's
-   * own bound stays at its root's until its search ends, which takes
-   * minutes where its incumbents come late (bench/RESULTS.md, section
-   * 39) */
+   * starts there; when there is one, the next steps stay below it.
+   * CBC's own bound stays at its root's until its search ends, which
+   * takes minutes where its incumbents come late (bench/RESULTS.md,
+   * section 39) */
   COVLP_LP_PROVE = 3
 };
 

@@ -118,8 +118,9 @@ void best_cp_rounded(best *B, double lb, int64_t q) {
   pthread_mutex_unlock(&B->mu);
 }
 
-/* With B->mu held: take the covering bound's answer. */
-static void best_cover_take(best *B, const cover_out *o) {
+/* With B->mu held: take the covering bound's answer; 1 when it raised
+ * the bound (a stronger problem's LP may start below the bound so far). */
+static int best_cover_take(best *B, const cover_out *o) {
   remat_result *r = B->r;
   if (o->status == COVER_INFEASIBLE && B->fits) {
     best_proof_wrong(B, "covering bound");
@@ -131,20 +132,30 @@ static void best_cover_take(best *B, const cover_out *o) {
     double lb = (double)(r->base_duration + o->increase);
     int higher = !r->has_bound || lb > r->bound;
     if (higher) B->bound_by = "covering bound";
-    if (best_raise_bound(B, lb) < 0) return;
+    if (best_raise_bound(B, lb) < 0) return 0;
     if (lb > B->cover_lb) B->cover_lb = lb;
-    if (higher) /* a stronger problem's LP may start below the bound so far */
-      prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
-                remat_tdi(B->r->base_duration, lb), cover_bound_how(o));
-    best_at_bound(B);
+    return higher;
   }
+  return 0;
 }
 
 void best_take_cover(best *B) {
   if (!B->cov || B->cov_taken >= __atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE)) return;
   pthread_mutex_lock(&B->mu);
   int ready = __atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE);
-  while (B->cov_taken < ready) best_cover_take(B, &B->cov->out[B->cov_taken++]);
+  /* every answer goes to the bound's trace; the progress line shows the
+   * highest of those that came together (CBC's steps below the schedule
+   * come by the dozen on small graphs) */
+  const cover_out *shown = NULL;
+  while (B->cov_taken < ready) {
+    const cover_out *o = &B->cov->out[B->cov_taken++];
+    if (best_cover_take(B, o)) shown = o;
+  }
+  if (shown)
+    prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
+              remat_tdi(B->r->base_duration, (double)(B->r->base_duration + shown->increase)),
+              cover_bound_how(shown));
+  best_at_bound(B);
   pthread_mutex_unlock(&B->mu);
 }
 

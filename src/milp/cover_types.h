@@ -52,8 +52,9 @@ typedef struct cover_params {
    * higher one goes to plain_done); 0: the time_limit */
   double steps_time_limit;
   /* the best schedule's duration increase so far, -1 while none fits
-   * (called with ctx; NULL: none known): CBC on the stronger problems
-   * then proves bounds between their LP's and it first (cover_lp.h) */
+   * (called with ctx; NULL: none known): CBC on the recomputing steps'
+   * problem, built whole, then proves bounds between its LP's and it
+   * step by step (COVLP_LP_PROVE, cover_lp.h) */
   int64_t (*incumbent_now)(void *ctx);
 } cover_params;
 

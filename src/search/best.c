@@ -243,6 +243,10 @@ static int best_copies_take(best *B, const int *seq, int len) {
   return rc;
 }
 
+long long best_increase(const best *B) {
+  return B->fits ? (long long)(B->r->duration - B->r->base_duration) : -1;
+}
+
 int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
   pthread_mutex_lock(&B->mu);
   int rc = best_copies_take(B, seq, len);
@@ -251,12 +255,8 @@ int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
     const remat_result *r = B->r;
     B->fits = r->peak <= r->budget;
     B->version++;
-    if (B->win && B->fits)
-      __atomic_store_n(&B->win->incumbent, (long long)(r->duration - r->base_duration),
-                       __ATOMIC_RELEASE);
-    if (B->cov && B->fits)
-      __atomic_store_n(&B->cov->incumbent, (long long)(r->duration - r->base_duration),
-                       __ATOMIC_RELEASE);
+    if (B->win && B->fits) __atomic_store_n(&B->win->incumbent, best_increase(B), __ATOMIC_RELEASE);
+    if (B->cov && B->fits) __atomic_store_n(&B->cov->incumbent, best_increase(B), __ATOMIC_RELEASE);
     prog_line(&B->pr, "[%7.2fs] %-9s peak %lld (%.1f%% of budget)  TDI %.2f%%%s",
               best_elapsed(B), what, (long long)r->peak,
               100.0 * (double)r->peak / (double)r->budget, r->tdi,

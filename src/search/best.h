@@ -108,6 +108,10 @@ void best_free(best *B);
 /* Seconds since best_init. */
 double best_elapsed(const best *B);
 
+/* The best schedule's duration increase when it fits, -1 when none does:
+ * what the bounds' children are told (bounds.h). */
+long long best_increase(const best *B);
+
 /* Seconds left until `end` (elapsed time) or the time limit. */
 double best_left_by(const best *B, double end);
 

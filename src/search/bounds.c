@@ -113,7 +113,7 @@ static void bounds_cover_child(void *ctx) {
 void bounds_cover_start(best *B) {
   if (!B->p->heuristics) return;
   B->cov = child_shared(sizeof *B->cov);
-  B->cov->incumbent = B->fits ? B->r->duration - B->r->base_duration : -1;
+  B->cov->incumbent = best_increase(B);
   child_start(&B->cov_child, bounds_cover_child, B);
 }
 
@@ -146,7 +146,7 @@ static void bounds_window_child(void *ctx) {
   wbound_params_init(&wp);
   wp.budget = B->p->budget;
   wp.copies = r->copies;
-  wp.incumbent = B->fits ? r->duration - r->base_duration : -1;
+  wp.incumbent = best_increase(B);
   /* it stops itself before the workers do, so that its last bound is
    * taken */
   double t = B->p->time_limit - best_elapsed(B) - 0.5;
@@ -183,7 +183,7 @@ void bounds_window_start(best *B) {
    * costs a fraction of a second */
   if (!B->p->heuristics || B->done || best_left(B) < 2) return;
   B->win = child_shared(sizeof *B->win);
-  B->win->incumbent = B->fits ? B->r->duration - B->r->base_duration : -1;
+  B->win->incumbent = best_increase(B);
   child_start(&B->win_child, bounds_window_child, B);
 }
 

@@ -148,6 +148,14 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, int64_t below, 
     Cbc_setParameter(m, "cutsOnOff", "off");
     Cbc_setParameter(m, "strongBranching", "0");
     Cbc_setParameter(m, "maxSolutions", "1");
+    /* a cutoff too: CBC then fixes columns by their reduced costs (at
+     * its root, where it may restart the search on what is left, and in
+     * its tree); half a unit above the row, so a node whose LP is within
+     * a unit of it (CBC may take the objective as whole) is never cut
+     * off by the cutoff, only by the row */
+    char cut[32];
+    snprintf(cut, sizeof cut, "%.1f", (double)below + 0.5);
+    Cbc_setParameter(m, "cutoff", cut);
     *found = -1;
   }
   Cbc_setParameter(m, "preprocess", "off"); /* wrong optima with it: cover_lp.h */

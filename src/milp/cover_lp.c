@@ -50,7 +50,11 @@ int covlp_relax(const covlp *L, double seconds, double *value) {
   if (seconds > 0) Clp_setMaximumSeconds(lp, seconds);
   Clp_loadProblem(lp, L->ncols, L->nrows, L->start, L->index, L->value, L->collb, L->colub,
                   L->obj, L->rowlb, L->rowub);
-  Clp_initialSolve(lp);
+  /* the dual simplex: every cost is at least 0, so the slack basis with
+   * every column at its lower bound is dual feasible from the start
+   * (Clp's own choice of method took 6 times as long on the steps'
+   * problem: bench/RESULTS.md, section 40) */
+  Clp_initialDualSolve(lp);
   int st = Clp_status(lp);
   if (st == 0 && value) *value = Clp_objectiveValue(lp);
   Clp_deleteModel(lp);

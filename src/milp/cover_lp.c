@@ -246,12 +246,15 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, int64_t below, 
 /* The steps between o's bound and the best schedule's increase
  * (COVLP_LP_PROVE): CBC seeks a solution below a quarter of the way;
  * when there is none, that is the bound and the next step goes a
- * quarter of what is left (CBC's time grows steeply with the step: a
- * step it does not end gives nothing); when there is one, the steps go
- * on below it.  Each proof goes to p->plain_done at once.  Claims rest
- * on the looser problem (covlp_loose), a relaxation of L.  Returns 0
- * when no schedule fits yet (the caller's CBC then works on L), 1 when
- * the steps took the time. */
+ * part of what is left: a quarter at first, half as much after a step
+ * that took more than twice the one before, twice as much (half at
+ * most) after one that took about as long (CBC's time grows steeply as
+ * the step nears the problem's optimum: a step it does not end gives
+ * nothing); when there is one, the steps go on below it.  Each proof
+ * goes to p->plain_done at once.  Claims rest on the looser problem
+ * (covlp_loose), a relaxation of L.  Returns 0 when no schedule fits
+ * yet (the caller's CBC then works on L), 1 when the steps took the
+ * time. */
 static int covlp_prove(const covlp *L, double limit, const cover_params *p, cover_out *o) {
   double t0 = util_now();
   int64_t inc = p->incumbent_now(p->ctx);
@@ -259,6 +262,8 @@ static int covlp_prove(const covlp *L, double limit, const cover_params *p, cove
   covlp W;
   covlp_objective_row(L, &W);
   int64_t top = inc / L->wq; /* whole units: no optimum above it */
+  int64_t part = 4;  /* each step goes 1/part of the way */
+  double last = 0;   /* the last proven step's seconds */
   for (;;) {
     double left = limit - (util_now() - t0);
     int64_t lo = o->increase / L->wq;
@@ -267,11 +272,21 @@ static int covlp_prove(const covlp *L, double limit, const cover_params *p, cove
     cover_out x = *o;
     x.status = COVER_NONE;
     x.lp = 0;
-    int64_t below = lo + (top - lo + 3) / 4, found;
+    int64_t below = lo + (top - lo + part - 1) / part, found;
     /* half a unit of slack: a solution of value below - 1 meets it by far */
     W.rowub[L->nrows] = (double)below - 0.5;
+    double ts = util_now();
     covlp_cbc(&W, left, 0, below, &found, &x);
     if (x.status == COVER_BOUND && x.lp == 2) {
+      /* a step that took more than twice the one before: the optimum is
+       * near, where a step above it must wait for CBC to find a solution;
+       * shorter steps from here.  One that took at most half as long
+       * again: longer ones (where the schedule is the optimum, its proof
+       * comes in fewer steps) */
+      double took = util_now() - ts;
+      if (last > 0 && took > 2 * last && part < 1024) part *= 2;
+      else if (last > 0 && took <= 1.5 * last && part > 2) part /= 2;
+      last = took;
       *o = x;
       if (p->plain_done) p->plain_done(p->ctx, o);
     } else if (x.status == COVER_OPTIMAL || x.status == COVER_BOUND) {

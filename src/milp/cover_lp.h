@@ -49,9 +49,10 @@ enum {
   COVLP_LP_ONLY = 2,  /* the LP relaxation alone */
   /* the LP relaxation, then, once a schedule fits (p->incumbent_now),
    * CBC proving bounds below it step by step: it seeks solutions below
-   * a quarter of the way from the bound so far to the schedule's
-   * increase; when there are none, that is the bound and the next step
-   * starts there; when there is one, the next steps stay below it.
+   * a part of the way from the bound so far to the schedule's increase
+   * (a quarter at first, less where the steps' time grows steeply);
+   * when there are none, that is the bound and the next step starts
+   * there; when there is one, the next steps stay below it.
    * CBC's own bound stays at its root's until its search ends, which
    * takes minutes where its incumbents come late (bench/RESULTS.md,
    * section 39) */

@@ -85,7 +85,10 @@ run "$REMAT" batch graphs --budget 0.9,0.85 --time-limit 2 -o out/sum --emit-job
 [ "$(echo "$out" | wc -l)" = 4 ] || fail "emit-jobs printed: $out"
 grep -q "^$REMAT solve graphs/g2.json --budget 0.85 --time-limit 2 --threads 1 -q -o out/sum.jobs/g2_0.85_[0-9a-f]*.json$" <<<"$out" ||
   fail "emit-jobs command: $out"
-cmd=$(echo "$out" | head -1 | sed 's|-o out/sum.jobs/|-o out/|')
+# the first line without a pipe into head, which may exit before echo has
+# written the rest (SIGPIPE: 141 under pipefail)
+cmd=${out%%$'\n'*}
+cmd=${cmd/-o out\/sum.jobs\//-o out\/}
 set +e
 bash -c "$cmd" >/dev/null 2>&1
 crc=$?

@@ -50,7 +50,8 @@ enum {
   /* the LP relaxation, then, once a schedule fits (p->incumbent_now),
    * CBC proving bounds below it step by step: it seeks solutions below
    * a part of the way from the bound so far to the schedule's increase
-   * (a quarter at first, less where the steps' time grows steeply);
+   * (a quarter at first, less where the steps' time grows steeply,
+   * more, up to half, where it does not);
    * when there are none, that is the bound and the next step starts
    * there; when there is one, the next steps stay below it.
    * CBC's own bound stays at its root's until its search ends, which

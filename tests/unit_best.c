@@ -298,7 +298,7 @@ static void test_best_wrong_bound(void **state) {
   /* the covering bound's proof that nothing fits, a schedule at hand */
   F = fx_remat0(NULL);
   B = &F->B;
-  best_cover cov;
+  static best_cover cov; /* large: BEST_COVER_ANSWERS slots */
   memset(&cov, 0, sizeof cov);
   cov.out[0].status = COVER_INFEASIBLE;
   cov.ready = 1;
@@ -332,7 +332,7 @@ static void test_best_cover_answers(void **state) {
   (void)state;
   fixture *F = fx_remat0(NULL);
   best *B = &F->B;
-  best_cover cov;
+  static best_cover cov; /* large: BEST_COVER_ANSWERS slots */
   memset(&cov, 0, sizeof cov);
   cov.out[0].status = COVER_OPTIMAL;
   cov.out[0].increase = 3;

@@ -284,7 +284,7 @@ static int covlp_prove(const covlp *L, double limit, const cover_params *p, cove
        * again: longer ones (where the schedule is the optimum, its proof
        * comes in fewer steps) */
       double took = util_now() - ts;
-      if (last > 0 && took > 2 * last && part < 1024) part *= 2;
+      if (last > 0 && took > 2 * last && part < COVLP_MAX_PART) part *= 2;
       else if (last > 0 && took <= 1.5 * last && part > 2) part /= 2;
       last = took;
       *o = x;

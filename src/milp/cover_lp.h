@@ -60,6 +60,11 @@ enum {
   COVLP_LP_PROVE = 3
 };
 
+/* The steps' shortest part of the way (COVLP_LP_PROVE): each step closes
+ * at least 1/COVLP_MAX_PART of the gap, so their number stays within
+ * what the solve keeps of a child's answers (best.h). */
+#define COVLP_MAX_PART 64
+
 /* Solve L within `limit` seconds as `how` says (the enum above; the
  * LP's answer, and each bound proven below the schedule, go to
  * p->plain_done at once when it is not NULL: CBC may run past a

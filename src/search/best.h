@@ -22,13 +22,13 @@
 #include "worker.h"
 
 /* The covering bound's answer, written by its child (bounds.h). */
-#define BEST_COVER_ANSWERS 256 /* cover_solve's answers kept (cover.h):
-                                  the problems', the steps proven below
-                                  the schedule (a quarter of the gap
-                                  each: at most about 160 for 63-bit
-                                  durations) and, built lazily, the
-                                  steps' LP's rounds; later ones are
-                                  dropped */
+#define BEST_COVER_ANSWERS 4096 /* cover_solve's answers kept (cover.h):
+                                   the problems', the steps proven below
+                                   the schedule (each at least 1/64 of
+                                   the gap, COVLP_MAX_PART: fewer than
+                                   2,800 for 63-bit durations) and,
+                                   built lazily, the steps' LP's rounds;
+                                   later ones are dropped */
 typedef struct best_cover {
   cover_out out[BEST_COVER_ANSWERS]; /* the plain problem's, then the
                                         stronger ones' LP and end */

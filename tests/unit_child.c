@@ -3,11 +3,12 @@
  * on a whole process group (SIGTERM ignored: SIGKILL after the grace),
  * no wait on pipes a grandchild holds after the leader ended, the rest of
  * a group killed when its leader ends, and forked functions (done, killed,
- * crashed, stopped at once). */
+ * crashed, stopped at once, and a yield passed on to a child's child). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -235,6 +236,51 @@ static void test_stop_at_once(void **state) {
   sig_restore();
 }
 
+/* What the processes of test_yield saw. */
+typedef struct yield_seen {
+  int started, go;      /* the grandchild runs; the test has yielded */
+  int child, grandchild; /* their nice at the end */
+} yield_seen;
+
+/* The grandchild: waits (up to 5 s) until its parent has passed the
+ * yield on. */
+static void fn_yield_grandchild(void *ctx) {
+  yield_seen *y = ctx;
+  __atomic_store_n(&y->started, 1, __ATOMIC_RELEASE);
+  double t0 = util_now();
+  while (!__atomic_load_n(&y->go, __ATOMIC_ACQUIRE) && util_now() - t0 < 5) child_nap();
+  while (getpriority(PRIO_PROCESS, 0) < 19 && util_now() - t0 < 5) child_nap();
+  y->grandchild = getpriority(PRIO_PROCESS, 0);
+}
+
+static void fn_yield_child(void *ctx) {
+  yield_seen *y = ctx;
+  child_run(fn_yield_grandchild, y, 10, 1, NULL, NULL, NULL);
+  y->child = getpriority(PRIO_PROCESS, 0);
+}
+
+/* child_yield lowers a forked function's priority, and child_wait in it
+ * passes that on to the child it waits for, forked before the yield. */
+static void test_yield(void **state) {
+  (void)state;
+  int own = getpriority(PRIO_PROCESS, 0);
+  yield_seen *y = child_shared(sizeof *y);
+  y->child = y->grandchild = -100;
+  child c;
+  child_start(&c, fn_yield_child, y);
+  double t0 = util_now();
+  while (!__atomic_load_n(&y->started, __ATOMIC_ACQUIRE) && util_now() - t0 < 5) child_nap();
+  assert_int_equal(y->started, 1);
+  assert_int_equal(child_yield(&c), 0);
+  __atomic_store_n(&y->go, 1, __ATOMIC_RELEASE);
+  assert_int_equal(child_wait(&c, 10, 1, NULL, NULL, NULL), CHILD_DONE);
+  assert_int_equal(y->child, 19);
+  assert_int_equal(y->grandchild, 19);
+  assert_int_equal(child_yield(&c), -1); /* ended */
+  assert_int_equal(getpriority(PRIO_PROCESS, 0), own); /* the caller's is its own */
+  child_shared_free(y, sizeof *y);
+}
+
 UNIT_TESTS(test_capture, test_missing_program, test_log_file,
            test_stop_deaf_group, test_stop_term, test_leftover_killed,
-           test_escaped_pipe, test_forked_functions, test_stop_at_once)
+           test_escaped_pipe, test_forked_functions, test_stop_at_once, test_yield)

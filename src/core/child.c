@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -163,6 +164,12 @@ int child_poll(child *c, double grace, int wait_ms, child_sink sink,
 
 /* -------------------------------------------------- forked functions */
 
+static int child_own_nice(void) {
+  errno = 0;
+  int nice = getpriority(PRIO_PROCESS, 0);
+  return errno ? 0 : nice;
+}
+
 /* SIGINT and SIGTERM are held from before the fork until the child has
  * its own handlers: a stop sent at once (a deadline already passed) would
  * otherwise run the parent's handler in the child, which prints the
@@ -172,6 +179,7 @@ void child_start(child *c, void (*fn)(void *ctx), void *ctx) {
   child_clear(c);
   fflush(NULL);
   c->t0 = util_now();
+  c->nice = child_own_nice();
   sigset_t stops, old;
   sigemptyset(&stops);
   sigaddset(&stops, SIGINT);
@@ -188,6 +196,20 @@ void child_start(child *c, void (*fn)(void *ctx), void *ctx) {
   if (c->pid < 0) fn(ctx);
 }
 
+int child_yield(child *c) {
+  if (c->pid <= 0 || c->ended >= 0) return -1;
+  if (setpriority(PRIO_PROCESS, (id_t)c->pid, 19)) return -1;
+  c->nice = 19;
+  return 0;
+}
+
+/* A process that was given a lower priority (child_yield) while waiting
+ * for its own child passes it on. */
+static void child_follow_nice(child *c) {
+  int nice = child_own_nice();
+  if (nice > c->nice && !setpriority(PRIO_PROCESS, (id_t)c->pid, nice)) c->nice = nice;
+}
+
 child_end child_wait(child *c, double seconds, double grace,
                      int (*halt)(void *hctx), void *hctx, int *signo) {
   if (signo) *signo = 0;
@@ -198,6 +220,7 @@ child_end child_wait(child *c, double seconds, double grace,
       child_stop(c);
     else
       child_nap();
+    child_follow_nice(c);
   }
   int status = c->status;
   if (WIFEXITED(status) && !c->killed) return CHILD_DONE;

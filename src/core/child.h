@@ -52,6 +52,7 @@ typedef struct child {
   int killed;    /* SIGKILL was sent */
   double ended;  /* when its end was seen, < 0: running */
   int status;    /* its wait status, once child_poll returned 1 */
+  int nice;      /* its scheduling priority as last set or inherited */
 } child;
 
 /* --------------------------------------------------- forked functions */
@@ -79,6 +80,12 @@ child_end child_wait(child *c, double seconds, double grace,
 child_end child_run(void (*fn)(void *ctx), void *ctx, double seconds,
                     double grace, int (*halt)(void *hctx), void *hctx,
                     int *signo);
+
+/* Give c the lowest scheduling priority (nice 19): it runs on what the
+ * other processes leave.  child_wait passes a process's own nice on to
+ * the child it waits for, so a forked function's children follow it.
+ * Returns 0, or -1 (c not running, or the call failed). */
+int child_yield(child *c);
 
 /* Nonzero in a child asked to stop. */
 int child_stopping(void);

@@ -19,6 +19,7 @@ void best_init(best *B, const remat_graph *g, const remat_solve_params *p, remat
   B->cover_lb = -1;
   B->order_lb = -1;
   B->pebble_node = -1;
+  B->win_yield_ms = -1;
   pthread_mutex_init(&B->mu, NULL);
   prog_init(&B->pr, p->verbose);
 }
@@ -177,9 +178,26 @@ void best_take_bound(best *B, double lb, const char *by) {
   pthread_mutex_unlock(&B->mu);
 }
 
+static void best_window_yield(best *B) {
+  long long at = __atomic_load_n(&B->win_yield_ms, __ATOMIC_ACQUIRE);
+  long long now = (long long)(1000 * best_elapsed(B));
+  if (at < 0 || now < at ||
+      !__atomic_compare_exchange_n(&B->win_yield_ms, &at, now + 1000, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE))
+    return; /* another thread asks this time */
+  pthread_mutex_lock(&B->mu);
+  if (B->fits && B->cover_lb > (double)(B->r->base_duration + B->win_seen)) {
+    if (!child_yield(&B->win_child) && B->p->verbose >= 2)
+      prog_line(&B->pr, "window bound: below the covering bound, its child yields its core");
+    __atomic_store_n(&B->win_yield_ms, -1LL, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&B->mu);
+}
+
 void best_take_window(best *B) {
   best_window *w = B->win;
   if (!w) return;
+  best_window_yield(B);
   long long inc = __atomic_load_n(&w->increase, __ATOMIC_ACQUIRE);
   int ready = __atomic_load_n(&w->ready, __ATOMIC_ACQUIRE);
   if (inc <= B->win_seen && (!ready || B->win_taken) &&

@@ -84,9 +84,10 @@ typedef struct best {
                             not started) */
   child win_child;
   long long win_seen;    /* the last of its bounds taken (0 at first) */
-  _Atomic long long win_yield_ms; /* from B->t0, when best_take_window next
+  long long win_yield_ms; /* from B->t0, when best_take_window next
                             asks whether the child should yield its core
-                            (best_window_yield; -1: never again) */
+                            (best_window_yield, with __atomic builtins
+                            once the workers run; -1: never again) */
   int win_taken;         /* its final answer was read */
   int window_proof;      /* nothing fits (cover_proof) by the window
                             bound: 1 with C_v copies, 2 with any number */

@@ -19,7 +19,6 @@ void best_init(best *B, const remat_graph *g, const remat_solve_params *p, remat
   B->cover_lb = -1;
   B->order_lb = -1;
   B->pebble_node = -1;
-  B->win_yield_ms = -1;
   pthread_mutex_init(&B->mu, NULL);
   prog_init(&B->pr, p->verbose);
 }
@@ -178,11 +177,22 @@ void best_take_bound(best *B, double lb, const char *by) {
   pthread_mutex_unlock(&B->mu);
 }
 
+/* The window bound's child has this share of the time limit (at least
+ * BEST_WINDOW_YIELD_MIN seconds) before it may yield (best.h). */
+#define BEST_WINDOW_YIELD 0.05
+#define BEST_WINDOW_YIELD_MIN 2.0
+
 static void best_window_yield(best *B) {
-  long long at = __atomic_load_n(&B->win_yield_ms, __ATOMIC_ACQUIRE);
+  long long seen = __atomic_load_n(&B->win_yield_ms, __ATOMIC_ACQUIRE), at = seen;
+  if (at < 0) return;
+  if (at == 0) { /* its first check: when the child has had its share */
+    double wait = BEST_WINDOW_YIELD * B->p->time_limit;
+    if (wait < BEST_WINDOW_YIELD_MIN) wait = BEST_WINDOW_YIELD_MIN;
+    at = (long long)(1000 * (B->win_child.t0 - B->t0 + wait));
+  }
   long long now = (long long)(1000 * best_elapsed(B));
-  if (at < 0 || now < at ||
-      !__atomic_compare_exchange_n(&B->win_yield_ms, &at, now + 1000, 0, __ATOMIC_ACQ_REL,
+  if (now < at ||
+      !__atomic_compare_exchange_n(&B->win_yield_ms, &seen, now + 1000, 0, __ATOMIC_ACQ_REL,
                                    __ATOMIC_ACQUIRE))
     return; /* another thread asks this time */
   pthread_mutex_lock(&B->mu);

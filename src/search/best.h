@@ -86,8 +86,8 @@ typedef struct best {
   long long win_seen;    /* the last of its bounds taken (0 at first) */
   long long win_yield_ms; /* from B->t0, when best_take_window next
                             asks whether the child should yield its core
-                            (best_window_yield, with __atomic builtins
-                            once the workers run; -1: never again) */
+                            (best.c, with __atomic builtins; 0: not
+                            asked yet, -1: never again) */
   int win_taken;         /* its final answer was read */
   int window_proof;      /* nothing fits (cover_proof) by the window
                             bound: 1 with C_v copies, 2 with any number */
@@ -147,12 +147,11 @@ void best_take_window(best *B);
 
 /* The window bound's child yields its core (child_yield) to the workers
  * and the covering bound's child once a schedule fits, the covering
- * bound is above the window bound and the window bound has run for
- * BEST_WINDOW_YIELD of the time limit (at least 2 s): on two cores the
- * two children share one, and the covering bound's steps then get most
- * of it (bench/RESULTS.md, section 41).  Checked at most once a second,
- * from best_take_window. */
-#define BEST_WINDOW_YIELD 0.05
+ * bound is above the window bound and the window bound has run for 5 %
+ * of the time limit (at least 2 s): on two cores the two children share
+ * one, and the covering bound's steps then get most of it
+ * (bench/RESULTS.md, section 41).  Checked at most once a second, from
+ * best_take_window. */
 
 /* A lower bound lb on the duration found in the caller's thread (`by`
  * names it): raised, printed, and a proof when the best schedule is at it. */

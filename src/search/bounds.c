@@ -185,8 +185,6 @@ void bounds_window_start(best *B) {
   B->win = child_shared(sizeof *B->win);
   B->win->incumbent = best_increase(B);
   child_start(&B->win_child, bounds_window_child, B);
-  double wait = BEST_WINDOW_YIELD * B->p->time_limit;
-  B->win_yield_ms = (long long)(1000 * (best_elapsed(B) + (wait > 2 ? wait : 2)));
 }
 
 void bounds_window_end(best *B) {

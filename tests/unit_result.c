@@ -1,7 +1,8 @@
 /* unit_result.c -- the one reader of result files (result_file_*): the
  * fields of a result, a bare schedule, every kind of bad file with its
  * message (file:line:col for syntax errors and truncated files), the
- * schedule as node indices, the trace of a progress plot. */
+ * schedule as node indices, the trace of a progress plot; the bound line
+ * of the solve's summary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,10 +160,58 @@ static void test_errors(void **state) {
   remat_graph_free(g);
 }
 
+/* The bound line: the gap in percent, and in time units where the percent
+ * prints as 0.000. */
+static void bound_line(const remat_result *r, char *out, size_t cap) {
+  FILE *f = fopen(path, "w+");
+  assert_non_null(f);
+  result_bound_line(f, r);
+  rewind(f);
+  size_t n = fread(out, 1, cap - 1, f);
+  out[n] = 0;
+  fclose(f);
+}
+
+static void test_bound_line(void **state) {
+  (void)state;
+  remat_graph *g = chain();
+  remat_result r;
+  remat_result_init(&r, g, 11, "cp");
+  int seq[3] = {0, 1, 2};
+  r.seq = seq;
+  r.len = 3;
+  r.peak = 11;
+  r.has_bound = 1;
+  r.base_duration = 79000000;
+  r.duration = 79824625;
+  r.bound = 79824617;
+  char line[256];
+  bound_line(&r, line, sizeof line);
+  assert_string_equal(line, "lower bound: duration 79824617  TDI 1.044%  gap 0.000% (8 time units)\n");
+  r.bound = 79824624;
+  bound_line(&r, line, sizeof line);
+  assert_string_equal(line, "lower bound: duration 79824624  TDI 1.044%  gap 0.000% (1 time unit)\n");
+  r.bound = 79824625;
+  bound_line(&r, line, sizeof line);
+  assert_string_equal(line, "lower bound: duration 79824625  TDI 1.044%  gap 0.000%\n");
+  r.duration = 100;
+  r.base_duration = 90;
+  r.bound = 95;
+  bound_line(&r, line, sizeof line);
+  assert_string_equal(line, "lower bound: duration 95  TDI 5.556%  gap 5.000%\n");
+  r.peak = 12; /* over budget: no gap */
+  bound_line(&r, line, sizeof line);
+  assert_string_equal(line, "lower bound: duration 95  TDI 5.556%\n");
+  r.seq = NULL;
+  remat_result_free(&r);
+  remat_graph_free(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_fields, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bound_line, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

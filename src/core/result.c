@@ -471,9 +471,15 @@ void result_bound_line(FILE *f, const remat_result *r) {
   if (!r->has_bound) return;
   fprintf(f, "lower bound: duration %.0f  TDI %.3f%%", floor(r->bound),
           remat_tdi(r->base_duration, floor(r->bound)));
-  if (r->seq && r->peak <= r->budget && r->duration > 0)
-    fprintf(f, "  gap %.3f%%",
-            100.0 * ((double)r->duration - r->bound) / (double)r->duration);
+  if (r->seq && r->peak <= r->budget && r->duration > 0) {
+    double gap = 100.0 * ((double)r->duration - r->bound) / (double)r->duration;
+    fprintf(f, "  gap %.3f%%", gap);
+    /* on long durations a gap of a few time units prints as 0.000 %: the
+     * units then tell a user why the schedule is not called optimal */
+    long long units = r->duration - (long long)floor(r->bound);
+    if (units > 0 && gap < 0.0005)
+      fprintf(f, " (%lld time unit%s)", units, units == 1 ? "" : "s");
+  }
   fputc('\n', f);
 }
 

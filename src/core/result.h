@@ -93,7 +93,8 @@ void result_infeasible(remat_result *r, int covers, const char *by, const char *
 void result_infeasible_pebble(remat_result *r, const remat_graph *g, int v);
 
 /* "lower bound: duration D  TDI T%  gap G%" when r has a bound (the gap
- * when a schedule fits); nothing otherwise. */
+ * when a schedule fits, followed by "(N time units)" when it is not zero
+ * but prints as 0.000 %); nothing otherwise. */
 void result_bound_line(FILE *f, const remat_result *r);
 
 /* Append the trace as CSV rows: graph,budget,method,seconds,phase,peak,

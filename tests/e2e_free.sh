@@ -119,6 +119,22 @@ run "$REMAT" solve tr40.json --budget 0.5 --free-order -t 5 -q -o trb.json
   and .lower_bound <= .duration' trb.json >/dev/null ||
   fail "exit $rc $(jq -c '[.status, .base_duration, .lower_bound, .duration, .lower_bound_covers]' trb.json)"
 
+t_case "the only order: a covering proof holds over every sequence, fixed or free"
+# a generated training graph's input order is its only topological order
+# (each node reads the one before it): every sequence computes the nodes
+# for the first time in it, so the covering bound speaks of them all
+"$REMAT" gen training --nodes 12 -q -o tr12.json
+run "$REMAT" solve tr12.json --budget 0.6 -t 10 -q -o tr12_fix.json
+[ "$rc" = 0 ] && jq -e '.status == "optimal" and .proof_covers == "any-order-copies"' \
+  tr12_fix.json >/dev/null || fail "fixed: exit $rc $(jq -c '[.status, .proof_covers]' tr12_fix.json)"
+run "$REMAT" solve tr12.json --budget 0.6 --free-order -t 10 -o tr12_free.json
+[ "$rc" = 0 ] || fail "free: exit $rc"
+grep -Eq "^remat: \[ *[0-9.]+s\] order     the input order is the graph's only topological order \(peak $(jq .topo_peak tr12_fix.json)\)$" <<<"$err" ||
+  fail "no order line: $(grep order <<<"$err")"
+[ "$(jq -c '[.status, .duration, .proof_covers, .message]' tr12_free.json)" = \
+  "[\"optimal\",$(jq .duration tr12_fix.json),\"any-order-copies\",\"optimal over every sequence with at most C_v copies per node: the input order is the graph's only topological order, and the covering bound meets the schedule\"]" ] ||
+  fail "free: $(jq -c '[.status, .duration, .proof_covers, .message]' tr12_free.json)"
+
 t_case "the order cost bound proves an optimum over every order, fixed or free"
 # a -> b -> c -> d, a -> d: at c's step a, b and c are held (30 > 20), so a
 # is dropped and computed again before d, in every order: 5 more

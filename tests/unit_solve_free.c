@@ -2,7 +2,8 @@
  * search over every sequence (exhaustive.h): on random DAGs of at most 5
  * nodes with up to 2 copies per node it proves the same optimum, or that
  * nothing fits; the free-order optimum is never above the stage model's,
- * and equals it on chains. */
+ * and equals it on chains; where the input order is the only order, the
+ * fixed-order solve's covering proof holds over every sequence. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,6 +11,7 @@
 
 #include "exhaustive.h"
 #include "gen.h"
+#include "graph.h"
 #include "oracle.h"
 #include "remat.h"
 
@@ -76,6 +78,82 @@ static void test_free_chain(void **state) {
   remat_graph_free(g);
 }
 
+/* A graph whose only topological order is the input order: the chain
+ * 0 -> 1 -> ... -> n-1 and each longer edge u -> v with probability 1/3
+ * (seeded); durations 0..9, sizes 1..9. */
+static remat_graph *unique_order_graph(uint64_t *s, int n) {
+  int64_t w[EXH_MAXN], m[EXH_MAXN];
+  int src[EXH_MAXN * EXH_MAXN], dst[EXH_MAXN * EXH_MAXN], ne = 0;
+  for (int v = 0; v < n; v++) {
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    w[v] = (int64_t)(*s >> 33) % 10;
+    m[v] = 1 + (int64_t)(*s >> 45) % 9;
+    for (int u = 0; u < v; u++) {
+      *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+      if (u == v - 1 || (*s >> 33) % 3 == 0) src[ne] = u, dst[ne++] = v;
+    }
+  }
+  return graph_from_arrays(n, w, m, ne, src, dst, "unique");
+}
+
+/* Where the input order is the graph's only topological order, every
+ * sequence computes the nodes for the first time in that order, so the
+ * fixed-order solve's covering proof ("any-order-copies") is a proof over
+ * every sequence: its optimum must be the exhaustive free-order optimum. */
+static void test_unique_order_proofs(void **state) {
+  (void)state;
+  uint64_t s = 2411;
+  int widened = 0, total = 0, bad = 0;
+  for (int i = 0; i < 120; i++) {
+    remat_graph *g = unique_order_graph(&s, 4 + i % 4);
+    assert_true(graph_order_unique(g));
+    int caps[EXH_MAXN] = {2, 2, 2, 2, 2, 2, 2};
+    for (int64_t M = remat_graph_min_peak(g); M < remat_topo_peak(g); M++) {
+      remat_solve_params p = solve_params(M, 20, 1);
+      p.default_copies = 2;
+      remat_result r;
+      remat_result_init(&r, g, M, "cp");
+      remat_solve(g, &p, &r);
+      if (r.status == REMAT_STATUS_OPTIMAL && r.proof_covers == REMAT_COVERS_ANY_ORDER_COPIES) {
+        int64_t want = exh_best(g, M, caps, 0);
+        widened++;
+        if (r.duration != want) {
+          fprintf(stderr, "  graph %d (n=%d) at %lld: free-order optimum %lld, solve %lld\n", i,
+                  g->n, (long long)M, (long long)want, (long long)r.duration);
+          bad++;
+        }
+      }
+      total++;
+      remat_result_free(&r);
+    }
+    remat_graph_free(g);
+  }
+  if (bad) fail_msg("%d of %d proofs over every sequence are wrong", bad, widened);
+  if (widened < total / 4) fail_msg("only %d of %d solves proved over every sequence", widened, total);
+}
+
+/* The rule itself: the chain edges make the order unique; without one of
+ * them another order exists. */
+static void test_order_unique(void **state) {
+  (void)state;
+  int64_t w[4] = {1, 1, 1, 1}, m[4] = {1, 1, 1, 1};
+  int src[4] = {0, 1, 2, 0}, dst[4] = {1, 2, 3, 3};
+  remat_graph *g = graph_from_arrays(4, w, m, 4, src, dst, "chain");
+  assert_true(graph_order_unique(g));
+  remat_graph_free(g);
+  int src2[3] = {0, 0, 1}, dst2[3] = {1, 2, 3}; /* 1 and 2 may swap */
+  g = graph_from_arrays(4, w, m, 3, src2, dst2, "fork");
+  assert_false(graph_order_unique(g));
+  remat_graph_free(g);
+  int src3[2] = {1, 2}, dst3[2] = {2, 3}; /* 0 is a second source */
+  g = graph_from_arrays(4, w, m, 2, src3, dst3, "two sources");
+  assert_false(graph_order_unique(g));
+  remat_graph_free(g);
+  g = graph_from_arrays(1, w, m, 0, src, dst, "one node");
+  assert_true(graph_order_unique(g));
+  remat_graph_free(g);
+}
+
 /* On generated layered graphs (the benchmark's kind), free order given the
  * same time and threads is never worse than the input order's stages: its
  * minimum-peak order needs fewer recomputations, and the joint annealing
@@ -103,4 +181,5 @@ static void test_free_not_worse(void **state) {
   }
 }
 
-UNIT_TESTS(test_free_not_worse, test_free_chain, test_free_proves_exhaustive)
+UNIT_TESTS(test_free_not_worse, test_free_chain, test_free_proves_exhaustive, test_order_unique,
+           test_unique_order_proofs)

@@ -389,6 +389,13 @@ int graph_last_succ(const remat_graph *g, int v) {
   return a == b ? -1 : g->succ[b - 1];
 }
 
+int graph_order_unique(const remat_graph *g) {
+  /* predecessors are ascending: node v - 1, when it is one, is the last */
+  for (int v = 1; v < g->n; v++)
+    if (!graph_npred(g, v) || g->pred[g->pred_off[v + 1] - 1] != v - 1) return 0;
+  return 1;
+}
+
 remat_graph *graph_permute(const remat_graph *g, const int *order, char *err,
                            size_t errlen) {
   int n = g->n;

@@ -52,6 +52,11 @@ int graph_min_peak_node(const remat_graph *g);
 /* Last successor of v in the order, or -1 for a sink. */
 int graph_last_succ(const remat_graph *g, int v);
 
+/* Whether the input order is g's only topological order: each node reads
+ * the one before it.  Then every sequence computes the nodes for the first
+ * time in the input order, and a claim for such sequences holds for all. */
+int graph_order_unique(const remat_graph *g);
+
 /* The graph g with `order` (a topological order of g's node indices) as
  * its input order: node i of the result is node order[i] of g, with its
  * id, attributes, file position and flags.  NULL with a message when

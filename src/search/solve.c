@@ -40,6 +40,7 @@
 #include "best.h"
 #include "bounds.h"
 #include "gecode.h"
+#include "graph.h"
 #include "remat.h"
 #include "result.h"
 #include "seeds.h"
@@ -199,12 +200,14 @@ static void solve_infeasible(const best *B) {
 
 /* The widest set of schedules the best one is proven optimal in: every
  * sequence at the base duration or the order cost bound, the covering
- * bound's when it is there. */
+ * bound's when it is there (every sequence when the input order is the
+ * only one). */
 static int solve_optimal_covers(const best *B) {
   const remat_result *r = B->r;
   if (r->duration <= r->base_duration) return REMAT_COVERS_ANY_ORDER;
   if (B->order_lb >= 0 && (double)r->duration <= B->order_lb) return REMAT_COVERS_ANY_ORDER;
-  if (B->cover_lb >= 0 && (double)r->duration <= B->cover_lb) return REMAT_COVERS_FIRSTS_COPIES;
+  if (B->cover_lb >= 0 && (double)r->duration <= B->cover_lb)
+    return graph_order_unique(B->g) ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_FIRSTS_COPIES;
   return REMAT_COVERS_STAGES_COPIES;
 }
 
@@ -258,9 +261,12 @@ static int solve_conclude(solve *S) {
     r->status = REMAT_STATUS_ERROR;
     return REMAT_EINTERNAL;
   }
-  if (r->has_bound) /* the order cost bound holds for every sequence */
-    r->bound_covers = B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
-                                                                  : REMAT_COVERS_STAGES_COPIES;
+  /* an optimum's bound holds where its proof does; else the order cost
+   * bound's for every sequence, the others' for the stages */
+  if (r->has_bound)
+    r->bound_covers = r->status == REMAT_STATUS_OPTIMAL ? r->proof_covers
+                      : B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
+                                                                    : REMAT_COVERS_STAGES_COPIES;
   if (r->status == REMAT_STATUS_FEASIBLE && B->rounded_q)
     /* the CP's proof holds for rounded durations only; the bound is
      * bounds_rounded's, or a higher one */

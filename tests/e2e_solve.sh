@@ -398,7 +398,7 @@ grep -q "optimal   TDI 0.414% is the covering bound" <<<"$err" || fail "training
 jq -e '.status == "optimal" and .lower_bound == .duration and .gap_percent == 0' tr-r.json >/dev/null ||
   fail "training 150: $(jq -c '[.status, .lower_bound, .duration]' tr-r.json)"
 run "$REMAT" info tr.json --budget 0.9
-grep -qx "lower_bound: duration $(jq .duration tr-r.json)  TDI 0.4137% (covering bound, input order, [0-9.]*s)" <<<"$out" ||
+grep -qx "lower_bound: duration $(jq .duration tr-r.json)  TDI 0.4137% (covering bound, every order: the input order is the only one, [0-9.]*s)" <<<"$out" ||
   fail "info --budget: '$out'"
 
 # --------- the covering bound proves bounds below the schedule, step by step

@@ -9,30 +9,34 @@
 #include "cmd.h"
 #include "cmdutil.h"
 #include "cover.h"
+#include "graph.h"
 #include "order_bound.h"
 #include "order_cost.h"
 #include "pebble.h"
 #include "seeds.h"
 #include "util.h"
 
-/* The covering bound's line for p (its budget and copies). */
+/* The covering bound's line for p (its budget and copies).  Its scope:
+ * sequences whose first computations follow the input order (cover.h),
+ * which are all sequences when that order is the only one. */
 static void info_cover(const remat_graph *g, const cover_params *p) {
   cover_out out;
   double t = util_now();
   cover_status st = cover_solve_timed(g, p, &out);
   int64_t base = remat_graph_base_duration(g);
+  int only = graph_order_unique(g);
   if (st == COVER_INFEASIBLE)
-    printf("lower_bound: infeasible (covering bound: no sequence whose first "
-           "computations follow the input order fits with these copies)\n");
+    printf("lower_bound: infeasible (covering bound: no sequence %sfits with these copies)\n",
+           only ? "in any order (the input order is the only one) "
+                : "whose first computations follow the input order ");
   else if (st == COVER_NONE)
     printf("lower_bound: none (%s)\n", out.why);
   else
-    /* its scope: schedules whose first computations follow the input
-     * order (cover.h); --free-order's schedules may go below it */
-    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, input order, %.2fs)\n",
+    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %s, %.2fs)\n",
            (long long)(base + out.increase),
            remat_tdi(base, (double)(base + out.increase)),
            cover_bound_how(&out),
+           only ? "every order: the input order is the only one" : "input order",
            util_now() - t);
 }
 

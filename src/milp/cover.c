@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "child.h"
+#include "cover_free.h"
 #include "cover_lp.h"
 #include "cover_steps.h"
 #include "sim.h"
@@ -411,6 +412,7 @@ int cover_take(cover_out *o, const cover_out *x) {
 }
 
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o) {
+  if (p->any_order) return cover_free_solve(g, p, o);
   double t0 = util_now();
   memset(o, 0, sizeof *o);
   o->status = COVER_NONE;

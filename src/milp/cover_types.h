@@ -56,6 +56,9 @@ typedef struct cover_params {
    * problem, built whole, then proves bounds between its LP's and it
    * step by step (COVLP_LP_PROVE, cover_lp.h) */
   int64_t (*incumbent_now)(void *ctx);
+  /* 1: the covering bound over every order instead (cover_free.h), which
+   * takes budget, copies and time_limit only */
+  int any_order;
 } cover_params;
 
 #endif

@@ -122,6 +122,7 @@ void best_cp_rounded(best *B, double lb, int64_t q) {
  * the bound (a stronger problem's LP may start below the bound so far). */
 static int best_cover_take(best *B, const cover_out *o) {
   remat_result *r = B->r;
+  if (B->cov_any && o->status == COVER_INFEASIBLE) return 0; /* not a proof there */
   if (o->status == COVER_INFEASIBLE && B->fits) {
     best_proof_wrong(B, "covering bound");
   } else if (o->status == COVER_INFEASIBLE) {
@@ -131,9 +132,10 @@ static int best_cover_take(best *B, const cover_out *o) {
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
     int higher = !r->has_bound || lb > r->bound;
-    if (higher) B->bound_by = "covering bound";
+    if (higher) B->bound_by = B->cov_any ? BEST_COVER_ANY_BY : "covering bound";
     if (best_raise_bound(B, lb) < 0) return 0;
-    if (lb > B->cover_lb) B->cover_lb = lb;
+    if (B->cov_any && lb > B->order_lb) B->order_lb = lb;
+    if (!B->cov_any && lb > B->cover_lb) B->cover_lb = lb;
     return higher;
   }
   return 0;
@@ -152,9 +154,9 @@ void best_take_cover(best *B) {
     if (best_cover_take(B, o)) shown = o;
   }
   if (shown)
-    prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (covering bound%s)", best_elapsed(B),
+    prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (%s%s)", best_elapsed(B),
               remat_tdi(B->r->base_duration, (double)(B->r->base_duration + shown->increase)),
-              cover_bound_how(shown));
+              B->cov_any ? BEST_COVER_ANY_BY : "covering bound", cover_bound_how(shown));
   best_at_bound(B);
   pthread_mutex_unlock(&B->mu);
 }

@@ -22,6 +22,8 @@
 #include "worker.h"
 
 /* The covering bound's answer, written by its child (bounds.h). */
+/* How the covering bound over every order is named (progress, messages). */
+#define BEST_COVER_ANY_BY "covering bound over every order"
 #define BEST_COVER_ANSWERS 4096 /* cover_solve's answers kept (cover.h):
                                    the problems', the steps proven below
                                    the schedule (each at least 1/64 of
@@ -69,13 +71,17 @@ typedef struct best {
   int milp_copies;
   best_cover *cov;       /* the covering bound's child writes here (NULL:
                             not started) */
+  int cov_any;           /* ... the covering bound over every order
+                            (bounds_cover_any_start): its bounds hold for
+                            every sequence, like order_lb */
   child cov_child;
   _Atomic int cov_taken; /* how many of its answers were read (best_take_cover) */
   int cover_proof;       /* proven by a lower bound (covering or window):
                             nothing fits with C_v */
   double cover_lb;       /* the covering bound's lower bound (-1: none) */
-  double order_lb;       /* the order cost bound's, over every sequence
-                            (-1: none) */
+  double order_lb;       /* the order cost bound's, or the covering bound
+                            over every order's: over every sequence with
+                            any number of copies (-1: none) */
   int bound_proof;       /* proven optimal: the best schedule is at the
                             lower bound */
   int64_t rounded_q;     /* the CP's optimum is proven for durations

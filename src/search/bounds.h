@@ -27,6 +27,11 @@ void bounds_order_cost(best *B, const int *order);
  * with --no-heuristic, which runs the CP alone. */
 void bounds_cover_start(best *B);
 
+/* In free order: the covering bound over every order (cover_free.h, any
+ * number of copies) in a child, the same way; its bounds raise
+ * B->order_lb (best.h, cov_any).  Not on graphs above COVF_MAX_NODES. */
+void bounds_cover_any_start(best *B);
+
 /* Stop its child if it still runs; take an answer it gave meanwhile. */
 void bounds_cover_end(best *B);
 

@@ -8,7 +8,9 @@
  *           one fits M, its duration, the base one, is optimal; the
  *           search stops once it stalls (sfree_order_watch);
  *   cost    when no order fits, the recomputation cost bound of every
- *           order (bounds_order_cost);
+ *           order (bounds_order_cost), then the covering bound over every
+ *           order in a child until the end (bounds_cover_any_start: on
+ *           graphs with few down-closed sets it proves the optimum);
  *   exact   on graphs of at most FREE_EXACT_MAXN nodes, the exact search
  *           over every sequence (free_exact.h); a proof ends the solve;
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
@@ -111,10 +113,6 @@ typedef struct sfree {
   _Atomic long long stage_tbest_us; /* its last improvement, elapsed */
   int input_minimal;       /* the input order is a minimum-peak order */
   int stages_optimal;      /* the stage-axis search proved its optimum */
-  int64_t stages_any;      /* ... over every sequence (the input order is the
-                              only one): that duration; -1 none */
-  int *stages_copies;      /* the C_v (g's nodes) that proof holds with */
-  int stages_proof;        /* the solve's proof is that one */
   int *perm;               /* node i of the renumbered graph is perm[i] */
   int *probe_seq, probe_len; /* the copies probe's schedule (g's nodes) */
   pthread_mutex_t wmu;     /* the watchers' naps (sfree_nap, sfree_wake) */
@@ -524,16 +522,6 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall,
   if (watching) pthread_join(watch, NULL);
   if (rc == REMAT_EINTERNAL) best_error(B, "stage-axis search: %s", r.message);
   F->stages_optimal = r.status == REMAT_STATUS_OPTIMAL && !(r.message[0]);
-  /* a proof over every sequence (solve.c: the covering bound on a graph
-   * whose only order is the input order) holds in free order, with these
-   * C_v; sfree_status takes it if C_v has not been raised since */
-  if (F->stages_optimal &&
-      (r.proof_covers == REMAT_COVERS_ANY_ORDER_COPIES || r.proof_covers == REMAT_COVERS_ANY_ORDER)) {
-    F->stages_any = r.duration;
-    free(F->stages_copies);
-    F->stages_copies = util_malloc((size_t)g->n * sizeof *F->stages_copies);
-    for (int i = 0; i < g->n; i++) F->stages_copies[F->perm && h ? F->perm[i] : i] = copies[i];
-  }
   if (r.has_bound)
     best_verbose(B, "stage-axis search: lower bound %.0f (for its order's stages only)", r.bound);
   remat_result_free(&r);
@@ -699,22 +687,10 @@ static void sfree_cp(sfree *F) {
   cpw_free(&C);
 }
 
-/* The stage-axis search's proof over every sequence (sfree_stages), when
- * the best schedule is at it and C_v is what it was proven with. */
-static void sfree_take_stages_proof(sfree *F) {
-  best *B = &F->B;
-  const remat_result *r = B->r;
-  if (F->stages_any < 0 || !B->fits || B->proven || r->duration != F->stages_any) return;
-  if (memcmp(F->stages_copies, r->copies, (size_t)B->g->n * sizeof *r->copies)) return;
-  if (best_check_optimum(B, F->stages_any, "the stage-axis search") == 1)
-    B->proven = F->stages_proof = 1;
-}
-
 static void sfree_status(sfree *F) {
   best *B = &F->B;
   remat_result *r = B->r;
   long long M = B->p->budget, peak = r->peak;
-  sfree_take_stages_proof(F);
   if (r->has_bound) /* the cost bound holds with any number of copies */
     r->bound_covers = B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
                                                                   : REMAT_COVERS_ANY_ORDER_COPIES;
@@ -732,12 +708,8 @@ static void sfree_status(sfree *F) {
     else if (any)
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in any order, with any number of copies "
-               "(the order cost bound)");
-    else if (F->stages_proof)
-      snprintf(r->message, sizeof r->message,
-               "optimal over every sequence with at most C_v copies per node: the input order "
-               "is the graph's only topological order, and the covering bound meets the "
-               "schedule");
+               "(the %s)",
+               B->bound_by ? B->bound_by : BOUNDS_COST_BY);
     else
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in free order with at most C_v copies per node");
@@ -764,7 +736,6 @@ static void sfree_status(sfree *F) {
 int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
   sfree F;
   memset(&F, 0, sizeof F);
-  F.stages_any = -1;
   pthread_mutex_init(&F.wmu, NULL);
   pthread_cond_init(&F.wcv, NULL);
   best *B = &F.B;
@@ -779,6 +750,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     if (!B->fits && !B->done) {
       remat_graph *h = sfree_order(&F);
       if (!B->fits) bounds_order_cost(B, F.perm);
+      if (!B->fits && !best_stopped(B)) bounds_cover_any_start(B); /* before any thread */
       if (!B->fits && !best_stopped(B) && g->n <= SFREE_STAGE_NODES) sfree_baselines(&F, &sb);
       if (!B->fits && !best_stopped(B) && !p->keep_copies && p->heuristics) sfree_probe(&F, h);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
@@ -815,6 +787,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
       }
       remat_graph_free(h);
     }
+    bounds_cover_end(B);
     seeds_base_free(&sb);
     free(F.probe_seq);
     if (B->internal) {
@@ -826,7 +799,6 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     }
   }
   free(F.perm);
-  free(F.stages_copies);
   pthread_cond_destroy(&F.wcv);
   pthread_mutex_destroy(&F.wmu);
   prog_done(&B->pr);

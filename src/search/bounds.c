@@ -40,9 +40,9 @@ void bounds_pebble(best *B) {
 }
 
 void bounds_order_cost(best *B, const int *order) {
-  if (B->p->order_cost > 0) { /* the caller's */
+  if (B->p->order_cost > 0) { /* the caller's (free order's bounds) */
     B->order_lb = (double)(B->r->base_duration + B->p->order_cost);
-    best_take_bound(B, B->order_lb, BOUNDS_COST_BY);
+    best_take_bound(B, B->order_lb, "bound over every order");
     return;
   }
   if (!B->p->heuristics || best_stopped(B)) return;

@@ -53,8 +53,10 @@ typedef struct heur {
 
 static uint64_t heur_rand(heur *H) { return util_xorshift(&H->rng); }
 
+/* Out of time, stopped, or halted (in the solve: a proof came, e.g. the
+ * covering bound's, while the heuristics run). */
 static int heur_out_of_time(const heur *H) {
-  return util_now() > H->deadline || (H->p->io.stop && *H->p->io.stop);
+  return util_now() > H->deadline || worker_halted(&H->p->io);
 }
 
 static int heur_copies_ok(const heur *H, int v, int extra) {

@@ -134,7 +134,10 @@ static int best_cover_take(best *B, const cover_out *o) {
     int higher = !r->has_bound || lb > r->bound;
     if (higher) B->bound_by = B->cov_any ? BEST_COVER_ANY_BY : "covering bound";
     if (best_raise_bound(B, lb) < 0) return 0;
-    if (B->cov_any && lb > B->order_lb) B->order_lb = lb;
+    if (B->cov_any && lb > B->order_lb) {
+      B->order_lb = lb;
+      B->order_by = BEST_COVER_ANY_BY;
+    }
     if (!B->cov_any && lb > B->cover_lb) B->cover_lb = lb;
     return higher;
   }

@@ -21,9 +21,10 @@
 #include "remat.h"
 #include "worker.h"
 
-/* The covering bound's answer, written by its child (bounds.h). */
 /* How the covering bound over every order is named (progress, messages). */
 #define BEST_COVER_ANY_BY "covering bound over every order"
+
+/* The covering bound's answer, written by its child (bounds.h). */
 #define BEST_COVER_ANSWERS 4096 /* cover_solve's answers kept (cover.h):
                                    the problems', the steps proven below
                                    the schedule (each at least 1/64 of
@@ -82,6 +83,7 @@ typedef struct best {
   double order_lb;       /* the order cost bound's, or the covering bound
                             over every order's: over every sequence with
                             any number of copies (-1: none) */
+  const char *order_by;  /* which of them order_lb is */
   int bound_proof;       /* proven optimal: the best schedule is at the
                             lower bound */
   int64_t rounded_q;     /* the CP's optimum is proven for durations

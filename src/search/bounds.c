@@ -42,7 +42,8 @@ void bounds_pebble(best *B) {
 void bounds_order_cost(best *B, const int *order) {
   if (B->p->order_cost > 0) { /* the caller's (free order's bounds) */
     B->order_lb = (double)(B->r->base_duration + B->p->order_cost);
-    best_take_bound(B, B->order_lb, "bound over every order");
+    B->order_by = "bound over every order";
+    best_take_bound(B, B->order_lb, B->order_by);
     return;
   }
   if (!B->p->heuristics || best_stopped(B)) return;
@@ -60,6 +61,7 @@ void bounds_order_cost(best *B, const int *order) {
                o.nodes, o.cuts, o.complete ? "complete" : "stopped", o.seconds);
   if (o.bound <= 0) return;
   B->order_lb = (double)(B->r->base_duration + o.bound);
+  B->order_by = BOUNDS_COST_BY;
   best_take_bound(B, B->order_lb, BOUNDS_COST_BY);
 }
 

@@ -709,7 +709,7 @@ static void sfree_status(sfree *F) {
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in any order, with any number of copies "
                "(the %s)",
-               B->bound_by ? B->bound_by : BOUNDS_COST_BY);
+               B->order_by);
     else
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in free order with at most C_v copies per node");

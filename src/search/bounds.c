@@ -39,6 +39,8 @@ void bounds_pebble(best *B) {
   B->done = 1;
 }
 
+static void bounds_cover_any_start(best *B);
+
 void bounds_order_cost(best *B, const int *order) {
   if (B->p->order_cost > 0) { /* the caller's (free order's bounds) */
     B->order_lb = (double)(B->r->base_duration + B->p->order_cost);
@@ -59,10 +61,12 @@ void bounds_order_cost(best *B, const int *order) {
   order_cost_run(B->g, &cp, &o);
   best_verbose(B, "order cost bound: %lld over %d nodes (%d cuts, %s), %.2fs", (long long)o.bound,
                o.nodes, o.cuts, o.complete ? "complete" : "stopped", o.seconds);
-  if (o.bound <= 0) return;
-  B->order_lb = (double)(B->r->base_duration + o.bound);
-  B->order_by = BOUNDS_COST_BY;
-  best_take_bound(B, B->order_lb, BOUNDS_COST_BY);
+  if (o.bound > 0) {
+    B->order_lb = (double)(B->r->base_duration + o.bound);
+    B->order_by = BOUNDS_COST_BY;
+    best_take_bound(B, B->order_lb, BOUNDS_COST_BY);
+  }
+  if (B->p->free_order && !B->fits && !best_stopped(B)) bounds_cover_any_start(B);
 }
 
 /* In the covering bound's child: an answer for the parent (the answers
@@ -141,7 +145,10 @@ static void bounds_cover_any_child(void *ctx) {
   bounds_cover_answer(B->cov, &o);
 }
 
-void bounds_cover_any_start(best *B) {
+/* In free order: the covering bound over every order (cover_free.h, any
+ * number of copies) in a child, as bounds_cover_start does; its bounds
+ * raise B->order_lb (best.h, cov_any).  Not above COVF_MAX_NODES nodes. */
+static void bounds_cover_any_start(best *B) {
   if (!B->p->heuristics || B->g->n > COVF_MAX_NODES) return;
   B->cov = child_shared(sizeof *B->cov);
   B->cov_any = 1;

@@ -19,18 +19,16 @@ void bounds_pebble(best *B);
  * bound on every sequence in any order, so on the stage model's too,
  * raised on B as BOUNDS_COST_BY; nodes are looked at by their memory in
  * `order` (NULL: the input order); not with --no-heuristic.  A bound the
- * caller gave (remat_solve_params.order_cost) is taken instead. */
+ * caller gave (remat_solve_params.order_cost) is taken instead.  In free
+ * order, when nothing fits yet, it then starts the covering bound over
+ * every order in a child (a fork: before any thread; cover_free.h), whose
+ * bounds raise B->order_lb; bounds_cover_end stops it. */
 #define BOUNDS_COST_BY "order cost bound"
 void bounds_order_cost(best *B, const int *order);
 
 /* Start the covering bound in a child (a fork: before any thread); not
  * with --no-heuristic, which runs the CP alone. */
 void bounds_cover_start(best *B);
-
-/* In free order: the covering bound over every order (cover_free.h, any
- * number of copies) in a child, the same way; its bounds raise
- * B->order_lb (best.h, cov_any).  Not on graphs above COVF_MAX_NODES. */
-void bounds_cover_any_start(best *B);
 
 /* Stop its child if it still runs; take an answer it gave meanwhile. */
 void bounds_cover_end(best *B);

@@ -7,10 +7,8 @@
  *   order   a minimum-peak order without recomputation (order.h); when
  *           one fits M, its duration, the base one, is optimal; the
  *           search stops once it stalls (sfree_order_watch);
- *   cost    when no order fits, the recomputation cost bound of every
- *           order (bounds_order_cost), then the covering bound over every
- *           order in a child until the end (bounds_cover_any_start: on
- *           graphs with few down-closed sets it proves the optimum);
+ *   cost    when no order fits, the bounds over every order (bounds.h: the
+ *           order cost bound, then the covering bound in a child);
  *   exact   on graphs of at most FREE_EXACT_MAXN nodes, the exact search
  *           over every sequence (free_exact.h); a proof ends the solve;
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
@@ -102,8 +100,7 @@
 
 typedef struct sfree {
   best B;
-  volatile int order_stop; /* the order search found an order that fits,
-                              or stalled (sfree_order_watch) */
+  volatile int order_stop; /* an order fits, or the search stalled (sfree_order_watch) */
   _Atomic int order_done;   /* it returned */
   _Atomic long long order_peak, order_lower; /* its best peak and bound ... */
   _Atomic long long order_tbest_us; /* ... found at this elapsed time */
@@ -211,14 +208,11 @@ static remat_graph *sfree_order(sfree *F) {
   F->input_minimal = o.lower >= o.input_peak;
   F->order_lower = o.lower;
   F->order_peak = o.peak;
-  if (graph_order_unique(g))
-    prog_line(&B->pr, "[%7.2fs] order     the input order is the graph's only topological "
-                      "order (peak %lld)",
-              best_elapsed(B), (long long)o.input_peak);
-  else if (F->input_minimal)
-    prog_line(&B->pr, "[%7.2fs] order     the input order is a minimum-peak order "
-                      "(no order without recomputation peaks below %lld)",
-              best_elapsed(B), (long long)o.input_peak);
+  if (F->input_minimal)
+    prog_line(&B->pr, "[%7.2fs] order     the input order is %s %lld)", best_elapsed(B),
+              graph_order_unique(g) ? "the graph's only topological order (peak"
+                                    : "a minimum-peak order (no order without recomputation peaks below",
+              (long long)o.input_peak);
   else
     prog_line(&B->pr, "[%7.2fs] order     peak %lld (input order %lld, every order "
                       "at least %lld)%s",
@@ -691,7 +685,7 @@ static void sfree_status(sfree *F) {
   best *B = &F->B;
   remat_result *r = B->r;
   long long M = B->p->budget, peak = r->peak;
-  if (r->has_bound) /* the cost bound holds with any number of copies */
+  if (r->has_bound) /* the bounds over every order hold with any number of copies */
     r->bound_covers = B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
                                                                   : REMAT_COVERS_ANY_ORDER_COPIES;
   if (B->fits && B->proven) {
@@ -699,16 +693,14 @@ static void sfree_status(sfree *F) {
     r->has_bound = 1;
     r->bound = (double)r->duration;
     int any = B->order_lb >= 0 && (double)r->duration <= B->order_lb;
-    r->proof_covers = r->bound_covers = r->recomputations && !any
-                                            ? REMAT_COVERS_ANY_ORDER_COPIES
-                                            : REMAT_COVERS_ANY_ORDER;
+    r->proof_covers = r->bound_covers =
+        r->recomputations && !any ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_ANY_ORDER;
     if (!r->recomputations)
       snprintf(r->message, sizeof r->message,
                "optimal: an order without recomputation fits (the base duration)");
     else if (any)
       snprintf(r->message, sizeof r->message,
-               "optimal over every sequence in any order, with any number of copies "
-               "(the %s)",
+               "optimal over every sequence in any order, with any number of copies (the %s)",
                B->order_by);
     else
       snprintf(r->message, sizeof r->message,
@@ -749,8 +741,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     seeds_base sb = {0};
     if (!B->fits && !B->done) {
       remat_graph *h = sfree_order(&F);
-      if (!B->fits) bounds_order_cost(B, F.perm);
-      if (!B->fits && !best_stopped(B)) bounds_cover_any_start(B); /* before any thread */
+      if (!B->fits) bounds_order_cost(B, F.perm); /* and the covering bound over every order */
       if (!B->fits && !best_stopped(B) && g->n <= SFREE_STAGE_NODES) sfree_baselines(&F, &sb);
       if (!B->fits && !best_stopped(B) && !p->keep_copies && p->heuristics) sfree_probe(&F, h);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);

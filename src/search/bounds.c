@@ -155,9 +155,21 @@ static void bounds_cover_any_start(best *B) {
   child_start(&B->cov_child, bounds_cover_any_child, B);
 }
 
+/* The covering bound over every order may still prove the best schedule
+ * optimal when the search ends before it answers: its child then gets up
+ * to this many seconds more (within the time limit, not after Ctrl-C). */
+#define BOUNDS_COVER_ANY_WAIT 1.0
+
+static int bounds_interrupted(void *ctx) { return best_interrupted(ctx); }
+
 void bounds_cover_end(best *B) {
   if (!B->cov) return;
-  child_wait(&B->cov_child, 0, 0.1, NULL, NULL, NULL);
+  double wait = 0;
+  if (B->cov_any && B->fits && !B->proven && !best_interrupted(B)) {
+    wait = best_left(B) < BOUNDS_COVER_ANY_WAIT ? best_left(B) : BOUNDS_COVER_ANY_WAIT;
+    if (wait < 0) wait = 0;
+  }
+  child_wait(&B->cov_child, util_now() - B->cov_child.t0 + wait, 0.1, bounds_interrupted, B, NULL);
   best_take_cover(B);
   child_shared_free(B->cov, sizeof *B->cov);
   B->cov = NULL;

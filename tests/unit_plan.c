@@ -89,7 +89,7 @@ static void test_plan_move_matches_run(void **state) {
       assert_same_eval(&E, &s);
       for (int j = 0; j < E.len; j++) { /* the next reader of step j's value */
         int v = E.seq[j], lim = E.lastuse[j], x = j + 1;
-        while (x < lim && !plan_is_pred(g, v, E.seq[x])) x++;
+        while (x < lim && !graph_is_pred(g, v, E.seq[x])) x++;
         if (lim > j) assert_int_equal(plan_next_reader(&E, &s, v, s.key[j], lim), x);
         for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++) {
           int p = g->pred[k], a = j - 1; /* the copy of p that step j reads */

@@ -91,7 +91,7 @@ static int *off_the_stages(const remat_graph *g, const remat_result *r) {
       continue;
     }
     int u = seq[i], v = seq[i + 1];
-    if (v < t && v != t && !plan_is_pred(g, u, v)) {
+    if (v < t && v != t && !graph_is_pred(g, u, v)) {
       seq[i] = v, seq[i + 1] = u;
       remat_sim sim;
       if (remat_simulate(g, seq, r->len, &sim, NULL) == 0 && sim.peak <= r->budget) return seq;

@@ -45,6 +45,18 @@ static inline int graph_nsucc(const remat_graph *g, int v) {
   return g->succ_off[v + 1] - g->succ_off[v];
 }
 
+/* Is u a predecessor of v?  (binary search in v's sorted list; inline:
+ * the annealings' reader searches call it once per step they pass) */
+static inline int graph_is_pred(const remat_graph *g, int u, int v) {
+  int lo = g->pred_off[v], hi = g->pred_off[v + 1];
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (g->pred[mid] < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < g->pred_off[v + 1] && g->pred[lo] == u;
+}
+
 /* The first node v (in the input order) at which max_v (m_v + the sizes of
  * its predecessors, remat_graph_min_peak) is reached. */
 int graph_min_peak_node(const remat_graph *g);

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "cover_lp.h"
+#include "graph.h"
 #include "util.h"
 
 typedef struct covf {
@@ -144,23 +145,20 @@ static int covf_lattice(covf *F) {
   return rc;
 }
 
-/* The live set's size of each ideal: its values with a reader outside. */
+/* Is u in set s and live there: read by a node outside s? */
+static int covf_is_live(const remat_graph *g, const uint64_t *s, int u) {
+  if (!covf_in(s, u)) return 0;
+  for (int j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+    if (!covf_in(s, g->succ[j])) return 1;
+  return 0;
+}
+
+/* The live set's size of each ideal. */
 static void covf_live(covf *F) {
-  const remat_graph *g = F->g;
   F->live = util_calloc((size_t)F->nsets, sizeof *F->live);
-  for (int i = 0; i < F->nsets; i++) {
-    const uint64_t *s = F->sets + (size_t)i * F->W;
-    int64_t sum = 0;
-    for (int u = 0; u < F->n; u++) {
-      if (!covf_in(s, u)) continue;
-      for (int j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
-        if (!covf_in(s, g->succ[j])) {
-          sum += g->m[u];
-          break;
-        }
-    }
-    F->live[i] = sum;
-  }
+  for (int i = 0; i < F->nsets; i++)
+    for (int u = 0; u < F->n; u++)
+      if (covf_is_live(F->g, F->sets + (size_t)i * F->W, u)) F->live[i] += F->g->m[u];
 }
 
 static int covf_copies(const covf *F, int u) {
@@ -229,13 +227,6 @@ static int covf_nz_cmp(const void *x, const void *y) {
                           : (a->row > b->row) - (a->row < b->row);
 }
 
-/* Is u an input of k? */
-static int covf_reads(const remat_graph *g, int k, int u) {
-  for (int j = g->pred_off[k]; j < g->pred_off[k + 1]; j++)
-    if (g->pred[j] == u) return 1;
-  return 0;
-}
-
 /* The problem: columns x_e (the lattice's edges), then y (the gaps);
  * rows: flow per ideal, one per overloaded edge, one per node whose gaps
  * outnumber its recomputations.  Returns the overloaded edges' count, or
@@ -244,13 +235,7 @@ static int covf_build(covf *F, covlp *L) {
   const remat_graph *g = F->g;
   int64_t M = F->p->budget;
   covf_nzs Z = {0};
-  int full = -1;
-  for (int i = 0; i < F->nsets && full < 0; i++) {
-    const uint64_t *s = F->sets + (size_t)i * F->W;
-    int all = 1;
-    for (int v = 0; v < F->n && all; v++) all = covf_in(s, v);
-    if (all) full = i;
-  }
+  int full = F->nsets - 1; /* breadth first, the set of all nodes comes last */
   int nrows = F->nsets, nover = 0;
   for (int e = 0; e < F->ne; e++) {
     covf_put(&Z, e, F->ea[e], 1);
@@ -263,11 +248,9 @@ static int covf_build(covf *F, covlp *L) {
     covf_put(&Z, e, row, -(1.0 - 0.5 / (double)R));
     const uint64_t *s = F->sets + (size_t)F->ea[e] * F->W;
     for (int u = 0; u < F->n; u++) {
-      if (!covf_in(s, u) || covf_copies(F, u) == 1 || g->m[u] <= 0) continue;
-      int live = 0;
-      for (int j = g->succ_off[u]; j < g->succ_off[u + 1] && !live; j++)
-        live = !covf_in(s, g->succ[j]);
-      if (!live || covf_reads(g, k, u)) continue;
+      if (covf_copies(F, u) == 1 || g->m[u] <= 0 || !covf_is_live(g, s, u) ||
+          graph_is_pred(g, u, k))
+        continue;
       double v = (double)g->m[u] / (double)R;
       covf_put(&Z, -1 - covf_gap(F, u, s), row, v > 1 ? 1 : v); /* y: numbered below */
     }

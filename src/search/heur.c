@@ -203,7 +203,7 @@ static int heur_live(heur *H, int jp, int *live) {
    * its readers), so when z reads u it reads this copy, which then cannot
    * go; nor can one whose node has all its copies */
   for (int a = 0; a < jp; a++)
-    if (lastuse[a] > jp && !plan_is_pred(g, seq[a], z) && heur_copies_ok(H, seq[a], 1))
+    if (lastuse[a] > jp && !graph_is_pred(g, seq[a], z) && heur_copies_ok(H, seq[a], 1))
       live[nl++] = a;
   int lim = HEUR_BUILD * heur_eval_cap(H);
   if (nl <= lim) return nl;

@@ -73,16 +73,5 @@ int plan_pick_step(const int64_t *mem, int len, int over, int64_t M,
 static inline int64_t plan_cost_excess(int peak_only, int64_t sum, int64_t peak, int64_t M) {
   return !peak_only ? sum : peak > M ? peak - M : 0;
 }
-/* Is u a predecessor of v?  (binary search in v's sorted list; inline:
- * the annealings' reader searches call it once per step they pass) */
-static inline int plan_is_pred(const remat_graph *g, int u, int v) {
-  int lo = g->pred_off[v], hi = g->pred_off[v + 1];
-  while (lo < hi) {
-    int mid = lo + (hi - lo) / 2;
-    if (g->pred[mid] < u) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < g->pred_off[v + 1] && g->pred[lo] == u;
-}
 
 #endif

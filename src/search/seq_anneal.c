@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
 #include "plan.h"
 #include "seq_eval.h"
 #include "util.h"
@@ -140,7 +141,7 @@ static int sqa_add(sqa *S, int replace) {
   if (i < 0) return 0;
   int u = c->seq[i];
   int r0 = i + 1;
-  while (r0 < c->lastuse[i] && !plan_is_pred(S->g, u, c->seq[r0])) r0++;
+  while (r0 < c->lastuse[i] && !graph_is_pred(S->g, u, c->seq[r0])) r0++;
   if (r0 > k) { /* not read before k: computed later instead */
     int at = util_xorshift(&S->rng) & 1 ? r0 : k + 1 + sqa_below(S, r0 - k);
     sqa_build(S, i, at, u);
@@ -148,7 +149,7 @@ static int sqa_add(sqa *S, int replace) {
   }
   if (cp && cp[u] && S->ccnt[u] >= cp[u]) return 0;
   int r = k + 1;
-  while (r < c->lastuse[i] && !plan_is_pred(S->g, u, c->seq[r])) r++;
+  while (r < c->lastuse[i] && !graph_is_pred(S->g, u, c->seq[r])) r++;
   int at = util_xorshift(&S->rng) & 1 ? r : k + 1 + sqa_below(S, r - k);
   int out = -1;
   for (int t = 0; replace && t < 16 && out < 0; t++) {

@@ -258,6 +258,12 @@ int remat_result_offer(remat_result *r, const remat_graph *g, const int *seq,
 
 enum { REMAT_LNS_AUTO = 0, REMAT_LNS_RANDOM, REMAT_LNS_NONE };
 
+/* *stop = REMAT_HALT: stop, and the caller needs nothing more than the
+ * best so far (its lower bound proven elsewhere, say): the solve's
+ * helper processes are killed at once instead of being given time to
+ * report.  Any other nonzero value stops it as Ctrl-C does. */
+#define REMAT_HALT 2
+
 typedef struct remat_solve_params {
   int64_t budget;          /* M in bytes (required) */
   const int *copies;       /* C_v per node (0 = default), or NULL */
@@ -269,7 +275,7 @@ typedef struct remat_solve_params {
   int heuristics;          /* seed with the C heuristics (1) */
   int lns;                 /* REMAT_LNS_* (AUTO) */
   int verbose;             /* progress on stderr: 0 none, 1 lines, 2 more */
-  volatile int *stop;      /* stop (keeping the best) when nonzero */
+  volatile int *stop;      /* stop (keeping the best) when nonzero; REMAT_HALT */
   const int *warm_seq;     /* a schedule to start from (e.g. a baseline) */
   int warm_len;
   const char *keep_fzn;    /* if set, write phase k's model to KEEP.phaseK.fzn */

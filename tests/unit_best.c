@@ -361,6 +361,23 @@ static void test_best_time(void **state) {
   fx_free(F);
 }
 
+/* A helper process asked to stop gets its grace to report, unless nothing
+ * it says counts: the best is proven, or the caller halted the solve. */
+static void test_best_child_grace(void **state) {
+  (void)state;
+  fixture *F = fx_new(1000, 2);
+  assert_true(best_child_grace(&F->B, 1.0) == 1.0);
+  F->stop = 1; /* Ctrl-C: the best so far, and what the helpers still say */
+  assert_true(best_child_grace(&F->B, 1.0) == 1.0);
+  F->stop = REMAT_HALT;
+  assert_true(best_child_grace(&F->B, 1.0) == 0);
+  F->stop = 0;
+  F->B.proven = 1;
+  assert_true(best_child_grace(&F->B, 0.1) == 0);
+  fx_free(F);
+}
+
 UNIT_TESTS(test_best_offer_keeps_better, test_best_offer_refuses_outside_model,
            test_best_offer_raises_copies, test_best_io, test_best_io_follows_phase,
-           test_best_at_bound, test_best_wrong_bound, test_best_cover_answers, test_best_time)
+           test_best_at_bound, test_best_wrong_bound, test_best_cover_answers, test_best_time,
+           test_best_child_grace)

@@ -22,6 +22,7 @@
 
 typedef struct tally {
   int total, wrong, exact, paying, paying_exact;
+  int raised; /* bounds the inputs' rows raise above the plain problem's */
 } tally;
 
 /* The bound at M (copies: NULL any, else C_v = c) against the optimum. */
@@ -51,14 +52,17 @@ static void check(const remat_graph *g, int64_t M, int c, tally *t) {
             (long long)M, c, (long long)(base + o.increase), (long long)opt);
     t->wrong++;
   }
+  p.inputs = 0;
+  cover_out plain;
+  if (cover_solve(g, &p, &plain) == COVER_OPTIMAL && plain.increase < o.increase) t->raised++;
   t->exact += base + o.increase == opt;
   t->paying += opt > base; /* no order fits without recomputation */
   t->paying_exact += opt > base && base + o.increase == opt;
 }
 
-static void sweep(int count, uint64_t seed, int scale, tally *t) {
+static void sweep(int count, int lo, int span, uint64_t seed, int scale, tally *t) {
   for (int i = 0; i < count; i++) {
-    remat_graph *g = oracle_small(i, 2, 5, seed);
+    remat_graph *g = oracle_small(i, lo, span, seed);
     if (scale) { /* sizes near 10^12, durations near 10^9, not multiples */
       int64_t w[EXH_MAXN], m[EXH_MAXN];
       uint64_t s = seed + 77 * (uint64_t)i;
@@ -82,8 +86,10 @@ static void sweep(int count, uint64_t seed, int scale, tally *t) {
 }
 
 static void report(const char *what, const tally *t) {
-  fprintf(stderr, "  %s: %d bounds, %d at the optimum; %d need recomputation, %d of them at it\n",
-          what, t->total, t->exact, t->paying, t->paying_exact);
+  fprintf(stderr,
+          "  %s: %d bounds, %d at the optimum; %d need recomputation, %d of them at it; "
+          "%d raised by the inputs' rows\n",
+          what, t->total, t->exact, t->paying, t->paying_exact, t->raised);
   if (t->wrong) fail_msg("%s: %d of %d bounds wrong", what, t->wrong, t->total);
   if (t->paying < t->total / 10 || t->paying_exact < t->paying / 2)
     fail_msg("%s: %d of %d need recomputation, %d of them at the optimum", what, t->paying,
@@ -93,19 +99,30 @@ static void report(const char *what, const tally *t) {
 static void test_below_exhaustive(void **state) {
   (void)state;
   tally t = {0};
-  sweep(300, 9100, 0, &t);
+  sweep(300, 2, 5, 9100, 0, &t);
   report("small numbers", &t);
 }
 
 static void test_below_exhaustive_scaled(void **state) {
   (void)state;
   tally t = {0};
-  sweep(150, 9400, 1, &t);
+  sweep(150, 2, 5, 9400, 1, &t);
   report("sizes near 10^12, durations near 10^9", &t);
 }
 
+/* Graphs of 6 nodes, where recomputed values' inputs weigh: the
+ * inputs' rows raise bounds, and none passes the optimum. */
+static void test_inputs_below_exhaustive(void **state) {
+  (void)state;
+  tally t = {0};
+  sweep(200, 6, 1, 9700, 0, &t);
+  report("6 nodes", &t);
+  if (t.raised < 10) fail_msg("the inputs' rows raised only %d bounds", t.raised);
+}
+
 /* A training graph's only order is its input order: the lattice is one
- * chain, and the bound is the fixed order's plain covering bound. */
+ * chain, and the bound is the fixed order's plain covering bound; with
+ * the inputs' rows it is at least the fixed order's with them. */
 static void test_one_chain(void **state) {
   (void)state;
   for (int L = 4; L <= 40; L += 6) {
@@ -127,6 +144,15 @@ static void test_one_chain(void **state) {
         assert_int_equal(a, COVER_OPTIMAL);
         assert_int_equal(b, COVER_OPTIMAL);
         assert_int_equal(any.increase, fixed.increase);
+        /* with the inputs' rows: each step's shares are taken among the
+         * inputs dead there, at least those of the fixed order's rows */
+        p.inputs = 1;
+        cover_out fixed_in, any_in;
+        assert_int_equal(cover_solve(g, &p, &any_in), COVER_OPTIMAL);
+        p.any_order = 0;
+        assert_int_equal(cover_solve(g, &p, &fixed_in), COVER_OPTIMAL);
+        assert_true(any_in.increase >= fixed_in.increase);
+        assert_true(any_in.increase >= any.increase);
       }
     }
     remat_graph_free(g);
@@ -164,4 +190,5 @@ static void test_limits(void **state) {
   remat_graph_free(big);
 }
 
-UNIT_TESTS(test_below_exhaustive, test_below_exhaustive_scaled, test_one_chain, test_limits)
+UNIT_TESTS(test_below_exhaustive, test_below_exhaustive_scaled, test_inputs_below_exhaustive,
+           test_one_chain, test_limits)

@@ -130,13 +130,6 @@ static void cv_gaps(cv *C) {
  * [0, 1] and sum a_p m_p <= m_u: the heaviest inputs whole, then a share
  * of the next (E is continuous; a schedule has it 0 or 1). */
 
-/* Shares of an input below this are left out (they hardly count), and
- * so are the stages whose excess is below 1 / CV_MAX_RATIO of m_u or
- * m_p: their rows keep coefficients within CBC's reach (leaving rows
- * out only weakens the bound). */
-#define CV_MIN_SHARE 0.01
-#define CV_MAX_RATIO 1e6
-
 /* Adds the row unless the problem would pass COVER_MAX_NONZEROS (each
  * row has three entries, and may bring an E column): 0 then.  The rows
  * added until then are a relaxation too. */
@@ -196,12 +189,12 @@ static void cv_inputs(cv *C) {
       } else { /* the part of p that m_u still covers */
         share = (double)room / (double)g->m[p];
         room = 0;
-        if (share < CV_MIN_SHARE) break;
+        if (share < COVER_MIN_SHARE) break;
       }
       int from = C->lr[p] + 1 > a ? C->lr[p] + 1 : a;
       int64_t big = g->m[u] > g->m[p] ? g->m[u] : g->m[p];
       for (int k = from; k <= b && !full; k++)
-        if (C->row[k] >= 0 && (double)big <= CV_MAX_RATIO * (double)(C->load[k] - C->p->budget))
+        if (C->row[k] >= 0 && (double)big <= COVER_MAX_RATIO * (double)(C->load[k] - C->p->budget))
           full = !cv_in_add(C, j, p, k, share, space);
     }
   }
@@ -398,19 +391,6 @@ static void cv_run(cv *C, cover_out *o) {
   covlp_free(&L);
 }
 
-static int cover_bounded(const cover_out *o) {
-  return o->status == COVER_OPTIMAL || o->status == COVER_BOUND;
-}
-
-int cover_take(cover_out *o, const cover_out *x) {
-  if (o->status == COVER_INFEASIBLE) return 0;
-  if (x->status != COVER_INFEASIBLE &&
-      !(cover_bounded(x) && (!cover_bounded(o) || x->increase > o->increase)))
-    return 0;
-  *o = *x;
-  return 1;
-}
-
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o) {
   if (p->any_order) return cover_free_solve(g, p, o);
   double t0 = util_now();
@@ -452,7 +432,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   cv_run(&C, o);
   double left = p->time_limit - (util_now() - t0);
   cover_steps *steps = NULL;
-  if (p->inputs >= 1 && cover_bounded(o) && left > 0.01) {
+  if (p->inputs >= 1 && cover_answered(o) && left > 0.01) {
     if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */
     cv_inputs(&C);
     cv_in_cols(&C);
@@ -475,7 +455,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
    * else in the time the others leave */
   double until = steps && p->steps_time_limit > 0 ? p->steps_time_limit : p->time_limit;
   left = until - (util_now() - t0);
-  if (steps && cover_bounded(o) && left > 0.01 && !child_stopping()) {
+  if (steps && cover_answered(o) && left > 0.01 && !child_stopping()) {
     if (p->plain_done) p->plain_done(p->ctx, o);
     if (until > p->time_limit) child_deadline(left + 2); /* in a child: its new end */
     cover_out x;

@@ -49,11 +49,6 @@ void cover_params_init(cover_params *p);
 /* Solve the covering problem for g at p->budget. */
 cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out *o);
 
-/* Keep x in o when it says more: a proof that nothing fits, or a bound
- * above o's (any bound when o has none); nothing after o's proof.
- * Returns whether x was taken. */
-int cover_take(cover_out *o, const cover_out *x);
-
 /* cover_solve in a child process (cover_timed.c), stopped at
  * p->time_limit: CBC and Clp can run seconds past it.  Fills o with the
  * strongest answer given by then (p->plain_done and p->incumbent_now

@@ -202,23 +202,67 @@ static int covf_gap(covf *F, int u, const uint64_t *s) {
   return F->ny++;
 }
 
-/* A matrix entry (row, column, value) before the columns are sorted. */
+/* The inputs' extension (as cover.c's for one order).  When u is out of
+ * memory at the step of edge e = (S, k), it is computed again after it,
+ * and each input p of u is in memory then.  If p is dead in S (all its
+ * readers computed), that copy of p was either kept through e's step,
+ * outside L(S, k) (E[p,e] = 1, -m_p in e's row), or computed after its
+ * last reader (R[p] = 1, cost w_p: a computation no gap of p counts, one
+ * may serve every reader).  So on the chain's edges
+ *     E[p,e] >= a_p (y[u,T] - R[p]),
+ * with shares a_p in [0, 1], sum a_p m_p <= m_u, the heaviest inputs
+ * whole: where u is in memory at e but dropped elsewhere in its gap, the
+ * row counts m_u that the step does not free, which covers what the
+ * shares take from it (cover.c says more).  The same rows hold off the
+ * chain: there x_e = 0, and whatever they force, each y in e's row
+ * counts at least the shares it forces, so the row holds. */
+
+/* Column kinds, numbered in this order once their counts are known: the
+ * lattice's edges x, the gaps y, the inputs' R, their E. */
+enum { COVF_X, COVF_Y, COVF_R, COVF_E };
+
+/* A matrix entry before the columns are numbered and sorted. */
 typedef struct covf_nz {
-  int col, row;
+  int kind, col, row;
   double v;
 } covf_nz;
 
-typedef struct covf_nzs {
+/* The problem as it is built. */
+typedef struct covf_prob {
   covf_nz *a;
   long long n, cap;
-} covf_nzs;
+  double *rlb, *rub; /* per row */
+  int nrows, rcap;
+  int *rnode, nr;    /* R column -> node */
+  int *rcol;         /* node -> R column, or -1 */
+  int ne;            /* E columns */
+} covf_prob;
 
-static void covf_put(covf_nzs *Z, int col, int row, double v) {
-  if (Z->n == Z->cap) {
-    Z->cap = Z->cap ? 2 * Z->cap : 4096;
-    Z->a = util_realloc(Z->a, (size_t)Z->cap * sizeof *Z->a);
+static void covf_put(covf_prob *P, int kind, int col, int row, double v) {
+  if (P->n == P->cap) {
+    P->cap = P->cap ? 2 * P->cap : 4096;
+    P->a = util_realloc(P->a, (size_t)P->cap * sizeof *P->a);
   }
-  Z->a[Z->n++] = (covf_nz){col, row, v};
+  P->a[P->n++] = (covf_nz){kind, col, row, v};
+}
+
+static int covf_row(covf_prob *P, double lb, double ub) {
+  if (P->nrows == P->rcap) {
+    P->rcap = P->rcap ? 2 * P->rcap : 4096;
+    P->rlb = util_realloc(P->rlb, (size_t)P->rcap * sizeof *P->rlb);
+    P->rub = util_realloc(P->rub, (size_t)P->rcap * sizeof *P->rub);
+  }
+  P->rlb[P->nrows] = lb;
+  P->rub[P->nrows] = ub;
+  return P->nrows++;
+}
+
+static int covf_rcol(covf_prob *P, int p) {
+  if (P->rcol[p] < 0) {
+    P->rnode[P->nr] = p;
+    P->rcol[p] = P->nr++;
+  }
+  return P->rcol[p];
 }
 
 static int covf_nz_cmp(const void *x, const void *y) {
@@ -227,83 +271,187 @@ static int covf_nz_cmp(const void *x, const void *y) {
                           : (a->row > b->row) - (a->row < b->row);
 }
 
-/* The problem: columns x_e (the lattice's edges), then y (the gaps);
- * rows: flow per ideal, one per overloaded edge, one per node whose gaps
- * outnumber its recomputations.  Returns the overloaded edges' count, or
- * -1 (L not built) past COVER_MAX_NONZEROS. */
-static int covf_build(covf *F, covlp *L) {
+/* The values u in e's row: live in s, not read by k, that may be dropped. */
+static int covf_droppable(const covf *F, const uint64_t *s, int u, int k) {
+  return covf_copies(F, u) != 1 && F->g->m[u] > 0 && covf_is_live(F->g, s, u) &&
+         !graph_is_pred(F->g, u, k);
+}
+
+/* u's inputs dead in s with their shares (the inputs' extension),
+ * heaviest first; their number. */
+static int covf_shares(const covf *F, const uint64_t *s, int u, int64_t R, int *pick,
+                       double *share) {
+  const remat_graph *g = F->g;
+  int np = 0;
+  for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++) {
+    int p = g->pred[q];
+    int64_t big = g->m[u] > g->m[p] ? g->m[u] : g->m[p];
+    if (g->m[p] > 0 && !covf_is_live(g, s, p) && (double)big <= COVER_MAX_RATIO * (double)R)
+      pick[np++] = p;
+  }
+  for (int x = 1; x < np; x++)
+    for (int y = x; y > 0 && g->m[pick[y]] > g->m[pick[y - 1]]; y--) {
+      int t = pick[y];
+      pick[y] = pick[y - 1];
+      pick[y - 1] = t;
+    }
+  int64_t room = g->m[u];
+  int n = 0;
+  for (; n < np && room > 0; n++) {
+    int p = pick[n];
+    share[n] = 1;
+    if (g->m[p] <= room) {
+      room -= g->m[p];
+    } else {
+      share[n] = (double)room / (double)g->m[p];
+      room = 0;
+      if (share[n] < COVER_MIN_SHARE) break;
+    }
+  }
+  return n;
+}
+
+/* Edge e's row (L(S, k) - M = R > 0), scaled by R: the gaps it may drop,
+ * min(m_u / R, clip), and with inputs their inputs' rows. */
+static void covf_edge_row(covf *F, covf_prob *P, int e, int64_t R, int inputs, int *mark,
+                          int *pick, double *share) {
+  const remat_graph *g = F->g;
+  int k = F->ek[e];
+  const uint64_t *s = F->sets + (size_t)F->ea[e] * F->W;
+  int row = covf_row(P, 0, DBL_MAX);
+  covf_put(P, COVF_X, e, row, -(1.0 - 0.5 / (double)R));
+  /* A y alone meets the row whatever E is, as unscaled: y's coefficient
+   * is clipped at 1 plus the E's. */
+  double clip = 1;
+  for (int u = 0; inputs && u < F->n; u++) {
+    if (!covf_droppable(F, s, u, k)) continue;
+    int y = covf_gap(F, u, s);
+    int np = covf_shares(F, s, u, R, pick, share);
+    for (int x = 0; x < np; x++) {
+      int p = pick[x];
+      if (mark[p] < 0) { /* E[p,e]: once per row */
+        mark[p] = P->ne++;
+        double d = (double)g->m[p] / (double)R;
+        covf_put(P, COVF_E, mark[p], row, -d);
+        clip += d;
+      }
+      double a = share[x];
+      int in = covf_row(P, 0, DBL_MAX);
+      covf_put(P, COVF_E, mark[p], in, 1);
+      covf_put(P, COVF_Y, y, in, -a);
+      covf_put(P, COVF_R, covf_rcol(P, p), in, a);
+    }
+  }
+  for (int u = 0; u < F->n; u++) {
+    if (!covf_droppable(F, s, u, k)) continue;
+    double v = (double)g->m[u] / (double)R;
+    covf_put(P, COVF_Y, covf_gap(F, u, s), row, v > clip ? clip : v);
+  }
+  for (int p = 0; inputs && p < F->n; p++) mark[p] = -1;
+}
+
+/* The problem: columns x_e (the lattice's edges), the gaps y, with inputs
+ * R and E; rows: flow per ideal, one per overloaded edge, the inputs'
+ * rows, one per node whose gaps (and R) outnumber its recomputations.
+ * Returns the overloaded edges' count, or -1 (L not built) past
+ * COVER_MAX_NONZEROS. */
+static int covf_build(covf *F, covlp *L, int inputs) {
   const remat_graph *g = F->g;
   int64_t M = F->p->budget;
-  covf_nzs Z = {0};
+  size_t nn = (size_t)F->n;
+  covf_prob P = {0};
+  P.rcol = util_malloc(nn * sizeof *P.rcol);
+  P.rnode = util_malloc(nn * sizeof *P.rnode);
+  int *mark = util_malloc(nn * sizeof *mark);
+  int *pick = util_malloc(nn * sizeof *pick);
+  double *share = util_malloc(nn * sizeof *share);
+  for (int v = 0; v < F->n; v++) P.rcol[v] = mark[v] = -1;
   int full = F->nsets - 1; /* breadth first, the set of all nodes comes last */
-  int nrows = F->nsets, nover = 0;
-  for (int e = 0; e < F->ne; e++) {
-    covf_put(&Z, e, F->ea[e], 1);
-    covf_put(&Z, e, F->eb[e], -1);
-    int k = F->ek[e];
-    int64_t R = g->m[k] + F->live[F->ea[e]] - M;
-    if (R <= 0) continue;
-    int row = nrows++;
-    nover++;
-    covf_put(&Z, e, row, -(1.0 - 0.5 / (double)R));
-    const uint64_t *s = F->sets + (size_t)F->ea[e] * F->W;
-    for (int u = 0; u < F->n; u++) {
-      if (covf_copies(F, u) == 1 || g->m[u] <= 0 || !covf_is_live(g, s, u) ||
-          graph_is_pred(g, u, k))
-        continue;
-      double v = (double)g->m[u] / (double)R;
-      covf_put(&Z, -1 - covf_gap(F, u, s), row, v > 1 ? 1 : v); /* y: numbered below */
-    }
-    if (Z.n > COVER_MAX_NONZEROS) {
-      free(Z.a);
-      return -1;
-    }
-  }
-  /* y columns were put as -1 - c: number them after the edges */
-  for (long long z = 0; z < Z.n; z++)
-    if (Z.a[z].col < 0) Z.a[z].col = F->ne + (-1 - Z.a[z].col);
-  int *ngap = util_calloc((size_t)F->n, sizeof *ngap);
-  for (int c = 0; c < F->ny; c++) ngap[F->yu[c]]++;
-  int *urow = util_malloc((size_t)F->n * sizeof *urow);
-  for (int u = 0; u < F->n; u++) {
-    int c = covf_copies(F, u);
-    urow[u] = c > 0 && ngap[u] > c - 1 ? nrows++ : -1;
-  }
-  for (int c = 0; c < F->ny; c++)
-    if (urow[F->yu[c]] >= 0) covf_put(&Z, F->ne + c, urow[F->yu[c]], 1);
-  qsort(Z.a, (size_t)Z.n, sizeof *Z.a, covf_nz_cmp);
-  int ncols = F->ne + F->ny;
-  covlp_alloc(L, ncols, nrows, Z.n);
-  long long z = 0;
-  for (int c = 0; c < ncols; c++) {
-    L->start[c] = (int)z;
-    for (; z < Z.n && Z.a[z].col == c; z++) {
-      L->index[z] = Z.a[z].row;
-      L->value[z] = Z.a[z].v;
-    }
-    L->colub[c] = 1;
-    L->integer[c] = 1;
-    L->cost[c] = c < F->ne ? 0 : g->w[F->yu[c - F->ne]];
-  }
-  L->start[ncols] = (int)z;
   for (int i = 0; i < F->nsets; i++) {
     double b = i == 0 ? 1 : i == full ? -1 : 0;
-    L->rowlb[i] = L->rowub[i] = b;
+    covf_row(&P, b, b);
   }
-  for (int r = F->nsets; r < F->nsets + nover; r++) {
-    L->rowlb[r] = 0;
-    L->rowub[r] = DBL_MAX;
+  int nover = 0;
+  for (int e = 0; e < F->ne && nover >= 0; e++) {
+    covf_put(&P, COVF_X, e, F->ea[e], 1);
+    covf_put(&P, COVF_X, e, F->eb[e], -1);
+    int64_t R = g->m[F->ek[e]] + F->live[F->ea[e]] - M;
+    if (R <= 0) continue;
+    nover++;
+    covf_edge_row(F, &P, e, R, inputs, mark, pick, share);
+    if (P.n > COVER_MAX_NONZEROS) nover = -1;
   }
-  for (int u = 0; u < F->n; u++)
-    if (urow[u] >= 0) {
-      L->rowlb[urow[u]] = -DBL_MAX;
-      L->rowub[urow[u]] = covf_copies(F, u) - 1;
+  if (nover >= 0) {
+    /* the recomputations per node: its gaps and its R */
+    int *ngap = util_calloc(nn, sizeof *ngap);
+    for (int c = 0; c < F->ny; c++) ngap[F->yu[c]]++;
+    for (int c = 0; c < P.nr; c++) ngap[P.rnode[c]]++;
+    int *urow = mark;
+    for (int u = 0; u < F->n; u++) {
+      int c = covf_copies(F, u);
+      urow[u] = c > 0 && ngap[u] > c - 1 ? covf_row(&P, -DBL_MAX, c - 1) : -1;
     }
-  UTIL_FREE(ngap, urow, Z.a);
+    for (int c = 0; c < F->ny; c++)
+      if (urow[F->yu[c]] >= 0) covf_put(&P, COVF_Y, c, urow[F->yu[c]], 1);
+    for (int c = 0; c < P.nr; c++)
+      if (urow[P.rnode[c]] >= 0) covf_put(&P, COVF_R, c, urow[P.rnode[c]], 1);
+    free(ngap);
+    int first[4] = {0, F->ne, F->ne + F->ny, F->ne + F->ny + P.nr};
+    for (long long z = 0; z < P.n; z++) P.a[z].col += first[P.a[z].kind];
+    qsort(P.a, (size_t)P.n, sizeof *P.a, covf_nz_cmp);
+    int ncols = first[3] + P.ne;
+    covlp_alloc(L, ncols, P.nrows, P.n);
+    long long z = 0;
+    for (int c = 0; c < ncols; c++) {
+      L->start[c] = (int)z;
+      for (; z < P.n && P.a[z].col == c; z++) {
+        L->index[z] = P.a[z].row;
+        L->value[z] = P.a[z].v;
+      }
+      L->colub[c] = 1;
+      L->integer[c] = c < first[3];
+      L->cost[c] = c < first[1] || c >= first[3] ? 0
+                   : c < first[2]                ? g->w[F->yu[c - first[1]]]
+                                                 : g->w[P.rnode[c - first[2]]];
+    }
+    L->start[ncols] = (int)z;
+    memcpy(L->rowlb, P.rlb, (size_t)P.nrows * sizeof *P.rlb);
+    memcpy(L->rowub, P.rub, (size_t)P.nrows * sizeof *P.rub);
+  }
+  UTIL_FREE(P.a, P.rlb, P.rub, P.rcol, P.rnode, mark, pick, share);
   return nover;
 }
 
+/* Build the problem (with the inputs' rows or not) and solve it within
+ * limit seconds: o as cover_free_solve fills it. */
+static void covf_run(covf *F, int inputs, double limit, cover_out *o) {
+  memset(o, 0, sizeof *o);
+  o->status = COVER_NONE;
+  covlp L;
+  int nover = covf_build(F, &L, inputs);
+  if (nover < 0) {
+    snprintf(o->why, sizeof o->why, "covering problem with more than %lld nonzeros",
+             COVER_MAX_NONZEROS);
+    return;
+  }
+  o->cols = L.ncols;
+  o->rows = nover;
+  o->nnz = L.start[L.ncols];
+  if (nover == 0) { /* every order fits: nothing to add */
+    o->status = COVER_OPTIMAL;
+  } else {
+    covlp_scale(&L);
+    covlp_run(&L, limit, inputs ? COVLP_LP_FIRST : COVLP_CBC, F->p, o);
+    if (o->status == COVER_INFEASIBLE) { /* a proof is not taken from it */
+      o->status = COVER_NONE;
+      snprintf(o->why, sizeof o->why, "its problem has no solution");
+    }
+  }
+  covlp_free(&L);
+}
+
 cover_status cover_free_solve(const remat_graph *g, const cover_params *p, cover_out *o) {
+  double t0 = util_now();
   memset(o, 0, sizeof *o);
   o->status = COVER_NONE;
   if (g->n > COVF_MAX_NODES) {
@@ -322,30 +470,19 @@ cover_status cover_free_solve(const remat_graph *g, const cover_params *p, cover
   F.W = (g->n + 63) / 64 > 0 ? (g->n + 63) / 64 : 1;
   if (covf_lattice(&F)) {
     snprintf(o->why, sizeof o->why, "more than %d down-closed sets", COVF_MAX_IDEALS);
-  } else {
-    covf_live(&F);
-    covlp L;
-    int nover = covf_build(&F, &L);
-    if (nover < 0) {
-      snprintf(o->why, sizeof o->why, "covering problem with more than %lld nonzeros",
-               COVER_MAX_NONZEROS);
-      covf_free(&F);
-      return o->status;
-    }
-    o->cols = L.ncols;
-    o->rows = nover;
-    o->nnz = L.start[L.ncols];
-    if (nover == 0) { /* every order fits: nothing to add */
-      o->status = COVER_OPTIMAL;
-    } else {
-      covlp_scale(&L);
-      covlp_run(&L, p->time_limit, COVLP_CBC, p, o);
-      if (o->status == COVER_INFEASIBLE) { /* a proof is not taken from it */
-        o->status = COVER_NONE;
-        snprintf(o->why, sizeof o->why, "its problem has no solution");
-      }
-    }
-    covlp_free(&L);
+    covf_free(&F);
+    return o->status;
+  }
+  covf_live(&F);
+  /* the plain problem, then in the time left the one with the inputs'
+   * rows, taken when it says more */
+  covf_run(&F, 0, p->time_limit, o);
+  double left = p->time_limit - (util_now() - t0);
+  if (p->inputs >= 1 && o->rows > 0 && cover_answered(o) && left > 0.01) {
+    if (p->plain_done) p->plain_done(p->ctx, o);
+    cover_out x;
+    covf_run(&F, 1, left, &x);
+    cover_take(o, &x);
   }
   covf_free(&F);
   return o->status;

@@ -10,6 +10,14 @@
 /* Problems with more matrix entries than this are not built. */
 #define COVER_MAX_NONZEROS 4000000LL
 
+/* The inputs' rows (cover.c, cover_free.c): shares of an input below
+ * COVER_MIN_SHARE are left out (they hardly count), and so are the steps
+ * whose excess is below 1 / COVER_MAX_RATIO of m_u or m_p: their rows
+ * keep coefficients within CBC's reach (leaving rows out only weakens the
+ * bound). */
+#define COVER_MIN_SHARE 0.01
+#define COVER_MAX_RATIO 1e6
+
 /* How cover_solve ended. */
 typedef enum cover_status {
   COVER_OPTIMAL = 0,    /* the covering problem's optimum: the bound */
@@ -60,5 +68,22 @@ typedef struct cover_params {
    * takes budget, copies and time_limit only */
   int any_order;
 } cover_params;
+
+/* o holds a bound (the problem's optimum, or CBC's or the LP's bound). */
+static inline int cover_answered(const cover_out *o) {
+  return o->status == COVER_OPTIMAL || o->status == COVER_BOUND;
+}
+
+/* Keep x in o when it says more: a proof that nothing fits, or a bound
+ * above o's (any bound when o has none); nothing after o's proof.
+ * Returns whether x was taken. */
+static inline int cover_take(cover_out *o, const cover_out *x) {
+  if (o->status == COVER_INFEASIBLE) return 0;
+  if (x->status != COVER_INFEASIBLE &&
+      !(cover_answered(x) && (!cover_answered(o) || x->increase > o->increase)))
+    return 0;
+  *o = *x;
+  return 1;
+}
 
 #endif

@@ -241,6 +241,10 @@ void best_take_window(best *B) {
 
 int best_interrupted(const best *B) { return B->p->stop && *B->p->stop; }
 
+double best_child_grace(const best *B, double grace) {
+  return B->proven || (B->p->stop && *B->p->stop == REMAT_HALT) ? 0 : grace;
+}
+
 int best_stopped(best *B) {
   best_take_cover(B);
   best_take_window(B);

@@ -175,6 +175,11 @@ int best_nothing_fits(const best *B);
 /* The caller's stop flag is set. */
 int best_interrupted(const best *B);
 
+/* How long a helper process that was asked to stop may take to report
+ * (child.h's grace): `grace`, or 0 once nothing it says counts (the best
+ * is proven, or the caller halted the solve: REMAT_HALT). */
+double best_child_grace(const best *B, double grace);
+
 /* Record the first internal error: fmt with one %s (detail). */
 void best_error(best *B, const char *fmt, const char *detail);
 

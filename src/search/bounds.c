@@ -140,6 +140,8 @@ static void bounds_cover_any_child(void *ctx) {
   double t = BOUNDS_COVER_ANY_SHARE * best_left(B);
   cp.time_limit = t > BOUNDS_COVER_ANY_MIN ? t : BOUNDS_COVER_ANY_MIN;
   child_deadline(cp.time_limit + 1); /* whatever CBC does */
+  cp.plain_done = bounds_cover_answer; /* the plain problem's answer at once */
+  cp.ctx = B->cov;
   cover_out o;
   cover_solve(B->g, &cp, &o);
   bounds_cover_answer(B->cov, &o);
@@ -169,7 +171,8 @@ void bounds_cover_end(best *B) {
     wait = best_left(B) < BOUNDS_COVER_ANY_WAIT ? best_left(B) : BOUNDS_COVER_ANY_WAIT;
     if (wait < 0) wait = 0;
   }
-  child_wait(&B->cov_child, util_now() - B->cov_child.t0 + wait, 0.1, bounds_interrupted, B, NULL);
+  child_wait(&B->cov_child, util_now() - B->cov_child.t0 + wait, best_child_grace(B, 0.1),
+             bounds_interrupted, B, NULL);
   best_take_cover(B);
   child_shared_free(B->cov, sizeof *B->cov);
   B->cov = NULL;
@@ -243,7 +246,8 @@ void bounds_window_end(best *B) {
   double wait = 0;
   if (B->window_proof == 1 && !__atomic_load_n(&B->win->any_ready, __ATOMIC_ACQUIRE))
     wait = util_now() - B->win_child.t0 + BOUNDS_ANY_WAIT;
-  child_wait(&B->win_child, wait, 1.0, NULL, NULL, NULL);
+  /* (its last answer, when waited for, keeps the usual grace) */
+  child_wait(&B->win_child, wait, wait > 0 ? 1.0 : best_child_grace(B, 1.0), NULL, NULL, NULL);
   best_take_window(B);
   child_shared_free(B->win, sizeof *B->win);
   B->win = NULL;

@@ -308,7 +308,7 @@ static void sfree_stage_found(void *ctx, const int *seq, int len) {
  * better schedule came for SFREE_STAGE_STALL seconds and for longer than
  * it took to find the last: on such orders it finds its best early, and
  * the joint annealing, which can change the order, gains the time.  The
- * caller's stop passes through. */
+ * caller's stop passes through; the free solve's own end halts it. */
 typedef struct sfree_sw {
   sfree *F;
   int stall;    /* watch for stalls, not only the caller's stop */
@@ -321,7 +321,7 @@ static void *sfree_stage_watch(void *arg) {
   double t0 = best_elapsed(&F->B);
   while (!F->stage_done) {
     sfree_nap(F, &F->stage_done);
-    if (best_interrupted(&F->B)) F->stage_stop = 1;
+    if (best_stopped(&F->B)) F->stage_stop = best_interrupted(&F->B) ? 1 : REMAT_HALT;
     double now = best_elapsed(&F->B), tb = (double)F->stage_tbest_us / 1e6;
     if (tb < t0) tb = t0;
     if (W->stall && F->B.fits && now - tb > SFREE_STAGE_STALL && now - tb > tb - t0)

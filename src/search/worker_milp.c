@@ -237,7 +237,7 @@ void mw_wait(mw *M, double end) {
   if (!o) return;
   int signo = 0;
   /* the child stops itself at its limit, CBC at most MILP_GRACE later */
-  child_end how = child_wait(&M->ch, M->limit + 3.0, 1.0, mw_poll, M, &signo);
+  child_end how = child_wait(&M->ch, M->limit + 3.0, best_child_grace(B, 1.0), mw_poll, M, &signo);
   mw_poll(M); /* A's schedule, if it came last */
   const char *what = best_stopped(B) ? "stopped" : "no answer";
   if (how == CHILD_CRASHED) {

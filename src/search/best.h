@@ -75,6 +75,7 @@ typedef struct best {
   int cov_any;           /* ... the covering bound over every order
                             (bounds_cover_any_start): its bounds hold for
                             every sequence, like order_lb */
+  double cov_limit;      /* its child's time limit (seconds from its start) */
   child cov_child;
   _Atomic int cov_taken; /* how many of its answers were read (best_take_cover) */
   int cover_proof;       /* proven by a lower bound (covering or window):

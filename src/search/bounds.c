@@ -137,8 +137,7 @@ static void bounds_cover_any_child(void *ctx) {
   cover_params_init(&cp);
   cp.budget = B->p->budget;
   cp.any_order = 1; /* any number of copies: it holds whatever C_v becomes */
-  double t = BOUNDS_COVER_ANY_SHARE * best_left(B);
-  cp.time_limit = t > BOUNDS_COVER_ANY_MIN ? t : BOUNDS_COVER_ANY_MIN;
+  cp.time_limit = B->cov_limit;
   child_deadline(cp.time_limit + 1); /* whatever CBC does */
   cp.plain_done = bounds_cover_answer; /* the plain problem's answer at once */
   cp.ctx = B->cov;
@@ -154,25 +153,33 @@ static void bounds_cover_any_start(best *B) {
   if (!B->p->heuristics || B->g->n > COVF_MAX_NODES) return;
   B->cov = child_shared(sizeof *B->cov);
   B->cov_any = 1;
+  double t = BOUNDS_COVER_ANY_SHARE * best_left(B);
+  B->cov_limit = t > BOUNDS_COVER_ANY_MIN ? t : BOUNDS_COVER_ANY_MIN;
   child_start(&B->cov_child, bounds_cover_any_child, B);
 }
 
+/* While the search waits for the covering bound's child: stop it on
+ * Ctrl-C, or once its answers prove the best schedule. */
+static int bounds_cover_halt(void *ctx) {
+  best *B = ctx;
+  best_take_cover(B);
+  return best_interrupted(B) || B->proven;
+}
+
 /* The covering bound over every order may still prove the best schedule
- * optimal when the search ends before it answers: its child then gets up
- * to this many seconds more (within the time limit, not after Ctrl-C). */
-#define BOUNDS_COVER_ANY_WAIT 1.0
-
-static int bounds_interrupted(void *ctx) { return best_interrupted(ctx); }
-
+ * optimal when the search ends before it answers (its stronger problem,
+ * with the inputs' rows, takes seconds): its child then keeps the time it
+ * was given, within the time limit; not after Ctrl-C. */
 void bounds_cover_end(best *B) {
   if (!B->cov) return;
   double wait = 0;
   if (B->cov_any && B->fits && !B->proven && !best_interrupted(B)) {
-    wait = best_left(B) < BOUNDS_COVER_ANY_WAIT ? best_left(B) : BOUNDS_COVER_ANY_WAIT;
+    wait = B->cov_child.t0 + B->cov_limit - util_now();
+    if (wait > best_left(B)) wait = best_left(B);
     if (wait < 0) wait = 0;
   }
   child_wait(&B->cov_child, util_now() - B->cov_child.t0 + wait, best_child_grace(B, 0.1),
-             bounds_interrupted, B, NULL);
+             bounds_cover_halt, B, NULL);
   best_take_cover(B);
   child_shared_free(B->cov, sizeof *B->cov);
   B->cov = NULL;

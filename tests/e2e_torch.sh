@@ -96,6 +96,12 @@ run "$REMAT" solve alexnet.json --budget 0.9 --free-order --time-limit 120 -o al
   fail "alexnet free order: $(jq -c '[.status, .proof_covers, .tdi_percent]' alexnet-free.json)"
 grep -q 'optimal   TDI 0.002% is the covering bound over every order' <<<"$err" ||
   fail "alexnet free order: no proof by the covering bound over every order: $err"
+# remat info -t: the bound over every order (its CBC takes whatever time
+# it gets at 0.8) leaves the input order's bound time for its inputs'
+# rows, which prove the fixed order's optimum
+run "$REMAT" info alexnet.json --budget 0.8 --time-limit 10
+grep -q '^lower_bound: duration 696136368  TDI 0.0046% (covering bound, input order' <<<"$out" ||
+  fail "alexnet info -t 10: $out"
 
 # ------------------------------------------------- node sizes by hand
 t_case "node sizes by hand"

@@ -120,7 +120,9 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g,
     printf("order_cost_bound: duration %lld  TDI %.4f%% (every order, any copies%s, %.2fs)\n",
            (long long)(base + co.bound), remat_tdi(base, (double)(base + co.bound)),
            co.complete ? "" : ", cut short", co.seconds);
-    info_cover_any(g, &p, info_left(o, t0, 2));
+    /* with -t, half of what is left: its CBC may take all of it, and the
+     * input order's bound comes after it */
+    info_cover_any(g, &p, info_left(o, t0, 2) / (o->time_limit_set ? 2 : 1));
     p.time_limit = info_left(o, t0, o->time_limit);
     info_cover(g, &p);
   }

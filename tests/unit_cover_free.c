@@ -3,9 +3,11 @@
  * DAGs of 2 to 6 nodes at every budget between max_v and the input
  * order's peak, with any number of copies and with C_v = 2, never above
  * the optimum and often at it (else a bound of 0 would pass), also at
- * sizes near 10^12 and durations near 10^9; on graphs whose only order is
- * the input order it is the fixed order's plain covering bound (the
- * lattice is one chain); and the limits: too many down-closed sets or
+ * sizes near 10^12 and durations near 10^9, and on graphs of 6 nodes,
+ * where the inputs' rows raise bounds; on graphs whose only order is the
+ * input order it is the fixed order's plain covering bound (the lattice
+ * is one chain), and with the inputs' rows at least the fixed order's
+ * with them; and the limits: too many down-closed sets or
  * nodes give no bound, and a budget every order fits gives 0. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@ import subprocess
 import sys
 import time
 
-from . import BridgeError
-from .cli import Parser, log, parse_shape, run_main, shape_text
+from ..errors import BridgeError
+from ..cliutil import Parser, log, parse_shape, run_main, shape_text
 
 USAGE = """\
 remat-torch export MODEL --input SHAPE [--batch N] [--train] [-o graph.json]
@@ -94,7 +94,7 @@ def export(argv):
                      args.seed or 0)
     from .durations import FlopCounter, group_durations, profile
     from .executor import simulate
-    from .graphfile import write_graph
+    from ..graphfile import write_graph
     from .memory import analyse
     from .trace import trace_model
 
@@ -199,7 +199,7 @@ def _remat_peak(graph_path, sched_path):
 
 def run(argv):
     args = _parser("run").parse_args(argv)
-    from .graphfile import read_graph, read_schedule
+    from ..graphfile import read_graph, read_schedule
 
     graph = read_graph(args.graph, "remat-torch")
     stored_shape = tuple(graph.get("input") or ()) or None

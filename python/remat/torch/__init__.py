@@ -1,4 +1,4 @@
-"""remat_bridge: export PyTorch and ONNX models as remat graphs and run
+"""remat.torch: export PyTorch and ONNX models as remat graphs and run
 remat schedules on PyTorch models.
 
 One concern per module:
@@ -16,10 +16,4 @@ One concern per module:
 """
 
 
-class BridgeError(Exception):
-    """A problem with the user's input: printed as one line, exit code 2."""
-
-
-class CheckFailed(Exception):
-    """A run whose results or memory differ from the plain model's or from
-    the memory model: printed as one line, exit code 4."""
+from ..errors import BridgeError, CheckFailed  # noqa: F401

@@ -29,7 +29,7 @@ import time
 
 import torch
 
-from . import BridgeError
+from ..errors import BridgeError
 from .fxeval import evaluate, storage_key, tensors_of
 from .memory import FIXED
 from .models import loss_of, output_tensors, seed_all

@@ -10,7 +10,7 @@ name), members (the other fx nodes folded into the node), shape.
 import json
 import sys
 
-from . import BridgeError
+from .errors import BridgeError
 
 
 def _dump(value):

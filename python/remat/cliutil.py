@@ -9,7 +9,7 @@ import sys
 import traceback
 import warnings
 
-from . import BridgeError, CheckFailed
+from .errors import BridgeError, CheckFailed
 
 
 class Parser(argparse.ArgumentParser):

@@ -19,8 +19,8 @@ import torch
 import torch.nn.functional as F
 from torch.utils._pytree import tree_flatten
 
-from . import BridgeError
-from .cli import first_line, shape_text
+from ..errors import BridgeError
+from ..cliutil import first_line, shape_text
 
 
 def seed_all(seed):

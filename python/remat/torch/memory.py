@@ -20,7 +20,7 @@ except parameter gradients (fixed memory, counted apart); its readers are
 the groups whose operations read any of its tensors.
 """
 
-from . import BridgeError
+from ..errors import BridgeError
 from .fxeval import run_in_order, storage_key, storage_keys, tensors_of
 from .trace import hidden_writes, op_name, written_args
 

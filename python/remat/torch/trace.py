@@ -27,8 +27,8 @@ from torch.nn.utils.stateless import functional_call
 import functorch
 from functorch.experimental import functionalize
 
-from . import BridgeError
-from .cli import first_line
+from ..errors import BridgeError
+from ..cliutil import first_line
 from .models import loss_of, output_tensors
 
 DATA_DEPENDENT = "get value out of a tracing tensor"

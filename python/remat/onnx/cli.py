@@ -15,8 +15,8 @@ elements it reads or writes, whichever is more; at least 1).
 import math
 import sys
 
-from . import BridgeError
-from .cli import Parser, first_line, log, run_main
+from ..errors import BridgeError
+from ..cliutil import Parser, first_line, log, run_main
 
 USAGE = "remat-onnx MODEL.onnx [-o graph.json] [--batch N] [--quiet]\n"
 
@@ -130,7 +130,7 @@ def export(argv):
     args = p.parse_args(argv)
     if args.batch is not None and args.batch <= 0:
         raise BridgeError(f"--batch {args.batch}: must be positive")
-    from .graphfile import write_graph
+    from ..graphfile import write_graph
     path = args.model
     model = _load(path, args.batch)
     g = model.graph

@@ -17,3 +17,4 @@ One concern per module:
 
 
 from ..errors import BridgeError, CheckFailed  # noqa: F401
+from .measure import Measurement, measure  # noqa: E402,F401

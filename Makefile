@@ -38,6 +38,12 @@ export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 SANFLAGS  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined,float-cast-overflow
 OPT       := -O1 -g
+else ifeq ($(PIC),1)
+# make pylib: position-independent objects in build/pic for the shared
+# library the Python package loads (and the remat command it installs)
+BUILD     := build/pic
+SANFLAGS  := -fPIC
+OPT       := -O2 -g
 else
 BUILD     := build
 SANFLAGS  :=
@@ -72,7 +78,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check tests unit e2e coverage demo install clean deps deps-check bench-quick
+.PHONY: all check tests unit e2e coverage demo install clean deps deps-check bench-quick pylib
 
 all: $(BIN) $(LIBA)
 
@@ -101,6 +107,17 @@ $(LIBA): $(LIB_OBJ)
 
 $(BIN): $(CLI_OBJ) $(LIB_OBJ)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
+
+# libremat.so (PIC=1): the same objects, only the public API (remat_*)
+# exported, as libremat.a does.
+$(BUILD)/libremat.so: $(LIB_OBJ) include/remat.map
+	$(CXX) -shared $(LDFLAGS) -Wl,--version-script=include/remat.map \
+	  $(LIB_OBJ) $(LIBS) -o $@
+
+# The Python package's native part (setup.py runs this): build/pic/
+# libremat.so and build/pic/remat.
+pylib:
+	$(MAKE) --no-print-directory PIC=1 build/pic/libremat.so build/pic/remat
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o

@@ -79,6 +79,21 @@ def test_op_temporaries_are_seen() -> None:
     # results, which are still alive at the end.
     assert m.retained_bytes == results
     assert m.peak_bytes > results
+    # One op: everything above its results is that op's temporaries.
+    assert m.temp_op.startswith("aten::")
+    assert m.temp_bytes == m.peak_bytes - results
+
+
+def test_convolution_workspace_is_the_ops_temporaries() -> None:
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(3, 8, 3)
+    x = torch.randn(2, 3, 16, 16)
+    with torch.no_grad():
+        conv(x)
+        m = measure(lambda: conv(x), "cpu")
+    out = 2 * 8 * 14 * 14 * 4
+    assert m.retained_bytes == out
+    assert m.temp_bytes == m.peak_bytes - out
 
 
 def _tree_totals(prof) -> list[tuple[int, int]]:

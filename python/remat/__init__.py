@@ -18,7 +18,7 @@ from .errors import (BridgeError, CheckFailed, InfeasibleError,
                      InternalError, RematError)
 from .graph import Graph, load_graph
 from .result import Result, Simulation
-from .solve import METHODS, baseline, simulate, solve
+from .solver import METHODS, baseline, simulate, solve
 
 __version__ = "0.1.0"
 

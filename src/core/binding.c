@@ -25,7 +25,7 @@ void remat_result_delete(remat_result *r) {
 
 char *remat_result_json(const remat_result *r, const remat_graph *g) {
   json_t *o = result_to_json(r, g);
-  char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+  char *s = o ? json_dumps(o, JSON_COMPACT | RESULT_JSON_REALS) : NULL;
   json_decref(o);
   return s;
 }

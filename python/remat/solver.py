@@ -30,14 +30,26 @@ def _run_interruptible(call: Callable[[], int],
     """call() in a thread; Ctrl-C in the caller sets stop (1, then
     REMAT_HALT) and waits for call to return."""
     out: list[int] = []
-    worker = threading.Thread(target=lambda: out.append(call()),
-                              name="remat-solve", daemon=True)
-    worker.start()
-    while worker.is_alive():
+    done = threading.Event()
+
+    def run() -> None:
         try:
-            worker.join(0.05)
+            out.append(call())
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=run, name="remat-solve", daemon=True)
+    worker.start()
+    # Event.wait, not Thread.join: a KeyboardInterrupt inside join can
+    # leave the thread looking finished while it runs on.
+    while not done.is_set():
+        try:
+            done.wait(0.05)
         except KeyboardInterrupt:
             stop.value = _lib.REMAT_HALT if stop.value else 1
+    worker.join()
+    if not out:
+        raise InternalError("the solve ended without a result")
     return out[0]
 
 

@@ -74,10 +74,11 @@ def build(model, shapes: Mapping[str, Tensor], name: str,
         label = node_label(node, k)
         standard = node.domain in _DEFAULT_DOMAINS
         if standard and op in CONTROL_FLOW:
-            raise BridgeError(f"{name}: node {label!r} is a {op}: control "
-                              "flow is not supported (export the model "
-                              "with its loops unrolled and branches "
-                              "resolved)")
+            article = "an" if op[0] in "AEIOU" else "a"
+            raise BridgeError(f"{name}: node {label!r} is {article} {op}: "
+                              "control flow is not supported (export the "
+                              "model with its loops unrolled and its "
+                              "branches resolved)")
         ins = [i for i in node.input if i]
         for i in ins:
             if i not in owner:

@@ -30,9 +30,9 @@ def decode(data: bytes, name: str):
     import onnx
     try:
         model = onnx.load_model_from_string(data)
-    except Exception as e:   # DecodeError and whatever the parser raises
+    except Exception:   # DecodeError and whatever else the parser raises
         raise BridgeError(f"{name}: not an ONNX model (the protobuf does "
-                          f"not parse: {_first_line(e)})")
+                          "not parse)") from None
     if not model.graph.node:
         raise BridgeError(f"{name}: not an ONNX model (no graph nodes)")
     try:
@@ -88,8 +88,8 @@ def _unknown(model, table: Mapping[str, shapes.Tensor]) -> list[str]:
 
 def _advice(run: bool) -> str:
     if not run:
-        return ("let onnxruntime run the model to measure it (drop "
-                "--no-run / run=False)")
+        return ("onnxruntime can measure it (leave out --no-run, or "
+                "run=False in remat.onnx.load)")
     return ("store the shapes in the model's value_info (torch.onnx.export"
             "(..., dynamo=True) does), or make it one onnxruntime runs")
 

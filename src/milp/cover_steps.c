@@ -299,7 +299,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
    * out of memory at a step of stage k before k's own (cs_out).  The
    * inputs kept through k (E) stay out of these rows: where u's last
    * computation falls elsewhere, nothing makes the values out of memory
-   * outweigh them (bench/RESULTS.md, section 23). */
+   * outweigh them (bench/RESULTS.md#cover-steps-rows). */
   int64_t mmax = 0;
   for (int x = 0; x < ng; x++)
     if (g->m[S->gu[gj[x]]] > mmax) mmax = g->m[S->gu[gj[x]]];

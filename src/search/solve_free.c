@@ -78,7 +78,8 @@
 /* Graphs of more nodes, up to SFREE_SEQ_FIT_NODES, get the joint
  * annealing's share only when the stage phase has a schedule within M by
  * then; where it has none, the stage phase keeps the time (there it came
- * nearer M than with the annealing: bench/RESULTS.md, section 35). */
+ * nearer M than with the annealing:
+ * bench/RESULTS.md#seq-anneal-incremental). */
 #define SFREE_SEQ_FIT_NODES 20000
 /* A try of the joint annealing's other threads: an order descent of at
  * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time

@@ -242,7 +242,7 @@ $(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
 $(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
 	$(call run_test,replay_$*,$< tests/fuzz/corpus/$* $$(ls -d tests/fuzz/crashes/$* 2>/dev/null))
 
-# src/'s layout rules (README, "Layout")
+# src/'s layout rules (docs/architecture.md)
 test-layout: tests/layout.sh | $(TLOG)
 	$(call run_test,layout,bash $<)
 

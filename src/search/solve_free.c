@@ -77,9 +77,8 @@
 #define SFREE_SEQ_NODES 5000
 /* Graphs of more nodes, up to SFREE_SEQ_FIT_NODES, get the joint
  * annealing's share only when the stage phase has a schedule within M by
- * then; where it has none, the stage phase keeps the time (there it came
- * nearer M than with the annealing:
- * bench/RESULTS.md#seq-anneal-incremental). */
+ * then; where it has none, the stage phase keeps the time (it came nearer
+ * M there than the annealing: bench/RESULTS.md#seq-anneal-incremental). */
 #define SFREE_SEQ_FIT_NODES 20000
 /* A try of the joint annealing's other threads: an order descent of at
  * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time

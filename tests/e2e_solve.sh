@@ -186,7 +186,7 @@ t_case "stuck above the budget with C_v: the LP rounding's copies"
 # above the budget with C_v = 2 and the search from there finds nothing
 # in 10 s; Checkmate's LP rounded with any number of copies fits at once,
 # computing a few nodes three times or more, and raises their C_v as a
-# baseline's would (README, "Copies"): a schedule within budget, whose
+# baseline's would (docs/method.md, "Copies"): a schedule within budget, whose
 # copies keep to the result's map.
 "$REMAT" gen layered --nodes 20 --seed 6 -q -o l20.json
 run "$REMAT" solve l20.json --budget 0.85 --threads 1 --time-limit $((10 * T_SLOW)) -v -o l20-r.json

@@ -233,8 +233,8 @@ static remat_graph *sfree_order(sfree *F) {
 
 /* Chen's and Echo's schedules on the input order (seeds.h), before any
  * model is built: where one fits the budget, C_v is raised to its copies
- * where it is 2 or more, as the stage solve does (README, "Copies"), so
- * that the free solve does not end worse than they do either. */
+ * where it is 2 or more, as the stage solve does (docs/method.md,
+ * "Copies"), so that the free solve does not end worse than they do either. */
 static void sfree_baselines(sfree *F, seeds_base *S) {
   best *B = &F->B;
   seeds_base_run(S, B->g, B->p, 0); /* the probe: sfree_probe */

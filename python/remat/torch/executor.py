@@ -4,7 +4,7 @@ The schedule is a sequence of remat nodes; a node appearing again is a
 recomputation.  Step j runs the fx operations of its node (in trace order)
 on the latest copies of its inputs, then frees every copy whose last
 reader in the schedule is step j, and its own output at once if nothing
-reads it.  That is README "The memory model": memory at step j = the
+reads it.  That is docs/method.md, "The memory model": memory at step j = the
 copies made before j that a step >= j still reads, plus the output made at
 step j.
 

@@ -310,6 +310,42 @@ void remat_solve_params_init(remat_solve_params *p);
 int remat_solve(const remat_graph *g, const remat_solve_params *p,
                 remat_result *r);
 
+/* ------------------------------------------------------------------ */
+/* Baselines                                                           */
+/* ------------------------------------------------------------------ */
+
+/* One of Checkmate's baselines or Echo's: method "checkpoint-all",
+ * "chen-sqrtn", "chen-greedy" or "echo"; candidates (the checkpoint
+ * candidates of Chen's methods) "ap" (articulation points, also for NULL)
+ * or "linearized" (every forward node).  time_limit in seconds (<= 0: none);
+ * stop as in remat_solve_params (may be NULL).  Fills r (initialised for g
+ * with the budget).  Returns REMAT_OK (within budget), REMAT_ENOFIT (the
+ * method's best is over budget, r->message says by how much), REMAT_EUSAGE
+ * (an unknown name, r->message says so) or REMAT_EINTERNAL. */
+int remat_baseline(const remat_graph *g, const char *method,
+                   const char *candidates, double time_limit,
+                   volatile int *stop, remat_result *r);
+
+/* ------------------------------------------------------------------ */
+/* For language bindings                                               */
+/* ------------------------------------------------------------------ */
+
+/* A result on the heap, initialised as remat_result_init does. */
+remat_result *remat_result_new(const remat_graph *g, int64_t budget,
+                               const char *method);
+/* remat_result_free, then the struct itself (NULL: nothing). */
+void remat_result_delete(remat_result *r);
+
+/* The result as the JSON document `remat solve -o` writes (compact, one
+ * line), as a string to release with remat_free; NULL when out of
+ * memory. */
+char *remat_result_json(const remat_result *r, const remat_graph *g);
+void remat_free(void *p);
+
+/* sizeof of a public struct named "remat_graph", "remat_sim",
+ * "remat_result" or "remat_solve_params"; 0 for any other name. */
+size_t remat_struct_size(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -541,7 +541,8 @@ static void cs_rounds(const cs *S, const covlp *L, double limit, cover_out *o) {
     if (left <= 0.01 || child_stopping()) break;
     Clp_setMaximumSeconds(lp, left);
     /* the first LP with Clp's presolve: its later rounds' dual simplex
-     * then took a third less time on random_layered_n1000 (section 30) */
+     * then took a third less time on random_layered_n1000
+     * (bench/RESULTS.md#cover-steps-lazy) */
     if (pass == 0)
       Clp_initialSolve(lp);
     else

@@ -7,6 +7,10 @@
 #   make coverage        the tests with gcov (build/cov), then src/'s line coverage
 #   make demo            solve a bundled example and draw its pictures
 #   make install PREFIX=/usr/local
+#   make pylib           build/pic/libremat.so and build/pic/remat for the
+#                        Python package (`pip install .` runs it)
+#   make pyenv           build/venv: the pinned Python test environment with
+#                        the package installed (make check makes it)
 #   make deps            install the Debian packages we need (as root)
 #   make bench-quick     a few-minute benchmark run (bench/table3 --quick)
 
@@ -360,10 +364,6 @@ install: $(BIN) $(LIBA)
 	install -m 644 include/remat.h $(DESTDIR)$(PREFIX)/include/remat.h
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libremat.a
 	install -m 644 models/*.mzn $(DESTDIR)$(PREFIX)/share/remat/models/
-	install -d $(DESTDIR)$(PREFIX)/share/remat/python/remat_bridge
-	install -m 755 scripts/remat-torch scripts/remat-onnx $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 scripts/remat_bridge/*.py \
-	  $(DESTDIR)$(PREFIX)/share/remat/python/remat_bridge/
 
 clean:
 	rm -rf build

@@ -21,7 +21,11 @@ class BuildNative(build_py):
     def run(self) -> None:
         super().run()
         jobs = str(min(os.cpu_count() or 1, 8))
-        subprocess.run(["make", "-C", ROOT, "-j" + jobs, "pylib"], check=True)
+        if subprocess.run(["make", "-C", ROOT, "-j" + jobs, "pylib"]).returncode:
+            raise SystemExit(
+                "remat: building the C library failed; it needs Debian's "
+                "Gecode, CBC and jansson packages: `make deps` (as root) "
+                "installs them")
         dest = os.path.join(self.build_lib, "remat", "_native")
         os.makedirs(dest, exist_ok=True)
         for name in NATIVE:

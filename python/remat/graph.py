@@ -93,7 +93,7 @@ class Graph:
         out, err = ctypes.c_int64(), ctypes.create_string_buffer(ERRLEN)
         if lib.remat_budget_parse(text.encode(), self.topo_peak,
                                   ctypes.byref(out), err, ERRLEN):
-            raise RematError(err.value.decode())
+            raise RematError(err.value.decode(errors="replace"))
         return out.value
 
 
@@ -122,5 +122,5 @@ def load_graph(source: Union[str, "os.PathLike[str]", dict]) -> Graph:
             f"load_graph: expected a path or a dict, not "
             f"{type(source).__name__}")
     if not ptr:
-        raise RematError(err.value.decode())
+        raise RematError(err.value.decode(errors="replace"))
     return Graph(ptr, where)

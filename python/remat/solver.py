@@ -179,7 +179,7 @@ def simulate(graph: Graph, schedule: Sequence[NodeId]) -> Simulation:
     sim = _lib.Sim()
     mem = (ctypes.c_int64 * max(len(seq), 1))()
     if lib.remat_simulate(graph._ptr, seq, len(seq), ctypes.byref(sim), mem):
-        raise RematError(f"invalid schedule: {sim.error.decode()}")
+        raise RematError(f"invalid schedule: {sim.error.decode(errors='replace')}")
     base = graph.base_duration
     tdi = 100.0 * (sim.duration - base) / base if base else 0.0
     return Simulation(peak=sim.peak, duration=sim.duration,

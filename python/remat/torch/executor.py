@@ -72,9 +72,8 @@ class Program:
         self.split = len(self.seq)
         if built.grad_out is not None:
             steps = [j for j, v in enumerate(self.seq) if v == built.grad_out]
-            if len(steps) != 1:
-                raise BridgeError("the schedule computes the output "
-                                  "gradients (grad_out) more than once")
+            # grad_out again (not expected: it lives until the sink) only
+            # binds the incoming gradients again
             self.split = steps[0]
         self.recomputations = len(self.seq) - len(nodes)
 
@@ -90,6 +89,7 @@ class Call:
         self.results: dict[torch.fx.Node, Any] = {}
         self.real: dict[torch.fx.Node, torch.Tensor] = {}  # written inputs
         self.meter: Optional[Meter] = None
+        self.grad_outs: list[torch.Tensor] = []
 
 
 class Meter:
@@ -198,8 +198,7 @@ class Executor:
                  grad_outs: Sequence[torch.Tensor]) -> list[Any]:
         """Run the rest from the output gradients: one gradient (or None)
         per entry of trace.grads."""
-        for ph, g in zip(self.trace.grad_out_nodes(), grad_outs):
-            call.env[ph] = g
+        call.grad_outs = list(grad_outs)
         self._run(call, self.program.split, len(self.program.seq))
         return [None if g is None else call.results.get(g)
                 for g in self.trace.grads]
@@ -208,6 +207,10 @@ class Executor:
         prog, env, members = self.program, call.env, self.members
         for j in range(start, stop):
             v = prog.seq[j]
+            if v == self.built.grad_out:
+                for ph, g in zip(self.trace.grad_out_nodes(),
+                                 call.grad_outs):
+                    env[ph] = g
             for m in members[v]:
                 if m.op == "call_function":
                     self._evaluate(call, m)

@@ -8,9 +8,10 @@ views and aliases of its output), plus, when training:
   output, every update of a buffer and the last random operation are made
   its inputs, so a schedule runs them before it: what a schedule runs
   before grad_out is the forward call, the rest the backward call;
-- ``grad_sink``: reads every gradient and every output, so that they stay
-  alive until the end of the backward (autograd accumulates the gradients
-  when the backward returns; the caller holds the outputs).
+- ``grad_sink``: reads every gradient, every output and grad_out, so that
+  they stay alive until the end of the backward (autograd accumulates the
+  gradients when the backward returns; the caller holds the outputs, the
+  autograd engine the output gradients).
 
 Random operations are chained in trace order (each is an input of the
 next), so that they first run in the order the plain model draws them.
@@ -122,7 +123,9 @@ def build(spec: StepSpec, durations: str = "profile",
         before = (outputs | writers | set(randoms[-1:])) - {FIXED}
         extra += [(u, gout) for u in before if u not in backward]
         sink = n_groups
-        extra += [(u, sink) for u in sorted(outputs | grads)]
+        # the autograd engine holds the output gradients through the
+        # backward call: grad_out too lives until the end
+        extra += [(u, sink) for u in sorted(outputs | grads | {gout})]
     edges |= set(extra)
 
     # priority in the input order: the anchor's trace position; grad_out

@@ -4,10 +4,9 @@ The schedule is a sequence of graph nodes; a node appearing again is a
 recomputation.  Step j runs the fx operations of its node (in trace order)
 on the latest copies of its inputs, then drops every copy whose last
 reader in the schedule is step j, and its own output at once if nothing
-reads it: docs/method.md, "The memory model".  Training splits the
-schedule at the grad_out node: the steps before it are the forward call,
-the steps from it on the backward call, which starts from the incoming
-gradients.
+reads it: README "The memory model".  Training splits the schedule at the
+grad_out node: the steps before it are the forward call, the steps from
+it on the backward call, which starts from the incoming gradients.
 
 Side effects happen once.  Every read of a buffer that the step updates
 sees its value from before the step (a copy taken at the start); the

@@ -95,7 +95,8 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The annealings' inner loops (plan.c, seq_eval.c: shifts and scans over
-# every step) gain from vectorisation (bench/RESULTS.md, sections 9, 35).
+# every step) gain from vectorisation (bench/RESULTS.md#anneal-incremental,
+# #seq-anneal-incremental).
 ifneq ($(SANITIZE),1)
 $(BUILD)/obj/search/plan.o $(BUILD)/obj/search/seq_eval.o: CFLAGS += -O3
 endif
@@ -297,7 +298,7 @@ test-pytest: $(PYENV)/.installed | $(TLOG)
 test-e2e_torch: $(PYENV)/.installed
 test-e2e_torch: export REMAT_PY := $(CURDIR)/$(PYENV)/bin/python
 
-# src/'s layout rules (README, "Layout")
+# src/'s layout rules (docs/architecture.md)
 test-layout: tests/layout.sh | $(TLOG)
 	$(call run_test,layout,bash $<)
 

@@ -11,7 +11,7 @@
  *     writing a one-line human-readable message into a caller buffer;
  *   - sizes and durations are 64-bit integers everywhere.
  *
- * Memory model (the Moccasin paper's, see README.md): a schedule is a
+ * Memory model (the Moccasin paper's, docs/method.md): a schedule is a
  * sequence of node indices, a repeated node is a recomputation.  Each step
  * reads, for every predecessor, its latest earlier copy.  Memory at step j is
  * the sizes of all earlier copies that still have a reader at step j or
@@ -71,7 +71,7 @@ typedef struct remat_graph {
 } remat_graph;
 
 /* Read a graph from a JSON file: networkx node-link JSON (both dialects of
- * the Moccasin benchmark graphs) or remat's native format (README.md).
+ * the Moccasin benchmark graphs) or remat's native format (docs/formats.md).
  * On error returns NULL and writes "FILE[:LINE:COL]: message" to err.
  * The path "-" reads standard input ("<stdin>" in messages; the graph's
  * path is then NULL and its name, when the document gives none, "stdin"). */
@@ -288,7 +288,7 @@ typedef struct remat_solve_params {
   int keep_copies;         /* 1: keep to C_v as given (--strict-copies);
                               0: raise C_v (where it is 2 or more) to the
                               copies of a node in Chen's or Echo's schedule
-                              (or the LP rounding's, README "Copies") when
+                              (or the LP rounding's, docs/method.md) when
                               it fits the budget, so that the solve never
                               ends worse than those baselines (0) */
   int64_t order_cost;      /* > 0: a lower bound on the duration that

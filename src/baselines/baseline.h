@@ -104,7 +104,8 @@ int base_solve(const remat_graph *g, base_params *p, remat_result *r,
  * remat milp.  t0 is util_now() at the caller's start, for trace times (0:
  * now); stop may be NULL; time_limit in seconds from t0 (0: none).  About
  * 100 schedules: fast on the benchmark graphs, seconds on the largest
- * (bench/RESULTS.md, sections 8 and 14).  Returns like base_run. */
+ * (bench/RESULTS.md#large-graphs and #design-choices).  Returns like
+ * base_run. */
 int base_best(const remat_graph *g, int64_t budget, double t0,
               double time_limit, volatile int *stop, remat_result *r);
 

@@ -16,13 +16,9 @@ from typing import Any, Mapping
 from ..errors import BridgeError
 from . import graph as graph_mod
 from . import runtime, shapes
+from .messages import one_line, size_error
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
-
-
-def _first_line(e: BaseException) -> str:
-    from ..cliutil import first_line
-    return first_line(e)
 
 
 def decode(data: bytes, name: str):
@@ -35,11 +31,34 @@ def decode(data: bytes, name: str):
                           "not parse)") from None
     if not model.graph.node:
         raise BridgeError(f"{name}: not an ONNX model (no graph nodes)")
+    bad = next(_non_text(model), None)
+    if bad is not None:
+        raise BridgeError(f"{name}: not an ONNX model (the name {bad!r} "
+                          "is not UTF-8 text)")
     try:
         onnx.checker.check_model(_without_external_data(model))
     except Exception as e:   # ValidationError, and C++ errors on odd input
-        raise BridgeError(f"{name}: invalid ONNX model: {_first_line(e)}")
+        raise BridgeError(f"{name}: invalid ONNX model: {one_line(e)}")
     return model
+
+
+def _non_text(model):
+    """The string fields the reader uses that hold bytes, not text (the
+    protobuf parser leaves invalid UTF-8 as bytes)."""
+    g = model.graph
+    values = [g.name]
+    for vi in list(g.input) + list(g.output) + list(g.value_info):
+        values.append(vi.name)
+        tt = vi.type.tensor_type
+        values.extend(d.dim_param for d in tt.shape.dim)
+    values.extend(t.name for t in g.initializer)
+    values.extend(o.domain for o in model.opset_import)
+    for n in g.node:
+        values.extend([n.name, n.op_type, n.domain])
+        values.extend(n.input)
+        values.extend(n.output)
+        values.extend(a.name for a in n.attribute)
+    return (v for v in values if not isinstance(v, str))
 
 
 def _without_external_data(model):
@@ -116,7 +135,7 @@ def sized(model, name: str, batch: int | None = None,
     if strict_error is not None and not run:
         raise BridgeError(f"{name}: shape inference failed: {strict_error}")
     if not run:
-        raise shapes.size_error(name, first, node, op, table.get(first),
+        raise size_error(name, first, node, op, table.get(first),
                                 _advice(False))
     feeds = {n: table[n] for n in inputs}
     try:
@@ -126,14 +145,14 @@ def sized(model, name: str, batch: int | None = None,
             raise BridgeError(f"{name}: shape inference failed: "
                               f"{strict_error} (and onnxruntime cannot run "
                               f"the model: {e})")
-        raise shapes.size_error(
+        raise size_error(
             name, first, node, op, table.get(first),
             f"onnxruntime cannot run the model to measure it ({e}); "
             + _advice(True))
     for n in wanted:
         if n not in measured:
             node, op = producers.get(n, (None, None))
-            raise shapes.size_error(name, n, node, op, table.get(n),
+            raise size_error(name, n, node, op, table.get(n),
                                     "onnxruntime did not return it; "
                                     + _advice(True))
     table.update(measured)

@@ -15,9 +15,11 @@ its inputs (NonZero, a data-dependent loop) gets the sizes of a zero input.
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterable, Mapping
 
 from ..errors import BridgeError
+from .messages import one_line
 from .shapes import Tensor
 
 # ORT's session option for the folder of external initializers when the
@@ -30,22 +32,20 @@ class RunFailed(Exception):
     in one line."""
 
 
-def _first_line(text: str) -> str:
-    for line in str(text).splitlines():
-        line = line.strip()
-        if line:
-            return line
-    return "no message"
+# "/onnxruntime_src/.../model.cc:256 onnxruntime::Model::Model(...) " before
+# the message proper
+_SOURCE_PREFIX = re.compile(r"^\S+:\d+ \S.*?\) (?=[A-Z])")
+_IR_LIMIT = re.compile(r"max supported IR version: (\d+)")
 
 
 def _ort_message(e: BaseException) -> str:
     """onnxruntime's message without its '[ONNXRuntimeError] : 2 :
-    INVALID_ARGUMENT :' prefix."""
-    text = _first_line(e)
+    INVALID_ARGUMENT :' prefix and the C++ source location."""
+    text = one_line(e)
     if text.startswith("[ONNXRuntimeError]"):
         parts = text.split(" : ", 3)
         text = parts[-1] if len(parts) == 4 else text
-    return text
+    return _SOURCE_PREFIX.sub("", text, count=1)
 
 
 def _zeros(name: str, t: Tensor):
@@ -63,6 +63,28 @@ def _zeros(name: str, t: Tensor):
     except (MemoryError, ValueError) as e:
         raise RunFailed(f"input {name!r} of shape {t.dims} cannot be "
                         f"allocated ({type(e).__name__})")
+
+
+def _session(ort, data: bytes, base_dir: str | None):
+    """An onnxruntime CPU session for the serialized model, graph
+    optimizations off (every value computed as the model states it)."""
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 4
+    so.enable_cpu_mem_arena = False
+    so.intra_op_num_threads = min(4, os.cpu_count() or 1)
+    if base_dir is not None:
+        so.add_session_config_entry(_EXTERNAL_FOLDER, base_dir)
+    try:
+        # no fallback: its retry prints to standard output, where
+        # remat-onnx may be writing the graph
+        return ort.InferenceSession(data, sess_options=so,
+                                    providers=["CPUExecutionProvider"],
+                                    enable_fallback=0)
+    except MemoryError:
+        raise RunFailed("out of memory")
+    except Exception as e:           # onnxruntime's own exception types
+        raise RunFailed(_ort_message(e))
 
 
 def measure(model, wanted: Iterable[str], inputs: Mapping[str, Tensor],
@@ -84,26 +106,28 @@ def measure(model, wanted: Iterable[str], inputs: Mapping[str, Tensor],
     present = {o.name for o in model.graph.output}
     extra = [n for n in dict.fromkeys(wanted) if n not in present]
     g = model.graph
-    n_out = len(g.output)
+    n_out, ir_version = len(g.output), model.ir_version
     g.output.extend(onnx.ValueInfoProto(name=n) for n in extra)
     try:
         data = model.SerializeToString()
+        try:
+            sess = _session(ort, data, base_dir)
+        except RunFailed as e:
+            # onnx writes IR versions onnxruntime may not know yet; the
+            # version only stamps the format, so run it as the newest
+            # onnxruntime knows (an op it then lacks fails as such)
+            limit = _IR_LIMIT.search(str(e))
+            if not limit or int(limit.group(1)) >= ir_version:
+                raise
+            model.ir_version = int(limit.group(1))
+            sess = _session(ort, model.SerializeToString(), base_dir)
     except ValueError as e:          # over protobuf's 2 GiB
-        raise RunFailed(_first_line(e))
+        raise RunFailed(one_line(e))
     finally:
         del g.output[n_out:]
-
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.log_severity_level = 4
-    so.enable_cpu_mem_arena = False
-    so.intra_op_num_threads = min(4, os.cpu_count() or 1)
-    if base_dir is not None:
-        so.add_session_config_entry(_EXTERNAL_FOLDER, base_dir)
+        model.ir_version = ir_version
     feeds = {n: _zeros(n, t) for n, t in inputs.items()}
     try:
-        sess = ort.InferenceSession(data, sess_options=so,
-                                    providers=["CPUExecutionProvider"])
         names = [o.name for o in sess.get_outputs()]
         results = sess.run(None, feeds)
     except MemoryError:

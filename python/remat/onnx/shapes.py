@@ -83,6 +83,9 @@ def fix_inputs(model, name: str, batch: int | None,
         if vi.type.WhichOneof("value") != "tensor_type":
             raise BridgeError(f"{name}: input {vi.name!r} is not a tensor")
         tt = vi.type.tensor_type
+        if not tt.elem_type:
+            raise BridgeError(f"{name}: input {vi.name!r} has no element "
+                              "type")
         if not tt.HasField("shape"):
             raise BridgeError(f"{name}: input {vi.name!r} has no shape "
                               "(not even its rank): the model cannot be "
@@ -126,12 +129,12 @@ def infer(model):
     filled, None) or, where strict inference fails, (the model as far as
     lenient inference gets, the strict error's first line)."""
     import onnx
-    from ..cliutil import first_line
+    from .messages import one_line
     try:
         return onnx.shape_inference.infer_shapes(
             model, check_type=True, strict_mode=True, data_prop=True), None
     except Exception as e:   # onnx raises several types; all mean "failed"
-        strict_error = first_line(e)
+        strict_error = one_line(e)
     try:
         return onnx.shape_inference.infer_shapes(
             model, check_type=False, strict_mode=False,
@@ -165,13 +168,3 @@ def table(model) -> dict[str, Tensor]:
                 if a.name == "value" and a.HasField("t"):
                     out[n.output[0]] = Tensor(a.t.data_type, list(a.t.dims))
     return out
-
-
-def size_error(name: str, value: str, node: str | None, op: str | None,
-               t: Tensor | None, why: str) -> BridgeError:
-    """The error for a value whose size remains unknown."""
-    where = (f"node {node!r} ({op}): output {value!r}" if node is not None
-             else f"value {value!r}")
-    what = "has no inferred shape" if t is None else \
-        f"has an unknown size {t.dims}"
-    return BridgeError(f"{name}: {where} {what}: {why}")

@@ -246,10 +246,11 @@ def test_new_shape_plans_again():
     model, plain, wrapped, x, y = make("mlp")
     first = wrapped.plan
     x2 = torch.randn(2, 48, 16)
+    torch.manual_seed(1)
     _loss(wrapped(x2), y).backward()
     assert wrapped.plan is not first and len(wrapped.plans) == 2
-    ref = x2.clone()
-    _loss(plain(ref), y).backward()
+    torch.manual_seed(1)
+    _loss(plain(x2), y).backward()
     for a, b in zip(model.parameters(), plain.parameters()):
         assert rel(a.grad, b.grad) <= RTOL
     strict = rt.wrap(model, (x,), 0.6, replan=False, **SOLVE)
@@ -294,30 +295,30 @@ def test_data_dependent_control_flow():
         rt.wrap(Branchy(), (torch.randn(2, 4),), 0.6, **SOLVE)
 
 
-def test_measured_peak_below_the_plain_model():
+@pytest.mark.parametrize("name", ["gpt", "cnn"])
+def test_measured_peak(name):
     """The allocator's peak of a wrapped step (remat.torch.measure) is
-    below the plain model's and within the largest op's temporaries of
-    the prediction."""
-    model, plain, wrapped, x, y = make("gpt")
+    below the plain model's, within the budget and within 5 % of the
+    prediction (the plan counts the operations' temporaries)."""
+    model, plain, wrapped, x, y = make(name)
 
     def step(m):
         def run():
             _loss(m(x), y).backward()
         return run
 
-    for m in (wrapped, plain):          # warm-up: grads allocated once
-        step(m)()
     got = {}
     for m in (wrapped, plain):
+        step(m)()                       # warm-up
         for p in m.parameters():
             p.grad = None
         got[m] = rt.measure(step(m))
     w, p = got[wrapped], got[plain]
     plan = wrapped.plan
-    assert w.peak_bytes < p.peak_bytes
-    slack = w.temp_bytes or 0
-    assert w.peak_bytes <= plan.peak + slack + 0.05 * plan.peak, (
-        w.peak_bytes, plan.peak, slack)
+    assert w.peak_bytes < 0.8 * p.peak_bytes, (w.peak_bytes, p.peak_bytes)
+    assert abs(w.peak_bytes - plan.peak) <= 0.05 * plan.peak, (
+        w.peak_bytes, plan.peak)
+    assert w.peak_bytes <= 1.05 * plan.budget
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA")

@@ -8,21 +8,22 @@ reads it: README "The memory model".  Training splits the schedule at the
 grad_out node: the steps before it are the forward call, the steps from
 it on the backward call, which starts from the incoming gradients.
 
-Side effects happen once.  Every read of a buffer that the step updates
-sees its value from before the step (a copy taken at the start); the
-update itself (functionalize's copy_, batch norm's running statistics)
-writes the real buffer the first time it runs, and a recomputed batch norm
-updates a throwaway copy.
+Side effects happen once.  Every read of a buffer that functionalize's
+copy_ updates sees its value from before the step (a copy taken at the
+start); the update writes the real buffer the first time it runs.  Batch
+norm updates its running statistics in the real buffers the first time it
+runs, and a throwaway copy when recomputed.
 
 Randomness: random operations first run in the order the plain model
 draws them (export chains them), so they draw the plain model's numbers;
-the generators' state before that first run is kept, and a recomputation
-runs from it again (then puts the generators back), so it draws the same
-numbers.
+the generator's state before that first run is kept by their rng_state
+node, and a recomputation runs from it again (then puts the generator
+back), so it draws the same numbers.
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional, Sequence
 
 import torch
@@ -84,7 +85,7 @@ class Call:
         self.env: dict[torch.fx.Node, Any] = {}
         self.holder: dict[int, int] = {}    # node -> step of its live copy
         self.done: set[torch.fx.Node] = set()
-        self.rng: dict[torch.fx.Node, tuple[Any, Any]] = {}
+        self.rng: dict[torch.fx.Node, Any] = {}
         self.results: dict[torch.fx.Node, Any] = {}
         self.real: dict[torch.fx.Node, torch.Tensor] = {}  # written inputs
         self.meter: Optional[Meter] = None
@@ -103,12 +104,15 @@ class Meter:
         self.bytes = 0
         self.memory: list[int] = []
 
-    def add(self, j: int, values: Sequence[Any]) -> None:
+    def add(self, j: int, values: Sequence[Any],
+            others: Sequence[Any] = ()) -> None:
+        """Step j made values; those in others belong to other nodes."""
+        skip = {storage_key(t) for v in others for t in tensors_of(v)}
         keys = set()
         for value in values:
             for t in tensors_of(value):
                 k = storage_key(t)
-                if k is not None and k not in self.fixed:
+                if k is not None and k not in self.fixed and k not in skip:
                     keys.add(k)
         self.copy_keys[j] = keys
         for k in keys:
@@ -125,15 +129,24 @@ class Meter:
                 self.bytes -= k[1]
 
 
-def _rng_state(device: torch.device) -> tuple[Any, Any]:
-    gpu = torch.cuda.get_rng_state(device) if device.type == "cuda" else None
-    return torch.get_rng_state(), gpu
+def _takes_generator(node: torch.fx.Node) -> bool:
+    schema = getattr(node.target, "_schema", None)
+    return schema is not None and any(
+        a.name == "generator" and a.kwarg_only for a in schema.arguments)
 
 
-def _set_rng_state(state: tuple[Any, Any], device: torch.device) -> None:
-    torch.set_rng_state(state[0])
-    if state[1] is not None:
-        torch.cuda.set_rng_state(state[1], device)
+def _rng_state(device: torch.device) -> Any:
+    """The state of the generator random operations on device draw from."""
+    if device.type == "cuda":
+        return torch.cuda.get_rng_state(device)
+    return torch.get_rng_state()
+
+
+def _set_rng_state(state: Any, device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.set_rng_state(state, device)
+    else:
+        torch.set_rng_state(state)
 
 
 class Executor:
@@ -159,11 +172,27 @@ class Executor:
                 self.writes[n] = pos
         self.written = {n.args[p] for n, ps in self.writes.items()
                         for p in ps}
+        # buffers a later operation may read after an update (copy_):
+        # reads see a copy of the value from before the step; batch norm's
+        # statistics are only read by batch norm itself (before its update)
+        # and its backward (which, training, does not use them)
+        self.snapshot = {n.args[p] for n, ps in self.writes.items()
+                         for p in ps if p not in hidden_writes(n)}
         self.fixed_aliases = [n for n in trace.nodes
                               if n.op == "call_function"
                               and not any(n in m for m in self.members)]
         self.outputs = set(trace.outputs)
         self.grads = {g for g in trace.grads if g is not None}
+        self._generator: Optional[torch.Generator] = None
+        node_of = {m: i for i, ms in enumerate(self.members) for m in ms}
+        self.split_of: dict[int, list[torch.fx.Node]] = {}
+        for i, ms in enumerate(self.members):
+            head = ms[0] if ms else None
+            if head is not None and head.op == "call_function" and \
+                    head.target is operator.getitem and \
+                    node_of.get(head.args[0], i) != i:
+                self.split_of.setdefault(node_of[head.args[0]],
+                                         []).append(head)
 
     def start(self, flat: Sequence[Any], meter: bool = False) -> Call:
         """A call on the flat inputs (parameters, state, inputs; not the
@@ -173,7 +202,8 @@ class Executor:
         for ph, value in zip(self.trace.placeholders, flat):
             if ph in self.written:
                 call.real[ph] = value
-                value = value.clone()
+                if ph in self.snapshot:
+                    value = value.clone()
             env[ph] = value
         for n in self.trace.nodes:
             if n.op == "get_attr":
@@ -210,6 +240,9 @@ class Executor:
                 for ph, g in zip(self.trace.grad_out_nodes(),
                                  call.grad_outs):
                     env[ph] = g
+            for m in self.built.rng.get(v, ()):
+                if m not in call.rng:       # taken once, before the first run
+                    call.rng[m] = _rng_state(self.device)
             for m in members[v]:
                 if m.op == "call_function":
                     self._evaluate(call, m)
@@ -217,7 +250,13 @@ class Executor:
                     call.results[m] = env[m]
             call.holder[v] = j
             if call.meter is not None:
-                call.meter.add(j, [env[m] for m in members[v]])
+                values = [env[m] for m in members[v]]
+                values += [call.rng[m] for m in self.built.rng.get(v, ())
+                           if m in call.rng]
+                # outputs of v's operations that other nodes hold (a
+                # gradient split off a multi-output backward operation)
+                others = [evaluate(g, env) for g in self.split_of.get(v, ())]
+                call.meter.add(j, values, others)
             for i in prog.free_at[j]:
                 self._release(call, i)
 
@@ -231,19 +270,29 @@ class Executor:
             for p in self.writes[m]:
                 real = call.real[m.args[p]]
                 replace[p] = real.clone() if again else real
-        if m in self.trace.random:
-            if not again:
-                call.rng[m] = _rng_state(self.device)
-            else:
-                now = _rng_state(self.device)
-                _set_rng_state(call.rng[m], self.device)
-                try:
-                    env[m] = evaluate(m, env, replace)
-                finally:
-                    _set_rng_state(now, self.device)
-                return
+        if m in call.rng and again:
+            env[m] = self._replay(m, env, replace, call.rng[m])
+            return
         env[m] = evaluate(m, env, replace)
         call.done.add(m)
+
+    def _replay(self, m: torch.fx.Node, env: dict, replace: Any,
+                state: Any) -> Any:
+        """Run random operation m again from the generator state before its
+        first run: on a generator of its own where the operation takes
+        one (the global generator is not touched, nothing is allocated),
+        else on the global generator, put back afterwards."""
+        if _takes_generator(m):
+            if self._generator is None:
+                self._generator = torch.Generator(device=self.device)
+            self._generator.set_state(state)
+            return evaluate(m, env, replace, {"generator": self._generator})
+        now = _rng_state(self.device)
+        _set_rng_state(state, self.device)
+        try:
+            return evaluate(m, env, replace)
+        finally:
+            _set_rng_state(now, self.device)
 
     def _release(self, call: Call, i: int) -> None:
         v = self.program.seq[i]
@@ -253,6 +302,8 @@ class Executor:
             del call.holder[v]
             for m in self.members[v]:
                 call.env.pop(m, None)
+            for m in self.built.rng.get(v, ()):
+                call.rng.pop(m, None)
 
 
 def run_whole(ex: Executor, flat: Sequence[Any],

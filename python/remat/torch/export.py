@@ -13,8 +13,19 @@ views and aliases of its output), plus, when training:
   gradients when the backward returns; the caller holds the outputs, the
   autograd engine the output gradients).
 
-Random operations are chained in trace order (each is an input of the
-next), so that they first run in the order the plain model draws them.
+With ``temporaries``, a node whose operations allocate temporaries (bytes
+beyond their outputs while they run: temporaries.py) gets a
+``temporaries`` node of that size as an input, which a schedule computes
+right before it: so the peak counts them.
+
+Random operations first run in the order the plain model draws them: each
+has an ``rng_state`` node (``copies`` 1) that reads the previous random
+operation and that every computation of it reads: the generator's state
+taken between the two first runs, kept until its last computation (5 kB
+for the CPU generator, 0 on a GPU: a host tensor), so that a recomputation
+draws the same numbers.  An ``rng_end`` node (memory 0) after the last
+one is an input of grad_out: the forward call draws what the plain
+forward draws.
 """
 
 from __future__ import annotations
@@ -27,12 +38,16 @@ import torch
 from ..errors import BridgeError
 from .durations import FlopCounter, group_durations, profile
 from .memory import FIXED, analyse
+from .temporaries import measure_temporaries
 from .trace import StepSpec, Trace, hidden_writes, op_name, preserved_rng
 from .trace import trace_step, written_args
 
 GRAD_OUT_OP = "grad_out"
 SINK_OP = "sink"
 SINK_LABEL = "grad_sink"
+RNG_OP = "rng_state"
+TEMP_OP = "temporaries"
+TEMP_MIN = 1024
 
 
 def node_op(members: Sequence[torch.fx.Node]) -> str:
@@ -60,13 +75,16 @@ def fresh_flat(trace: Trace) -> list[Any]:
 class Built:
     """A traced step and its graph: ``graph`` the native graph dict;
     ``members[i]`` the fx nodes of graph node i (id i); ``grad_out`` and
-    ``sink`` the ids of the special nodes (None for inference)."""
+    ``sink`` the ids of the special nodes (None for inference);
+    ``rng[i]`` the random fx nodes whose generator state rng_state node i
+    keeps."""
 
     def __init__(self, trace: Trace, graph: dict,
                  members: list[list[torch.fx.Node]],
-                 grad_out: Optional[int], sink: Optional[int]) -> None:
+                 grad_out: Optional[int], sink: Optional[int],
+                 rng: dict[int, list[torch.fx.Node]]) -> None:
         self.trace, self.graph, self.members = trace, graph, members
-        self.grad_out, self.sink = grad_out, sink
+        self.grad_out, self.sink, self.rng = grad_out, sink, rng
 
 
 def _descendants(start: int, succ: dict[int, set[int]]) -> set[int]:
@@ -81,8 +99,10 @@ def _descendants(start: int, succ: dict[int, set[int]]) -> set[int]:
 
 
 def build(spec: StepSpec, durations: str = "profile",
-          repeat: int = 3) -> Built:
-    """Trace spec's step and make its native graph."""
+          repeat: int = 3, temporaries: bool = False) -> Built:
+    """Trace spec's step and make its native graph; temporaries: a
+    ``temporaries`` node before every node whose operations allocate at
+    least TEMP_MIN bytes beyond their outputs while they run."""
     if durations not in ("profile", "flops"):
         raise BridgeError(f"durations {durations!r}: profile or flops")
     if repeat < 1:
@@ -96,6 +116,8 @@ def build(spec: StepSpec, durations: str = "profile",
             per_node = profile(trace, lambda: fresh_flat(trace), repeat)
         else:
             per_node = flops.flops
+        temps = (measure_temporaries(trace, fresh_flat(trace), device)
+                 if temporaries else {})
     dur = group_durations(an, per_node)
     if not an.groups:
         raise BridgeError(f"{spec.name} computes nothing from its input")
@@ -109,19 +131,47 @@ def build(spec: StepSpec, durations: str = "profile",
     grads = {group_of[g] for g in trace.grads if g is not None} - {FIXED}
     randoms = sorted({group_of[n] for n in trace.random} - {FIXED},
                      key=lambda i: pos[an.groups[i].anchor])
-    for a, b in zip(randoms, randoms[1:]):
-        edges.add((a, b))
-
     n_groups = len(an.groups)
+    # rng_state nodes: R_i before random group r_i, read by every
+    # computation of it (the generator's state before its first run),
+    # itself after r_(i-1)'s first run; rng_end after the last one's, an
+    # input of grad_out (the forward draws what the plain forward draws)
+    rng_of = {n_groups + 1 + k: r for k, r in enumerate(randoms)}
+    rng_end = n_groups + 1 + len(randoms)
+    rng_node = {r: k for k, r in rng_of.items()}
+    edges |= {(k, r) for k, r in rng_of.items()}
+    for a, b in zip(randoms, randoms[1:]):
+        edges.add((a, rng_node[b]))
+    rng_bytes = _rng_state_bytes(device)
+    # one temporaries node per group with temporaries, read by it
+    first_tmp = rng_end + 1
+    tmp_of: dict[int, int] = {}
+    tmp_bytes: dict[int, int] = {}
+    for grp in an.groups:
+        t = max((temps.get(m, 0) for m in grp.members), default=0)
+        if t >= TEMP_MIN and grp is not an.grad_out:
+            k = first_tmp + len(tmp_of)
+            tmp_of[k], tmp_bytes[k] = grp.index, t
+    # after the group's inputs (they are live then anyway), right before it
+    for k, g in tmp_of.items():
+        edges |= {(u, k) for u, v in list(edges) if v == g}
+        edges.add((k, g))
+
     gout = an.grad_out.index if an.grad_out is not None else None
     sink = None
     extra: list[tuple[int, int]] = []
     if spec.train and gout is not None:
         backward = _descendants(gout, succ) | {gout}
+        extra += [(u, gout) for u in outputs if u not in backward]
+        if randoms:
+            extra += [(randoms[-1], rng_end), (rng_end, gout)]
+        # buffer updates not already before the outputs (copy_, memory 0)
+        pred = _succ({(v, u) for u, v in edges | set(extra)})
+        early = _descendants(gout, pred)
         writers = {group_of[n] for n in trace.nodes
                    if n.op == "call_function" and _writes_input(n)}
-        before = (outputs | writers | set(randoms[-1:])) - {FIXED}
-        extra += [(u, gout) for u in before if u not in backward]
+        extra += [(u, gout) for u in writers - {FIXED}
+                  if u not in backward and u not in early]
         sink = n_groups
         # the autograd engine holds the output gradients through the
         # backward call: grad_out too lives until the end
@@ -131,23 +181,64 @@ def build(spec: StepSpec, durations: str = "profile",
     # priority in the input order: the anchor's trace position; grad_out
     # just before its first reader, the sink last
     def key(i: int) -> float:
-        if i == sink:
+        if i == n_groups:                 # the sink (unused in inference)
             return float("inf")
+        if i in rng_of:
+            r = rng_of[i]
+            k = randoms.index(r)
+            if k == 0:
+                return pos[an.groups[r].anchor] - 0.25
+            return pos[an.groups[randoms[k - 1]].anchor] + 0.25
+        if i == rng_end:
+            return (pos[an.groups[randoms[-1]].anchor] + 0.25 if randoms
+                    else float("inf"))
+        if i in tmp_of:
+            return pos[an.groups[tmp_of[i]].anchor] - 0.1
         if i == gout:
             readers = [pos[u] for m in an.grad_out.members for u in m.users]
             return min(readers, default=len(pos)) - 0.5
         return pos[an.groups[i].anchor]
 
-    order = _topological(n_groups + (sink is not None), edges, key)
+    order = _topological(first_tmp + len(tmp_of), edges, key)
+    if sink is None:
+        order.remove(n_groups)
+    if not randoms or sink is None:
+        order.remove(rng_end)
     new_id = {g: i for i, g in enumerate(order)}
     reach_back = (_descendants(gout, _succ(edges)) | {gout}
                   if gout is not None else set())
     nodes, members = [], []
+    rng_nodes: dict[int, list[torch.fx.Node]] = {}
     for i, g in enumerate(order):
         if g == sink:
             nodes.append({"id": i, "duration": 0, "memory": 0,
                           "backward": True, "label": SINK_LABEL,
                           "op": SINK_OP, "shape": []})
+            members.append([])
+            continue
+        if g in rng_of or g == rng_end:
+            node = {"id": i, "duration": 0,
+                    "memory": rng_bytes if g in rng_of else 0}
+            if spec.train:
+                node["backward"] = g in reach_back
+            label = "rng_end"
+            if g in rng_of:
+                grp = an.groups[rng_of[g]]
+                rng_nodes[i] = [m for m in grp.members if m in trace.random]
+                label = f"rng_{grp.anchor.name}"
+            node.update({"copies": 1, "label": label, "op": RNG_OP,
+                         "shape": []})
+            nodes.append(node)
+            members.append([])
+            continue
+        if g in tmp_of:
+            grp = an.groups[tmp_of[g]]
+            node = {"id": i, "duration": 0, "memory": tmp_bytes[g]}
+            if spec.train:
+                node["backward"] = tmp_of[g] in reach_back
+            node.update({"label": f"tmp_{grp.anchor.name}",
+                         "op": TEMP_OP, "shape": []})
+            nodes.append(node)
             members.append([])
             continue
         grp = an.groups[g]
@@ -158,6 +249,8 @@ def build(spec: StepSpec, durations: str = "profile",
             node["backward"] = g in reach_back
         if g == gout:
             node["duration"] = 0
+            node["copies"] = 1
+        if g in an.split_grads:
             node["copies"] = 1
         node["label"] = fx[0].name
         node["op"] = node_op(fx)
@@ -173,7 +266,16 @@ def build(spec: StepSpec, durations: str = "profile",
                   "order": list(range(len(nodes)))})
     return Built(trace, graph, members,
                  new_id[gout] if gout is not None else None,
-                 new_id[sink] if sink is not None else None)
+                 new_id[sink] if sink is not None else None, rng_nodes)
+
+
+def _rng_state_bytes(device: torch.device) -> int:
+    """Bytes of the generator state kept for a recomputation, on the
+    device (a GPU's generator state is a small host tensor)."""
+    if device.type == "cuda":
+        return 0
+    state = torch.get_rng_state()
+    return state.numel() * state.element_size()
 
 
 def _succ(edges: set[tuple[int, int]]) -> dict[int, set[int]]:

@@ -40,14 +40,17 @@ def storage_keys(value):
     return keys
 
 
-def evaluate(node, env, replace=None):
+def evaluate(node, env, replace=None, extra=None):
     """Run one call_function node on the values in env.  replace maps
     argument positions to tensors used instead of env's (side effects
-    redirected by the executor)."""
+    redirected by the executor); extra: keyword arguments added (a
+    generator)."""
     if node.op != "call_function":
         raise RuntimeError(f"cannot evaluate fx node {node.name} ({node.op})")
     args = map_arg(node.args, env.__getitem__)
     kwargs = map_arg(node.kwargs, env.__getitem__)
+    if extra:
+        kwargs = dict(kwargs, **extra)
     if replace:
         args = list(args)
         for i, t in replace.items():

@@ -59,6 +59,7 @@ class Analysis:
         self.fixed_bytes = {}       # kind -> bytes
         self.grad_bytes = 0
         self.grad_out = None        # the group of the output gradients
+        self.split_grads = set()    # groups of gradients split off (below)
 
     def ordered(self):
         """Groups in the order their anchors were traced (topological)."""
@@ -131,6 +132,11 @@ def analyse(trace, flat, visit=None):
             for k in storage_keys(env[a]):
                 arg_owner.setdefault(k, a)
         out_keys = storage_keys(value)
+        node_keys[node] = out_keys
+        for t in tensors_of(value):
+            k = storage_key(t)
+            if k is not None:
+                key_shape.setdefault(k, list(t.shape))
         fresh = [k for k in out_keys if k not in arg_owner]
         written = _writes(node)
         input_roots = {group_of[a] for a in node.all_input_nodes}
@@ -161,7 +167,9 @@ def analyse(trace, flat, visit=None):
             if k in fresh:
                 g.shapes.append(list(t.shape))
 
+    node_keys, key_shape = {}, {}
     env = run_in_order(trace, flat, visit_node)
+    _split_gradients(an, trace, env, node_keys, key_shape)
 
     seen = set()
     for o in trace.grads:
@@ -192,3 +200,39 @@ def _merge_writer(an, node, roots, written):
     raise BridgeError(f"{node.name} ({op_name(node)}) writes in place into "
                       f"{target.name}, which other operations also read: "
                       "the trace cannot be rematerialised")
+
+
+def _split_gradients(an, trace, env, node_keys, key_shape):
+    """A gradient that one output of a multi-output operation holds
+    (convolution_backward's weight gradient beside its input gradient)
+    becomes a node of its own, reading the operation: it lives until the
+    backward ends, the operation's other outputs only as long as their
+    readers need them."""
+    position = trace.position
+    for g in trace.grads:
+        if g is None or an.group_of.get(g, FIXED) == FIXED:
+            continue
+        grp = an.groups[an.group_of[g]]
+        keys = set(storage_keys(env[g]))
+        if grp is an.grad_out or not keys or len(grp.keys) <= len(keys) \
+                or not keys <= set(grp.keys):
+            continue
+        moved = [m for m in grp.members if m is not grp.anchor
+                 and node_keys.get(m) and set(node_keys[m]) <= keys]
+        if not moved:
+            continue
+        moved.sort(key=position.__getitem__)
+        new = Group(len(an.groups), moved[0])
+        an.groups.append(new)
+        an.split_grads.add(new.index)
+        for m in moved:
+            grp.members.remove(m)
+            if m is not moved[0]:
+                new.members.append(m)
+            an.group_of[m] = new.index
+        for k in grp.keys:
+            if k in keys:
+                new.keys.append(k)
+                new.shapes.append(key_shape[k])
+        grp.keys = [k for k in grp.keys if k not in keys]
+        grp.shapes = [key_shape[k] for k in grp.keys]

@@ -174,12 +174,18 @@ class RematModule(torch.nn.Module):
         spec = StepSpec(self.module, args[:self.n_inputs], True,
                         self.loss_fn, args[self.n_inputs:],
                         name=self._name())
-        built = build(spec, opts["durations"], opts["repeat"])
+        built = build(spec, opts["durations"], opts["repeat"],
+                      opts["temporaries"])
         import remat
         g = remat.load_graph(built.graph)
         t0 = time.perf_counter()
+        # the nodes computed once (grad_out, rng_state), also as an
+        # argument: load_graph(dict) does not read the nodes' "copies"
+        once = {n["id"]: 1 for n in built.graph["nodes"]
+                if n.get("copies") == 1}
         r = remat.solve(g, self.budget, time_limit=opts["time_limit"],
-                        threads=opts["threads"], seed=opts["seed"])
+                        threads=opts["threads"], seed=opts["seed"],
+                        copies=once or None)
         solve_time = time.perf_counter() - t0
         if r.schedule is None:
             raise remat.InfeasibleError(
@@ -261,7 +267,8 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
          budget: Budget, loss_fn: Optional[Callable[..., Any]] = None,
          time_limit: float = 30, *, targets: Sequence[torch.Tensor] = (),
          durations: str = "profile", repeat: int = 3, threads: int = 0,
-         seed: int = 1, replan: bool = True) -> RematModule:
+         seed: int = 1, replan: bool = True,
+         temporaries: bool = True) -> RematModule:
     """A module that trains like ``model`` within a memory budget.
 
     It shares ``model``'s parameters and buffers (nothing is copied);
@@ -283,6 +290,9 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     *targets)`` and returns the loss (``targets``: example targets).
     time_limit, threads, seed: remat.solve's.  durations: "profile" (CPU
     time per operation, median of ``repeat`` runs) or "flops".
+    temporaries: measure each operation's temporaries (the bytes it
+    allocates beyond its outputs while it runs) and count them in the
+    plan, so that the predicted peak is the allocator's.
 
     The plan of the latest call is ``.plan`` (schedule, predicted peak,
     budget, TDI).  Under torch.no_grad the model runs as it is.  Raises
@@ -292,7 +302,8 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     inputs = tuple(example_inputs) + tuple(targets)
     options = {"time_limit": time_limit, "durations": durations,
                "repeat": repeat, "threads": threads, "seed": seed,
-               "replan": replan, "n_targets": len(targets)}
+               "replan": replan, "n_targets": len(targets),
+               "temporaries": temporaries}
     m = RematModule(model, budget, loss_fn, len(example_inputs), options)
     if not all(isinstance(a, torch.Tensor) for a in inputs):
         raise BridgeError(f"{type(model).__name__}: every example input "

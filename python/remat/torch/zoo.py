@@ -6,8 +6,8 @@ entropy against random targets.  Everything is seeded, so two calls of
 targets: one can be trained plainly and the other through remat.
 
 Batch 2 and small inputs throughout: images of 3x64x64 where the
-architecture allows (3x32x32 for the small vision and shifted-window
-transformers), random weights (weights=None: nothing is downloaded).
+architecture allows (3x32x32 for the small vision transformer, in 8x8
+patches of 4x4, and the small shifted-window transformer), random weights (weights=None: nothing is downloaded).
 
 The torchvision families are ResNet, DenseNet, MobileNet v2 and v3,
 EfficientNet, RegNet, ConvNeXt, ViT, Swin, SqueezeNet and ShuffleNet; the
@@ -244,7 +244,7 @@ def _convnext_small() -> nn.Module:
 
 def _vit_small() -> nn.Module:
     from torchvision.models import VisionTransformer
-    return VisionTransformer(image_size=32, patch_size=8, num_layers=2,
+    return VisionTransformer(image_size=32, patch_size=4, num_layers=2,
                              num_heads=4, hidden_dim=64, mlp_dim=128,
                              dropout=0.1, num_classes=CLASSES)
 
@@ -282,7 +282,7 @@ ENTRIES: dict[str, ZooEntry] = {
                                    _IMG),
     "gpt": ZooEntry("GPT", gpt, (32,), kind="tokens", classes=128),
     "lstm": ZooEntry("LSTM", UnrolledLSTM, (32, 16)),
-    "unet": ZooEntry("U-Net", UNet, _IMG32, classes=2),
+    "unet": ZooEntry("U-Net", UNet, _IMG, classes=2),
     # The stock configurations: larger, for benchmarks and slow tests.
     "densenet121": ZooEntry("DenseNet", _tv("densenet121"), _IMG, slow=True),
     "convnext_tiny": ZooEntry("ConvNeXt", _tv("convnext_tiny"), _IMG,

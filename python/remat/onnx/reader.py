@@ -107,19 +107,19 @@ def _unknown(model, table: Mapping[str, shapes.Tensor]) -> list[str]:
 
 def _advice(run: bool) -> str:
     if not run:
-        return ("onnxruntime can measure it (leave out --no-run, or "
-                "run=False in remat.onnx.load)")
+        return ("onnxruntime can measure it (leave out --no-run; run=True "
+                "in remat.onnx.load)")
     return ("store the shapes in the model's value_info (torch.onnx.export"
             "(..., dynamo=True) does), or make it one onnxruntime runs")
 
 
 def sized(model, name: str, batch: int | None = None,
           dims: Mapping[str, int] | None = None, run: bool = True,
-          base_dir: str | None = None) -> tuple[Any, dict[str, shapes.Tensor],
+          base_dir: str | None = None) -> tuple[dict[str, shapes.Tensor],
                                                  int]:
-    """(the model with inferred shapes, value name -> Tensor, the number of
-    values measured with onnxruntime); every node output has a known
-    size."""
+    """(value name -> Tensor, the number of values measured with
+    onnxruntime), in which every node output has a known size.  Fixes the
+    model's symbolic input dimensions in place."""
     inputs = shapes.fix_inputs(model, name, batch, dict(dims or {}))
     inferred, strict_error = shapes.infer(model)
     table = shapes.table(inferred)
@@ -128,7 +128,7 @@ def sized(model, name: str, batch: int | None = None,
         # inference found the model inconsistent: trust only a real run
         wanted = [o for node in model.graph.node for o in node.output if o]
     if not wanted:
-        return inferred, table, 0
+        return table, 0
     producers = _producers(model)
     first = wanted[0]
     node, op = producers.get(first, (None, None))
@@ -136,7 +136,7 @@ def sized(model, name: str, batch: int | None = None,
         raise BridgeError(f"{name}: shape inference failed: {strict_error}")
     if not run:
         raise size_error(name, first, node, op, table.get(first),
-                                _advice(False))
+                         _advice(False))
     feeds = {n: table[n] for n in inputs}
     try:
         measured = runtime.measure(model, wanted, feeds, base_dir)
@@ -153,10 +153,10 @@ def sized(model, name: str, batch: int | None = None,
         if n not in measured:
             node, op = producers.get(n, (None, None))
             raise size_error(name, n, node, op, table.get(n),
-                                    "onnxruntime did not return it; "
-                                    + _advice(True))
+                             "onnxruntime did not return it; "
+                             + _advice(True))
     table.update(measured)
-    return inferred, table, len(wanted)
+    return table, len(wanted)
 
 
 def _opset(model) -> int:
@@ -180,8 +180,7 @@ def loads(data: bytes, name: str = "model.onnx", batch: int | None = None,
         if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
             raise BridgeError(f"--dim {k}={v}: must be positive")
     model = decode(data, name)
-    inferred, table, measured = sized(model, name, batch, dims, run,
-                                      base_dir)
+    table, measured = sized(model, name, batch, dims, run, base_dir)
     base = os.path.basename(name)
     meta = {
         "format": "remat",

@@ -58,8 +58,15 @@ def nbytes(t: Tensor) -> int | None:
 
 
 def _dims(shape) -> list[int | None]:
-    return [d.dim_value if d.HasField("dim_value") else None
-            for d in shape.dim]
+    return _sizes(d.dim_value if d.HasField("dim_value") else None
+                  for d in shape.dim)
+
+
+def _sizes(dims) -> list[int | None]:
+    """Dimensions with the negative ones unknown: shape inference
+    propagates a negative size from an invalid model (Expand to -3), and
+    a tensor's dims field may hold one."""
+    return [d if d is None or d >= 0 else None for d in dims]
 
 
 def fix_inputs(model, name: str, batch: int | None,
@@ -160,11 +167,12 @@ def table(model) -> dict[str, Tensor]:
         if old is None or (not old.known() and new.known()):
             out[vi.name] = new
     for t in g.initializer:
-        out[t.name] = Tensor(t.data_type, list(t.dims))
+        out[t.name] = Tensor(t.data_type, _sizes(t.dims))
     for n in g.node:        # Constant nodes: the tensor is the attribute
         if n.op_type == "Constant" and n.domain in ("", "ai.onnx") \
                 and len(n.output) == 1:
             for a in n.attribute:
                 if a.name == "value" and a.HasField("t"):
-                    out[n.output[0]] = Tensor(a.t.data_type, list(a.t.dims))
+                    out[n.output[0]] = Tensor(a.t.data_type,
+                                              _sizes(a.t.dims))
     return out

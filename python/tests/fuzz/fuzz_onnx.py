@@ -1,10 +1,13 @@
 """Fuzz target: the ONNX reader, remat.onnx.loads (atheris).
 
-One input is the bytes of an ONNX model.  The reader parses and checks it,
-fixes a symbolic batch (retrying with batch 2 where the model asks for
-one), infers its shapes and may run it once with onnxruntime; it must
-return a graph or raise BridgeError: any other exception, or a crash, is a
-bug.
+One input is the bytes of an ONNX model, or, after a first byte 0xFF
+(where no model starts: wire type 7 does not exist), the bytes
+onnx_builder.py makes a small random model from (structured mode, which
+reaches shape inference and the onnxruntime run far more often).  The
+reader parses and checks the model, fixes a symbolic batch (retrying with
+batch 2 where the model asks for one), infers its shapes and may run it
+once with onnxruntime; it must return a graph or raise BridgeError: any
+other exception, or a crash, is a bug.
 
     mkdir -p build/fuzz-onnx
     PYTHONPATH=python python python/tests/fuzz/fuzz_onnx.py build/fuzz-onnx \\
@@ -18,11 +21,17 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 from typing import Any
 
 # imported by main() under atheris' instrumentation, else on first use
 reader: Any = None
 errors: Any = None
+
+STRUCTURED = 0xFF
+# a structured model with more nodes that grow tensors than this is read
+# without the run (Tile on Tile could ask for terabytes)
+MAX_GROWTH = 2
 
 # models whose inputs are bigger than this are not run: a fuzzed dimension
 # of 2^40 would only measure the machine's memory
@@ -52,12 +61,23 @@ def _small_inputs(data: bytes) -> bool:
     return True
 
 
+def model_bytes(data: bytes) -> tuple[bytes, bool]:
+    """(the model the fuzzer input stands for, whether it may be run)."""
+    if data[:1] != bytes([STRUCTURED]):
+        return data, _small_inputs(data)
+    import atheris
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from onnx_builder import build
+    model, growth = build(atheris.FuzzedDataProvider(data[1:]))
+    return model, growth <= MAX_GROWTH
+
+
 def read(data: bytes) -> dict | None:
     """The reader on data: the graph, or None where it raised BridgeError
     (any other exception propagates)."""
     if reader is None:
         _import()
-    run = _small_inputs(data)
+    data, run = model_bytes(data)
     try:
         return reader.loads(data, "fuzz.onnx", run=run)
     except errors.BridgeError as e:

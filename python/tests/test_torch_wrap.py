@@ -332,3 +332,32 @@ def test_cuda():
     assert worst_loss <= RTOL and worst_grad <= RTOL
     with pytest.raises(BridgeError):
         wrapped(x.cpu())
+
+
+def test_compile_backend():
+    torch.manual_seed(0)
+    model, x, y = _mlp()
+    plain = copy.deepcopy(model)
+    opts = dict(SOLVE)
+    compiled = torch.compile(model, backend=rt.backend(0.6, **opts),
+                             dynamic=False)
+    for step in range(2):
+        torch.manual_seed(step)
+        _loss(compiled(x), y).backward()
+        torch.manual_seed(step)
+        _loss(plain(x), y).backward()
+        for a, b in zip(model.parameters(), plain.parameters()):
+            assert rel(a.grad, b.grad) <= RTOL
+
+
+def test_export_fixed_gradients():
+    torch.manual_seed(0)
+    model, x, _ = _cnn()
+    live = rt.export(model, (x,), durations="flops")
+    fixed = rt.export(model, (x,), durations="flops", grads="fixed")
+    assert fixed["grads"] == "fixed" and live["grads"] == "live"
+    assert not any(n["op"] == "sink" for n in fixed["nodes"])
+    total = sum(n["memory"] for n in fixed["nodes"])
+    assert total < sum(n["memory"] for n in live["nodes"])
+    assert remat.load_graph(fixed).topo_peak < remat.load_graph(
+        live).topo_peak

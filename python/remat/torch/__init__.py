@@ -13,16 +13,19 @@ One concern per module:
   durations  per-op CPU time (median of several runs) or a FLOP estimate
   export     the native graph of a step: export()
   executor   running a traced step along a remat schedule
+  temporaries  the bytes each operation allocates beyond its outputs
   wrap       the nn.Module that trains along the schedule: wrap()
+  backend    the same as a torch.compile backend: backend()
   measure    the allocator's peak of one step: measure()
   models     the command line's MODEL names, inputs, seeds and loss
   torch_cmd  remat-torch export | run
 """
 
 from ..errors import BridgeError, CheckFailed  # noqa: F401
+from .backend import backend  # noqa: F401
 from .export import export  # noqa: F401
 from .measure import Measurement, measure  # noqa: F401
 from .wrap import Plan, RematModule, wrap  # noqa: F401
 
-__all__ = ["export", "wrap", "measure", "Measurement", "Plan",
+__all__ = ["export", "wrap", "backend", "measure", "Measurement", "Plan",
            "RematModule", "BridgeError", "CheckFailed"]

@@ -184,6 +184,7 @@ class Executor:
         self.outputs = set(trace.outputs)
         self.grads = {g for g in trace.grads if g is not None}
         self._generator: Optional[torch.Generator] = None
+        self.fixed_grads = built.graph.get("grads") == "fixed"
         node_of = {m: i for i, ms in enumerate(self.members) for m in ms}
         self.split_of: dict[int, list[torch.fx.Node]] = {}
         for i, ms in enumerate(self.members):
@@ -256,6 +257,8 @@ class Executor:
                 # outputs of v's operations that other nodes hold (a
                 # gradient split off a multi-output backward operation)
                 others = [evaluate(g, env) for g in self.split_of.get(v, ())]
+                if self.fixed_grads:
+                    others += [env[m] for m in members[v] if m in self.grads]
                 call.meter.add(j, values, others)
             for i in prog.free_at[j]:
                 self._release(call, i)

@@ -99,10 +99,16 @@ def _descendants(start: int, succ: dict[int, set[int]]) -> set[int]:
 
 
 def build(spec: StepSpec, durations: str = "profile",
-          repeat: int = 3, temporaries: bool = False) -> Built:
+          repeat: int = 3, temporaries: bool = False,
+          grads: str = "live") -> Built:
     """Trace spec's step and make its native graph; temporaries: a
     ``temporaries`` node before every node whose operations allocate at
-    least TEMP_MIN bytes beyond their outputs while they run."""
+    least TEMP_MIN bytes beyond their outputs while they run.  grads:
+    "live" (the gradients are memory of the nodes that make them, read by
+    the sink) or "fixed" (counted apart like the parameters, as in
+    Checkmate's graphs: no sink)."""
+    if grads not in ("live", "fixed"):
+        raise BridgeError(f"grads {grads!r}: live or fixed")
     if durations not in ("profile", "flops"):
         raise BridgeError(f"durations {durations!r}: profile or flops")
     if repeat < 1:
@@ -111,7 +117,7 @@ def build(spec: StepSpec, durations: str = "profile",
     device = _device(trace)
     flops = FlopCounter()
     with preserved_rng(device), torch.no_grad():
-        an = analyse(trace, fresh_flat(trace), flops)
+        an = analyse(trace, fresh_flat(trace), flops, grads == "live")
         if durations == "profile":
             per_node = profile(trace, lambda: fresh_flat(trace), repeat)
         else:
@@ -128,7 +134,16 @@ def build(spec: StepSpec, durations: str = "profile",
         succ.setdefault(u, set()).add(v)
     group_of, pos = an.group_of, trace.position
     outputs = {group_of[o] for o in trace.outputs} - {FIXED}
-    grads = {group_of[g] for g in trace.grads if g is not None} - {FIXED}
+    grad_groups = {group_of[g] for g in trace.grads
+                   if g is not None} - {FIXED}
+    grad_nodes = {g for g in trace.grads if g is not None}
+
+    def excluded(grp: Any) -> set:
+        """The gradients' storages among a group's (grads "fixed")."""
+        if grads != "fixed":
+            return set()
+        return {k for m in grp.members if m in grad_nodes
+                for k in an.node_keys.get(m, ())}
     randoms = sorted({group_of[n] for n in trace.random} - {FIXED},
                      key=lambda i: pos[an.groups[i].anchor])
     n_groups = len(an.groups)
@@ -172,10 +187,12 @@ def build(spec: StepSpec, durations: str = "profile",
                    if n.op == "call_function" and _writes_input(n)}
         extra += [(u, gout) for u in writers - {FIXED}
                   if u not in backward and u not in early]
-        sink = n_groups
+        sink = n_groups if grads == "live" else None
         # the autograd engine holds the output gradients through the
         # backward call: grad_out too lives until the end
-        extra += [(u, sink) for u in sorted(outputs | grads | {gout})]
+        if sink is not None:
+            extra += [(u, sink) for u in sorted(outputs | grad_groups
+                                                | {gout})]
     edges |= set(extra)
 
     # priority in the input order: the anchor's trace position; grad_out
@@ -202,7 +219,7 @@ def build(spec: StepSpec, durations: str = "profile",
     order = _topological(first_tmp + len(tmp_of), edges, key)
     if sink is None:
         order.remove(n_groups)
-    if not randoms or sink is None:
+    if not randoms or not (spec.train and gout is not None):
         order.remove(rng_end)
     new_id = {g: i for i, g in enumerate(order)}
     reach_back = (_descendants(gout, _succ(edges)) | {gout}
@@ -244,7 +261,8 @@ def build(spec: StepSpec, durations: str = "profile",
         grp = an.groups[g]
         fx = sorted(grp.members, key=pos.__getitem__)
         node: dict[str, Any] = {"id": i, "duration": dur[g],
-                                "memory": grp.memory}
+                                "memory": sum(k[1] for k in grp.keys
+                                              if k not in excluded(grp))}
         if spec.train:
             node["backward"] = g in reach_back
         if g == gout:
@@ -261,6 +279,7 @@ def build(spec: StepSpec, durations: str = "profile",
         members.append(fx)
     out_edges = sorted([new_id[u], new_id[v]] for u, v in edges)
     meta = _meta(spec, trace, an, durations, repeat, device)
+    meta["grads"] = grads
     graph = dict(meta)
     graph.update({"nodes": nodes, "edges": out_edges,
                   "order": list(range(len(nodes)))})
@@ -360,7 +379,8 @@ def _meta(spec: StepSpec, trace: Trace, an: Any, durations: str,
 def export(model: torch.nn.Module, example_inputs: Sequence[Any],
            train: bool = True, loss_fn: Optional[Callable[..., Any]] = None,
            durations: str = "profile", *, targets: Sequence[Any] = (),
-           repeat: int = 3) -> dict:
+           repeat: int = 3, temporaries: bool = False,
+           grads: str = "live") -> dict:
     """The native remat graph of one step of ``model`` on
     ``example_inputs`` (a tuple of positional arguments), at the ATen
     level.
@@ -371,12 +391,17 @@ def export(model: torch.nn.Module, example_inputs: Sequence[Any],
     the loss); else the forward alone, without autograd.  The model's
     training/eval mode is used as it is.  durations: "profile" (median
     CPU time per operation over ``repeat`` runs, ns) or "flops" (an
-    estimate).  Buffers and the random generators are left as they were.
+    estimate).  temporaries: count each operation's temporaries (wrap's
+    graphs do).  grads: "live" (gradients are the memory of the nodes that
+    make them, alive until the end: what wrap solves) or "fixed" (counted
+    apart, like the parameters).  Buffers and the random generators are
+    left as they were.
 
     Nodes carry id, duration, memory, backward (train), op, label (the fx
     node), members (the fx nodes folded into it: views, aliases) and shape
-    (of the tensors it creates).  Raises remat.errors.BridgeError for a
-    model that cannot be traced.
+    (of the tensors it creates); the special nodes are described in this
+    module's docstring.  Raises remat.errors.BridgeError for a model that
+    cannot be traced.
     """
     spec = StepSpec(model, tuple(example_inputs), train, loss_fn, targets)
-    return build(spec, durations, repeat).graph
+    return build(spec, durations, repeat, temporaries, grads).graph

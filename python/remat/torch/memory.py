@@ -58,6 +58,8 @@ class Analysis:
         self.fixed_aliases = []
         self.fixed_bytes = {}       # kind -> bytes
         self.grad_bytes = 0
+        self.grad_keys = set()      # storages of the parameter gradients
+        self.node_keys = {}         # fx node -> storage keys of its value
         self.grad_out = None        # the group of the output gradients
         self.split_grads = set()    # groups of gradients split off (below)
 
@@ -85,9 +87,11 @@ def _writes(node):
     return written
 
 
-def analyse(trace, flat, visit=None):
+def analyse(trace, flat, visit=None, split_grads=True):
     """Run the trace once on flat inputs and group its nodes.  visit(node,
-    env, value, cpu_ns) is passed on to every evaluated node (durations)."""
+    env, value, cpu_ns) is passed on to every evaluated node (durations);
+    split_grads: gradients of multi-output operations become nodes of
+    their own (_split_gradients)."""
     an = Analysis(trace)
     group_of = an.group_of
     fixed_keys = {}
@@ -169,7 +173,9 @@ def analyse(trace, flat, visit=None):
 
     node_keys, key_shape = {}, {}
     env = run_in_order(trace, flat, visit_node)
-    _split_gradients(an, trace, env, node_keys, key_shape)
+    if split_grads:
+        _split_gradients(an, trace, env, node_keys, key_shape)
+    an.node_keys = node_keys
 
     seen = set()
     for o in trace.grads:
@@ -178,6 +184,7 @@ def analyse(trace, flat, visit=None):
         for k in storage_keys(env[o]):
             if k not in seen:
                 seen.add(k)
+                an.grad_keys.add(k)
                 an.grad_bytes += k[1]
     for k, kind in fixed_keys.items():
         an.fixed_bytes[kind] = an.fixed_bytes.get(kind, 0) + k[1]

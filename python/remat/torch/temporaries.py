@@ -15,7 +15,10 @@ measures T for every fx node:
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import contextlib
+import os
+import sys
+from typing import Any, Iterator, Sequence
 
 import torch
 
@@ -44,14 +47,32 @@ def _cuda_temporaries(trace: Any, flat: Sequence[Any]) -> dict:
     return out
 
 
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """The profiler's start/stop lines (kineto writes them to file
+    descriptor 2, and a GPU probe's error on a machine without one) are
+    not the user's business: stderr goes to /dev/null meanwhile (this run
+    repeats the analysis run, whose warnings were shown)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _cpu_temporaries(trace: Any, flat: Sequence[Any]) -> dict:
     from torch.profiler import ProfilerActivity, profile, record_function
 
     env = dict(zip(trace.placeholders, flat))
     free = free_lists(trace)
     names = {}
-    with profile(activities=[ProfilerActivity.CPU],
-                 profile_memory=True) as prof:
+    with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU],
+                                  profile_memory=True) as prof:
         for i, n in enumerate(trace.nodes):
             if n.op == "get_attr":
                 env[n] = trace.get_attr(n)

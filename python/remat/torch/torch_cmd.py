@@ -10,7 +10,7 @@ from ..cliutil import Parser, log, parse_shape, run_main, shape_text
 USAGE = """\
 remat-torch export MODEL --input SHAPE [--batch N] [--train] [-o graph.json]
                    [--durations profile|flops] [--repeat N] [--seed N]
-                   [--threads N] [--quiet]
+                   [--grads live|fixed] [--threads N] [--quiet]
 remat-torch run MODEL graph.json SCHEDULE.json... [--input SHAPE] [--batch N]
                 [--train] [--seed N] [--repeat N] [--rtol X] [--threads N]
                 [--quiet]
@@ -38,6 +38,7 @@ def _parser(cmd):
         p.add_argument("-o", dest="output", default="-")
         p.add_argument("--durations", choices=("profile", "flops"),
                        default="profile")
+        p.add_argument("--grads", choices=("live", "fixed"), default="live")
     else:
         p.add_argument("--rtol", type=float, default=1e-5)
     return p
@@ -82,7 +83,8 @@ def export(argv):
     from ..graphfile import write_graph
 
     t0 = time.perf_counter()
-    built = build(_step_spec(spec), args.durations, args.repeat)
+    built = build(_step_spec(spec), args.durations, args.repeat,
+                  grads=args.grads)
     t1 = time.perf_counter()
     graph = built.graph
     log(args, f"remat-torch: traced {spec.description()}: "
@@ -204,7 +206,8 @@ def run(argv):
 
     spec = ModelSpec(args.model, shape, batch, bool(train), seed)
     t0 = time.perf_counter()
-    built = build(_step_spec(spec), "flops")
+    built = build(_step_spec(spec), "flops",
+                  grads=graph.get("grads", "live"))
     _check_structure(built, graph, args.graph, spec)
     nodes = graph["nodes"]
     log(args, f"remat-torch: traced {spec.description()} in "

@@ -44,11 +44,13 @@ def first_tensor(out: Any) -> torch.Tensor:
 
 
 class Trainer:
-    """One model (plain or wrapped) with its SGD optimizer over `params`."""
+    """One model (plain or wrapped) with its SGD optimizer over `params`;
+    loss_fn None: the model returns the loss itself (a model wrapped with
+    its loss_fn)."""
 
     def __init__(self, model: nn.Module, params: list[nn.Parameter],
                  inputs: tuple[torch.Tensor, ...],
-                 loss_fn: Callable[[Any], torch.Tensor]) -> None:
+                 loss_fn: Optional[Callable[[Any], torch.Tensor]]) -> None:
         self.model, self.inputs, self.loss_fn = model, inputs, loss_fn
         self.opt = torch.optim.SGD(params, lr=LR)
 
@@ -56,7 +58,8 @@ class Trainer:
         """Forward, loss, backward, SGD step under torch.manual_seed(seed);
         returns the loss (detached)."""
         torch.manual_seed(seed)
-        loss = self.loss_fn(first_tensor(self.model(*self.inputs)))
+        out = self.model(*self.inputs)
+        loss = out if self.loss_fn is None else self.loss_fn(first_tensor(out))
         loss.backward()
         self.opt.step()
         return loss.detach()

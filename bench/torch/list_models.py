@@ -27,6 +27,7 @@ import os
 import subprocess
 import sys
 import time
+import warnings
 from typing import Any, Optional
 
 import common  # noqa: F401  (sets sys.path to the repository's python/)
@@ -34,6 +35,9 @@ from common import MiB, first_tensor, grad_diffs, max_rel_diff, short_error
 
 import torch
 import torch.nn.functional as F
+
+warnings.filterwarnings("ignore", category=FutureWarning,
+                        module="torchvision")  # GoogLeNet/Inception's init
 
 RTOL = 1e-5
 # Input sizes the architectures need above 64 (Inception's stem; MaxViT's
@@ -49,9 +53,18 @@ def classification_models() -> list[str]:
 
 
 def param_count(name: str) -> int:
-    """Parameters of the stock model, counted on the meta device."""
+    """Parameters of the stock model: from its weights' metadata (nothing
+    is downloaded), else counted on the meta device, else on the CPU."""
     import torchvision
-    with torch.device("meta"):
+    try:
+        meta = torchvision.models.get_model_weights(name).DEFAULT.meta
+        return int(meta["num_params"])
+    except (KeyError, AttributeError, ValueError):
+        pass
+    try:
+        with torch.device("meta"):
+            model = torchvision.models.get_model(name, weights=None)
+    except (NotImplementedError, RuntimeError):
         model = torchvision.models.get_model(name, weights=None)
     return sum(p.numel() for p in model.parameters())
 
@@ -184,6 +197,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--one", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.one:
+        torch.set_num_threads(1)  # OpenMP's spinning threads on shared cores
         print(json.dumps(one(a.one, a.size, a.budget, a.time_limit)))
         return 0
     if not a.out:

@@ -135,7 +135,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--time-limit", type=float, default=30)
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available()
                     else "cpu")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="intra-op CPU threads (default 1: steady timings "
+                    "on a shared machine; 0: torch's default)")
     a = ap.parse_args(argv)
+    if a.threads > 0:
+        torch.set_num_threads(a.threads)
     models = QUICK_MODELS if a.quick else MODELS
     budgets = QUICK_BUDGETS if a.quick else BUDGETS
     reps, limit = (1, 5.0) if a.quick else (a.reps, a.time_limit)

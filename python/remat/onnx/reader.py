@@ -36,7 +36,7 @@ def decode(data: bytes, name: str):
         raise BridgeError(f"{name}: not an ONNX model (the name {bad!r} "
                           "is not UTF-8 text)")
     try:
-        onnx.checker.check_model(_without_external_data(model))
+        onnx.checker.check_model(skeleton(model))
     except Exception as e:   # ValidationError, and C++ errors on odd input
         raise BridgeError(f"{name}: invalid ONNX model: {one_line(e)}")
     return model
@@ -61,27 +61,51 @@ def _non_text(model):
     return (v for v in values if not isinstance(v, str))
 
 
-def _without_external_data(model):
-    """``model``, or where initializers keep their data in other files, a
-    copy in which those initializers are graph inputs of their type and
-    shape: the checker then checks the graph, not the files (onnxruntime
-    reads them, relative to the model, when it runs)."""
+# initializers of other element types than these, over this many bytes,
+# are weights: their values matter to no shape
+_INDEX_TYPES = {2, 3, 4, 5, 6, 7, 9, 12, 13}     # integers and bool
+_WEIGHT_BYTES = 1024
+
+
+def skeleton(model):
+    """``model`` without its weights: a model with the same nodes, inputs,
+    outputs and value_info, in which every initializer stored in another
+    file, or a non-integer one over 1 KiB, is a graph input of its type and
+    shape instead.  The checker and shape inference then handle kilobytes,
+    not the weights, and never look for external data files (onnxruntime
+    reads them, relative to the model, when it runs).  Small and integer
+    initializers stay: data propagation reads shapes from them."""
     from onnx import TensorProto, helper
-    ext = [t for t in model.graph.initializer
-           if t.data_location == TensorProto.EXTERNAL]
-    if not ext:
+    g = model.graph
+    weights, kept = [], []
+    for t in g.initializer:
+        size = shapes.nbytes(shapes.Tensor(t.data_type, list(t.dims)))
+        if t.data_location == TensorProto.EXTERNAL or (
+                t.data_type not in _INDEX_TYPES and
+                (size is None or size > _WEIGHT_BYTES)):
+            weights.append(t)
+        else:
+            kept.append(t)
+    if not weights:
         return model
-    copy = type(model)()
-    copy.CopyFrom(model)
-    names = {t.name for t in ext}
-    keep = [t for t in copy.graph.initializer if t.name not in names]
-    del copy.graph.initializer[:]
-    copy.graph.initializer.extend(keep)
-    listed = {vi.name for vi in copy.graph.input}
-    copy.graph.input.extend(
-        helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
-        for t in ext if t.name not in listed)
-    return copy
+    skel = type(model)()
+    skel.ir_version = model.ir_version
+    skel.opset_import.extend(model.opset_import)
+    skel.functions.extend(model.functions)
+    sg = skel.graph
+    sg.name = g.name
+    sg.node.extend(g.node)
+    sg.input.extend(g.input)
+    sg.output.extend(g.output)
+    sg.value_info.extend(g.value_info)
+    sg.initializer.extend(kept)
+    sg.sparse_initializer.extend(g.sparse_initializer)
+    listed = {vi.name for vi in g.input}
+    sg.input.extend(
+        helper.make_tensor_value_info(t.name, t.data_type,
+                                      list(t.dims))
+        for t in weights if t.name not in listed)
+    return skel
 
 
 def _producers(model) -> dict[str, tuple[str, str]]:
@@ -121,7 +145,7 @@ def sized(model, name: str, batch: int | None = None,
     onnxruntime), in which every node output has a known size.  Fixes the
     model's symbolic input dimensions in place."""
     inputs = shapes.fix_inputs(model, name, batch, dict(dims or {}))
-    inferred, strict_error = shapes.infer(model)
+    inferred, strict_error = shapes.infer(skeleton(model))
     table = shapes.table(inferred)
     wanted = _unknown(inferred, table)
     if strict_error is not None:

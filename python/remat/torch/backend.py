@@ -28,10 +28,11 @@ def backend(budget: Budget, time_limit: float = 30, **options: Any
     """A torch.compile backend that runs every captured graph along a
     remat schedule within ``budget`` (as in wrap(): a fraction of the
     input order's peak, a percentage or bytes).  options: wrap()'s
-    keyword options (durations, repeat, threads, seed, temporaries)."""
+    keyword options (durations, repeat, threads, seed, temporaries,
+    grads)."""
     opts = {"time_limit": time_limit, "durations": "profile", "repeat": 3,
             "threads": 0, "seed": 1, "replan": True, "n_targets": 0,
-            "temporaries": True}
+            "temporaries": True, "grads": "live"}
     unknown = set(options) - set(opts)
     if unknown:
         raise TypeError(f"backend: unknown option {sorted(unknown)[0]!r}")

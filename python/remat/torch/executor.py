@@ -90,6 +90,9 @@ class Call:
         self.real: dict[torch.fx.Node, torch.Tensor] = {}  # written inputs
         self.meter: Optional[Meter] = None
         self.grad_outs: list[torch.Tensor] = []
+        # outputs of the latest run of an operation, for the nodes that
+        # hold them (split off it), until those run
+        self.pending: dict[torch.fx.Node, Any] = {}
 
 
 class Meter:
@@ -185,15 +188,16 @@ class Executor:
         self.grads = {g for g in trace.grads if g is not None}
         self._generator: Optional[torch.Generator] = None
         self.fixed_grads = built.graph.get("grads") == "fixed"
+        # outputs of an operation that other nodes hold (memory.py's
+        # _split_outputs): the operation's own value drops them, so that
+        # they live only as long as those nodes' copies
         node_of = {m: i for i, ms in enumerate(self.members) for m in ms}
-        self.split_of: dict[int, list[torch.fx.Node]] = {}
+        self.split: dict[torch.fx.Node, list[torch.fx.Node]] = {}
         for i, ms in enumerate(self.members):
-            head = ms[0] if ms else None
-            if head is not None and head.op == "call_function" and \
-                    head.target is operator.getitem and \
-                    node_of.get(head.args[0], i) != i:
-                self.split_of.setdefault(node_of[head.args[0]],
-                                         []).append(head)
+            for m in ms:
+                if m.op == "call_function" and m.target is operator.getitem \
+                        and node_of.get(m.args[0], i) != i:
+                    self.split.setdefault(m.args[0], []).append(m)
 
     def start(self, flat: Sequence[Any], meter: bool = False) -> Call:
         """A call on the flat inputs (parameters, state, inputs; not the
@@ -254,9 +258,7 @@ class Executor:
                 values = [env[m] for m in members[v]]
                 values += [call.rng[m] for m in self.built.rng.get(v, ())
                            if m in call.rng]
-                # outputs of v's operations that other nodes hold (a
-                # gradient split off a multi-output backward operation)
-                others = [evaluate(g, env) for g in self.split_of.get(v, ())]
+                others = []
                 if self.fixed_grads:
                     others += [env[m] for m in members[v] if m in self.grads]
                 call.meter.add(j, values, others)
@@ -276,7 +278,16 @@ class Executor:
         if m in call.rng and again:
             env[m] = self._replay(m, env, replace, call.rng[m])
             return
-        env[m] = evaluate(m, env, replace)
+        if m in call.pending:
+            env[m] = call.pending.pop(m)
+        else:
+            env[m] = evaluate(m, env, replace)
+        if m in self.split:
+            value = list(env[m])
+            for g in self.split[m]:
+                call.pending[g] = value[g.args[1]]
+                value[g.args[1]] = None
+            env[m] = tuple(value)
         call.done.add(m)
 
     def _replay(self, m: torch.fx.Node, env: dict, replace: Any,

@@ -268,7 +268,7 @@ def build(spec: StepSpec, durations: str = "profile",
         if g == gout:
             node["duration"] = 0
             node["copies"] = 1
-        if g in an.split_grads:
+        if g in an.split_outputs:
             node["copies"] = 1
         node["label"] = fx[0].name
         node["op"] = node_op(fx)

@@ -61,7 +61,7 @@ class Analysis:
         self.grad_keys = set()      # storages of the parameter gradients
         self.node_keys = {}         # fx node -> storage keys of its value
         self.grad_out = None        # the group of the output gradients
-        self.split_grads = set()    # groups of gradients split off (below)
+        self.split_outputs = set()  # groups split off an operation
 
     def ordered(self):
         """Groups in the order their anchors were traced (topological)."""
@@ -90,8 +90,8 @@ def _writes(node):
 def analyse(trace, flat, visit=None, split_grads=True):
     """Run the trace once on flat inputs and group its nodes.  visit(node,
     env, value, cpu_ns) is passed on to every evaluated node (durations);
-    split_grads: gradients of multi-output operations become nodes of
-    their own (_split_gradients)."""
+    outputs of multi-output operations that outlive the rest become nodes
+    of their own (_split_outputs), gradients too if split_grads."""
     an = Analysis(trace)
     group_of = an.group_of
     fixed_keys = {}
@@ -173,8 +173,7 @@ def analyse(trace, flat, visit=None, split_grads=True):
 
     node_keys, key_shape = {}, {}
     env = run_in_order(trace, flat, visit_node)
-    if split_grads:
-        _split_gradients(an, trace, env, node_keys, key_shape)
+    _split_outputs(an, trace, node_keys, key_shape, split_grads)
     an.node_keys = node_keys
 
     seen = set()
@@ -209,37 +208,51 @@ def _merge_writer(an, node, roots, written):
                       "the trace cannot be rematerialised")
 
 
-def _split_gradients(an, trace, env, node_keys, key_shape):
-    """A gradient that one output of a multi-output operation holds
-    (convolution_backward's weight gradient beside its input gradient)
-    becomes a node of its own, reading the operation: it lives until the
-    backward ends, the operation's other outputs only as long as their
-    readers need them."""
+def _split_outputs(an, trace, node_keys, key_shape, split_grads):
+    """Outputs of a multi-output operation (other than its first) that
+    live longer than the rest become nodes of their own (``copies`` 1),
+    reading the operation: the gradients (convolution_backward's weight
+    gradient beside its input gradient: they live until the backward
+    ends) and the small ones (batch norm's saved mean and inverse
+    deviation, 1/8 or less of the largest output: batch norm's backward
+    reads them, not its output).  The operation's node then holds the
+    rest, alive only as long as its readers need it.  Without split_grads
+    (gradients counted apart), outputs holding a gradient stay."""
+    import operator
     position = trace.position
-    for g in trace.grads:
-        if g is None or an.group_of.get(g, FIXED) == FIXED:
+    grad_nodes = {g for g in trace.grads if g is not None}
+    for grp in list(an.groups):
+        if grp is an.grad_out or len(grp.keys) < 2:
             continue
-        grp = an.groups[an.group_of[g]]
-        keys = set(storage_keys(env[g]))
-        if grp is an.grad_out or not keys or len(grp.keys) <= len(keys) \
-                or not keys <= set(grp.keys):
-            continue
-        moved = [m for m in grp.members if m is not grp.anchor
-                 and node_keys.get(m) and set(node_keys[m]) <= keys]
-        if not moved:
-            continue
-        moved.sort(key=position.__getitem__)
-        new = Group(len(an.groups), moved[0])
-        an.groups.append(new)
-        an.split_grads.add(new.index)
-        for m in moved:
-            grp.members.remove(m)
-            if m is not moved[0]:
-                new.members.append(m)
-            an.group_of[m] = new.index
-        for k in grp.keys:
-            if k in keys:
-                new.keys.append(k)
-                new.shapes.append(key_shape[k])
-        grp.keys = [k for k in grp.keys if k not in keys]
-        grp.shapes = [key_shape[k] for k in grp.keys]
+        largest = max(k[1] for k in grp.keys)
+        heads = [m for m in grp.members if m.op == "call_function"
+                 and m.target is operator.getitem
+                 and m.args[0] in grp.members and m.args[1] != 0]
+        for head in sorted(heads, key=position.__getitem__):
+            keys = set(node_keys.get(head, ()))
+            if not keys or not keys < set(grp.keys):
+                continue
+            # the head and the views of it (same storages, traced after)
+            moved = [m for m in grp.members if m is not grp.anchor
+                     and node_keys.get(m) and set(node_keys[m]) <= keys
+                     and position[m] >= position[head]]
+            moved.sort(key=position.__getitem__)
+            if moved[0] is not head:
+                continue
+            holds_grad = any(m in grad_nodes for m in moved)
+            if holds_grad and not split_grads:
+                continue
+            if not (holds_grad or 8 * sum(k[1] for k in keys) <= largest):
+                continue
+            new = Group(len(an.groups), head)
+            an.groups.append(new)
+            an.split_outputs.add(new.index)
+            for m in moved:
+                grp.members.remove(m)
+                if m is not head:
+                    new.members.append(m)
+                an.group_of[m] = new.index
+            new.keys = [k for k in grp.keys if k in keys]
+            new.shapes = [key_shape[k] for k in new.keys]
+            grp.keys = [k for k in grp.keys if k not in keys]
+            grp.shapes = [key_shape[k] for k in grp.keys]

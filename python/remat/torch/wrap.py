@@ -175,7 +175,7 @@ class RematModule(torch.nn.Module):
                         self.loss_fn, args[self.n_inputs:],
                         name=self._name())
         built = build(spec, opts["durations"], opts["repeat"],
-                      opts["temporaries"])
+                      opts["temporaries"], opts["grads"])
         import remat
         g = remat.load_graph(built.graph)
         t0 = time.perf_counter()
@@ -183,9 +183,12 @@ class RematModule(torch.nn.Module):
         # argument: load_graph(dict) does not read the nodes' "copies"
         once = {n["id"]: 1 for n in built.graph["nodes"]
                 if n.get("copies") == 1}
-        r = remat.solve(g, self.budget, time_limit=opts["time_limit"],
-                        threads=opts["threads"], seed=opts["seed"],
-                        copies=once or None)
+        try:
+            r = remat.solve(g, self.budget, time_limit=opts["time_limit"],
+                            threads=opts["threads"], seed=opts["seed"],
+                            copies=once or None)
+        except remat.InfeasibleError as e:
+            raise _explained(e, built) from None
         solve_time = time.perf_counter() - t0
         if r.schedule is None:
             raise remat.InfeasibleError(
@@ -253,6 +256,27 @@ class RematModule(torch.nn.Module):
         return plan
 
 
+def _explained(e: Any, built: Built) -> Any:
+    """InfeasibleError with what the floor is made of when the gradients
+    (all alive when the backward returns) are most of it."""
+    import remat
+    graph = built.graph
+    if built.sink is None:
+        return e
+    sink = graph["nodes"][built.sink]["id"]
+    need = sum(graph["nodes"][u]["memory"] for u, v in graph["edges"]
+               if v == sink)
+    budget = getattr(e.result, "budget", None)
+    if budget is None or budget >= need:
+        return e
+    return remat.InfeasibleError(
+        f"{e}; the gradients, outputs and output gradient, all alive when "
+        f"the backward returns, take {need} bytes (gradients "
+        f"{graph['grad_bytes']}): no budget below that fits, at any "
+        "fraction (a larger batch or input gives remat more to save)",
+        e.result, e.bound)
+
+
 def _forget_examples(built: Built) -> None:
     """Drop the example inputs and outputs the trace holds (the plan must
     not keep them alive); non-tensor output leaves stay as constants."""
@@ -268,7 +292,7 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
          time_limit: float = 30, *, targets: Sequence[torch.Tensor] = (),
          durations: str = "profile", repeat: int = 3, threads: int = 0,
          seed: int = 1, replan: bool = True,
-         temporaries: bool = True) -> RematModule:
+         temporaries: bool = True, grads: str = "live") -> RematModule:
     """A module that trains like ``model`` within a memory budget.
 
     It shares ``model``'s parameters and buffers (nothing is copied);
@@ -293,6 +317,11 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     temporaries: measure each operation's temporaries (the bytes it
     allocates beyond its outputs while it runs) and count them in the
     plan, so that the predicted peak is the allocator's.
+    grads: "live" (the parameters' gradients are planned memory: they
+    appear during the backward and all live when it returns, so no budget
+    is below their total) or "fixed" (left out of the plan and the budget,
+    like the parameters: the budget is then about activations, and the
+    allocator sees the gradients on top of the prediction).
 
     The plan of the latest call is ``.plan`` (schedule, predicted peak,
     budget, TDI).  Under torch.no_grad the model runs as it is.  Raises
@@ -303,7 +332,7 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     options = {"time_limit": time_limit, "durations": durations,
                "repeat": repeat, "threads": threads, "seed": seed,
                "replan": replan, "n_targets": len(targets),
-               "temporaries": temporaries}
+               "temporaries": temporaries, "grads": grads}
     m = RematModule(model, budget, loss_fn, len(example_inputs), options)
     if not all(isinstance(a, torch.Tensor) for a in inputs):
         raise BridgeError(f"{type(model).__name__}: every example input "

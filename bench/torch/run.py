@@ -96,7 +96,8 @@ def table(plain: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> str:
         p = plain.get(r["model"], {})
         tdi = "" if r.get("tdi") is None else f"{r['tdi']:.1f}"
         step = "" if r.get("time") is None else f"{r['time'] * 1e3:.1f}"
-        note = r.get("error", "") or r.get("status", "")
+        # the full message is in results.json
+        note = (r.get("error", "") or r.get("status", ""))[:110]
         out.append(
             f"| {r['model']} | {r['budget']:.1f} | {_mib(p.get('peak'))} | "
             f"{p.get('time', 0) * 1e3:.1f} | {_mib(r.get('predicted'))} | "

@@ -115,8 +115,11 @@ class Exports:
             kw["dynamic_axes"] = {"x": {0: "batch"}}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            logging.disable(logging.WARNING)
-            torch.onnx.export(model, (x,), str(path), **kw)
+            logging.disable(logging.WARNING)     # the exporters' progress
+            try:
+                torch.onnx.export(model, (x,), str(path), **kw)
+            finally:
+                logging.disable(logging.NOTSET)
         return path
 
 

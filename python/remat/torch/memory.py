@@ -58,7 +58,6 @@ class Analysis:
         self.fixed_aliases = []
         self.fixed_bytes = {}       # kind -> bytes
         self.grad_bytes = 0
-        self.grad_keys = set()      # storages of the parameter gradients
         self.node_keys = {}         # fx node -> storage keys of its value
         self.grad_out = None        # the group of the output gradients
         self.split_outputs = set()  # groups split off an operation
@@ -183,7 +182,6 @@ def analyse(trace, flat, visit=None, split_grads=True):
         for k in storage_keys(env[o]):
             if k not in seen:
                 seen.add(k)
-                an.grad_keys.add(k)
                 an.grad_bytes += k[1]
     for k, kind in fixed_keys.items():
         an.fixed_bytes[kind] = an.fixed_bytes.get(kind, 0) + k[1]

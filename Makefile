@@ -19,7 +19,8 @@ COVERAGE  ?= 0
 # Debian 12 packages the build, the tests and the demo need.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
             libjansson-dev libcmocka-dev coinor-libcbc-dev coinor-cbc \
-            libxml2-utils jq python3-torch python3-torchvision python3-onnx
+            libxml2-utils jq python3-torch python3-torchvision python3-onnx \
+            munge slurmctld slurmd slurm-client
 
 ifeq ($(COVERAGE),1)
 # make coverage: gcov's counters, objects in build/cov (updated atomically:

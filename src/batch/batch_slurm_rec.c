@@ -267,8 +267,8 @@ void bsr_collect(bsl_run *run, const bsr_params *p, batch_recs *R,
 
 /* ------------------------------------------------------------ waiting */
 
-/* Sleep `seconds`, waking early on Ctrl-C. */
-static void bsr_sleep(double seconds, volatile int *stop) {
+/* Sleep `seconds`, waking early when *stop is set. */
+static void bsr_sleep(double seconds, const volatile int *stop) {
   for (double t = 0; t < seconds && !*stop; t += 0.1) {
     struct timespec ts = {0, 100 * 1000 * 1000};
     nanosleep(&ts, NULL);
@@ -302,10 +302,11 @@ int bsr_wait(bsl_run *run, const bsr_params *p, batch_recs *R) {
       stopped = 1;
       prog_line(&pr, "interrupted: cancelling the array (scancel)");
       rc = bsr_cancel_open(run, p->cmd);
-      continue;
     }
-    double wait = (util_now() - t0) / 10;
-    bsr_sleep(wait < 1 ? 1 : wait > 15 ? 15 : wait, stop);
+    /* Slurm stops cancelled tasks within seconds: look again soon */
+    static const volatile int never = 0;
+    double wait = stopped ? 1 : (util_now() - t0) / 10;
+    bsr_sleep(wait < 1 ? 1 : wait > 15 ? 15 : wait, stopped ? &never : stop);
   }
   prog_done(&pr);
   sig_restore();

@@ -147,7 +147,8 @@ enum {
   O(no_wait, "no-wait", 0, FLAG, 0, NULL, CMD_BATCH, NULL,                    \
     "batch --slurm: submit and exit (collect with --merge or --resume)")     \
   O(cancel, "cancel", 0, FLAG, 0, NULL, CMD_BATCH, NULL,                      \
-    "batch: cancel the Slurm arrays of a run (-o PREFIX or --results FILE)") \
+    "batch --cancel RUN: scancel a Slurm run's arrays (RUN: its -o PREFIX, " \
+    "results file or .jobs directory) and record their tasks")               \
   O(no_heuristic, "no-heuristic", 0, FLAG, 0, NULL,                           \
     CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB,      \
     NULL,                                                                     \

@@ -7,7 +7,7 @@
 #     Slurm time limit and one cancelled with scancel, whose records match
 #     a local batch of the same jobs (statuses and TDIs, one thread, seed
 #     1) and Slurm's own job-completion log;
-#   - --merge of that run;
+#   - --merge of that run; Ctrl-C while waiting;
 #   - --no-wait, a task requeued by Slurm, --cancel RUN, then --resume.
 # The daemons are stopped at exit.  Without root or the packages, or when
 # the daemons do not start, it prints "skipped: WHY" and exits 0.
@@ -187,6 +187,15 @@ t_case "--merge of the Slurm run"
 run "$REMAT" batch --merge run.jobs -o merged
 [ "$rc" = 4 ] || fail "merge: exit $rc ($err)"
 [ "$(sort run.csv)" = "$(sort merged.csv)" ] || fail "merge CSV differs: $(diff <(sort run.csv) <(sort merged.csv))"
+
+# ------------------------------------------------------------- Ctrl-C
+t_case "Ctrl-C cancels the array"
+t_interrupt 4 "$REMAT" batch long5.json --budget 0.9 --time-limit 300 --slurm -o intr
+[ "$rc" = 130 ] || fail "exit $rc, expected 130 ($err)"
+job=$(array_of intr.jobs)
+[ -f "intr.jobs/slurm-$job.cancelled" ] || fail "no cancel mark"
+jq -se 'length == 1 and .[0].status == "interrupted"' intr.jsonl >/dev/null || fail "records: $(cat intr.jsonl)"
+[ "$(state "${job}_1")" = CANCELLED ] || fail "task: $(state "${job}_1")"
 
 # ------------------------------- --no-wait, a requeue, --cancel, --resume
 t_case "--no-wait, requeue, --cancel RUN, --resume"

@@ -219,45 +219,68 @@ static void bsr_open(const bsr_params *p, batch_recs *R, bsr_count *c,
   batch_recs_take(R, &r);
 }
 
+static void bsr_tid(char *buf, size_t len, const bsl_sub *sub, int task) {
+  snprintf(buf, len, "%s_%d", sub->job, task);
+}
+
+/* Slurm's view of the submissions that hold a job's latest task without
+ * a record (the others are not asked). */
+static bsq_array *bsr_query(bsl_run *run, const bsr_latest *L, int n,
+                            const batch_recs *R) {
+  bsq_array *A = util_calloc((size_t)run->nsub + 1, sizeof *A);
+  int *need = util_calloc((size_t)run->nsub + 1, sizeof *need);
+  char tid[64];
+  for (int k = 0; k < n; k++) {
+    bsr_tid(tid, sizeof tid, &run->sub[L[k].sub], L[k].task);
+    if (!bsr_find_task(R, tid)) need[L[k].sub] = 1;
+  }
+  for (int s = 0; s < run->nsub; s++) {
+    bsq_array_init(&A[s], run->sub[s].job, run->sub[s].n);
+    if (need[s]) bsq_query(&A[s]);
+    run->sub[s].open = 0;
+  }
+  free(need);
+  return A;
+}
+
+/* One job's latest task: done before (its record is in R), a new record
+ * (into C), or open. */
+static void bsr_look(bsl_run *run, const bsr_latest *l, const bsq_array *a,
+                     const bsr_params *p, batch_recs *R, batch_recs *C,
+                     bsr_count *c) {
+  bsl_sub *sub = &run->sub[l->sub];
+  const bsq_task *t = &a->task[l->task - 1];
+  char tid[64], iso[32];
+  bsr_tid(tid, sizeof tid, sub, l->task);
+  const batch_rec *old = bsr_find_task(R, tid);
+  if (old) {
+    c->done++;
+    c->failed += batch_status_failure(old->status);
+    return;
+  }
+  batch_rec r;
+  bsr_job_fields(&r, run->jobdir, l->name);
+  if ((!t->state[0] && !a->gone) ||
+      !bsr_task_record(&r, t, run->jobdir, l->name, tid, sub->cancelled)) {
+    sub->open += !bsq_final(t->state);
+    bsr_open(p, R, c, t, run->jobdir, l->name);
+    batch_rec_free(&r);
+    return;
+  }
+  bsr_now_iso(iso, sizeof iso);
+  batch_rec_set(&r.ended, iso);
+  batch_recs_take(C, &r);
+}
+
 void bsr_collect(bsl_run *run, const bsr_params *p, batch_recs *R,
                  bsr_count *c, prog *pr) {
   int n;
   bsr_latest *L = bsr_latest_tasks(run, &n);
-  bsq_array *A = util_calloc((size_t)run->nsub + 1, sizeof *A);
-  for (int s = 0; s < run->nsub; s++) {
-    bsq_array_init(&A[s], run->sub[s].job, run->sub[s].n);
-    bsq_query(&A[s]);
-    run->sub[s].open = 0;
-  }
+  bsq_array *A = bsr_query(run, L, n, R);
+  batch_recs C = {0};
   memset(c, 0, sizeof *c);
   c->jobs = n;
-  batch_recs C = {0};
-  char iso[32];
-  bsr_now_iso(iso, sizeof iso);
-  for (int k = 0; k < n; k++) {
-    bsl_sub *sub = &run->sub[L[k].sub];
-    const bsq_array *a = &A[L[k].sub];
-    const bsq_task *t = &a->task[L[k].task - 1];
-    char tid[64];
-    snprintf(tid, sizeof tid, "%s_%d", sub->job, L[k].task);
-    const batch_rec *old = bsr_find_task(R, tid);
-    if (old) {
-      c->done++;
-      c->failed += batch_status_failure(old->status);
-      continue;
-    }
-    batch_rec r;
-    bsr_job_fields(&r, run->jobdir, L[k].name);
-    if ((!t->state[0] && !a->gone) ||
-        !bsr_task_record(&r, t, run->jobdir, L[k].name, tid, sub->cancelled)) {
-      sub->open += !bsq_final(t->state);
-      bsr_open(p, R, c, t, run->jobdir, L[k].name);
-      batch_rec_free(&r);
-      continue;
-    }
-    batch_rec_set(&r.ended, iso);
-    batch_recs_take(&C, &r);
-  }
+  for (int k = 0; k < n; k++) bsr_look(run, &L[k], &A[L[k].sub], p, R, &C, c);
   bsr_keep(p, &C, R, c, pr);
   for (int s = 0; s < run->nsub; s++) bsq_array_free(&A[s]);
   free(A);

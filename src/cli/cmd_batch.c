@@ -215,8 +215,9 @@ static void cb_slurm_params(const batch_run *B, bsr_params *p) {
   p->quiet = B->o->quiet;
 }
 
-/* --resume: the earlier submissions' finished tasks into the results
- * file first; none of their tasks may still be queued or running. */
+/* Before a submission: the earlier submissions' finished tasks into the
+ * results file (--resume counts them); none of their tasks may still be
+ * queued or running, since the new tasks would write the same files. */
 static int cb_slurm_sync(batch_run *B) {
   bsl_run run;
   bsr_params p;
@@ -443,7 +444,7 @@ static int cb_main(batch_run *B) {
   if (rc) return rc;
   cb_paths(B, "remat-batch.jsonl");
   if ((rc = cb_mkdir(B->jobdir, B->cmd))) return rc;
-  if (o->slurm && o->resume && (rc = cb_slurm_sync(B))) return rc;
+  if (o->slurm && !o->emit_jobs && (rc = cb_slurm_sync(B))) return rc;
   if ((rc = cb_todo(B))) return rc;
   if (o->emit_jobs) return cb_emit(B);
   int run_rc = o->slurm ? cb_slurm(B) : cb_run(B);

@@ -227,11 +227,14 @@ static int cb_slurm_sync(batch_run *B) {
   bsr_collect(&run, &p, &B->recs, &c, NULL);
   bsl_run_free(&run);
   if (!c.running && !c.queued) return 0;
+  int open = c.running + c.queued;
   fprintf(stderr,
-          "remat %s: %d tasks of this run are still queued or running in "
-          "Slurm: wait for them (remat %s --merge %s), or cancel them (remat "
+          "remat %s: %d task%s of this run %s still queued or running in "
+          "Slurm: wait for %s (remat %s --merge %s), or cancel %s (remat "
           "%s --cancel %s)\n",
-          B->cmd, c.running + c.queued, B->cmd, B->jobdir, B->cmd, B->results);
+          B->cmd, open, open == 1 ? "" : "s", open == 1 ? "is" : "are",
+          open == 1 ? "it" : "them", B->cmd, B->jobdir,
+          open == 1 ? "it" : "them", B->cmd, B->results);
   return 2;
 }
 
@@ -275,6 +278,25 @@ static void cb_run_paths(batch_run *B, const char *arg) {
   free(stem);
 }
 
+/* scancel the run's submissions that have open tasks. */
+static int cb_cancel_open(batch_run *B, bsl_run *run) {
+  bsr_params p;
+  bsr_count c;
+  char err[1024];
+  cb_slurm_params(B, &p);
+  bsr_collect(run, &p, &B->recs, &c, NULL);
+  for (int s = 0; s < run->nsub; s++)
+    if (run->sub[s].open && bsl_cancel(B->jobdir, &run->sub[s], err, sizeof err)) {
+      fprintf(stderr, "remat %s: %s\n", B->cmd, err);
+      return 4;
+    }
+  int open = c.running + c.queued;
+  if (!B->o->quiet)
+    fprintf(stderr, "remat: cancelled %d open task%s of %s\n", open,
+            open == 1 ? "" : "s", B->jobdir);
+  return 0;
+}
+
 /* --cancel RUN: scancel its open arrays, then record their tasks. */
 static int cb_cancel(batch_run *B) {
   if (B->o->npos != 1) {
@@ -284,28 +306,13 @@ static int cb_cancel(batch_run *B) {
   }
   cb_run_paths(B, B->o->pos[0]);
   bsl_run run;
-  bsr_params p;
-  bsr_count c;
   if (cb_slurm_load(B, &run)) return 2;
-  if (!run.nsub) {
+  int rc = run.nsub ? cb_cancel_open(B, &run) : 2;
+  if (!run.nsub)
     fprintf(stderr, "remat %s: %s: no Slurm submission (no slurm.runs)\n",
             B->cmd, B->jobdir);
-    bsl_run_free(&run);
-    return 2;
-  }
+  bsr_params p;
   cb_slurm_params(B, &p);
-  bsr_collect(&run, &p, &B->recs, &c, NULL);
-  int rc = 0;
-  char err[1024];
-  for (int s = 0; s < run.nsub && !rc; s++)
-    if (run.sub[s].open && bsl_cancel(B->jobdir, &run.sub[s], err, sizeof err)) {
-      fprintf(stderr, "remat %s: %s\n", B->cmd, err);
-      rc = 4;
-    }
-  if (!rc && !B->o->quiet)
-    fprintf(stderr, "remat: cancelled %d open task%s of %s\n",
-            c.running + c.queued, c.running + c.queued == 1 ? "" : "s",
-            B->jobdir);
   if (!rc) rc = bsr_wait(&run, &p, &B->recs);
   bsl_run_free(&run);
   return rc == 130 ? 0 : rc;

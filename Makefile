@@ -7,6 +7,10 @@
 #   make coverage        the tests with gcov (build/cov), then src/'s line coverage
 #   make demo            solve a bundled example and draw its pictures
 #   make install PREFIX=/usr/local
+#   make pylib           build/pic/libremat.so and build/pic/remat for the
+#                        Python package (`pip install .` runs it)
+#   make pyenv           build/venv: the pinned Python test environment with
+#                        the package installed (make check makes it)
 #   make deps            install the Debian packages we need (as root)
 #   make bench-quick     a few-minute benchmark run (bench/table3 --quick)
 
@@ -16,11 +20,14 @@ CXX       ?= g++
 SANITIZE  ?= 0
 COVERAGE  ?= 0
 
-# Debian 12 packages the build, the tests and the demo need.
+# Debian packages (12 and 13) the build, the tests and the demo need;
+# clang's runtime (the fuzzers, `make fuzz`) is named after its version,
+# found once clang is installed.  Python packages are pinned in
+# requirements/ and go into build/venv.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
             libjansson-dev libcmocka-dev coinor-libcbc-dev coinor-cbc \
-            libxml2-utils jq python3-torch python3-torchvision python3-onnx \
-            munge slurmctld slurmd slurm-client
+            libxml2-utils jq python3-venv clang munge slurmctld slurmd slurm-client
+CLANG_RT  = $(shell clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/libclang-rt-\1-dev/p')
 
 ifeq ($(COVERAGE),1)
 # make coverage: gcov's counters, objects in build/cov (updated atomically:
@@ -39,6 +46,12 @@ export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 SANFLAGS  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined,float-cast-overflow
 OPT       := -O1 -g
+else ifeq ($(PIC),1)
+# make pylib: position-independent objects in build/pic for the shared
+# library the Python package loads (and the remat command it installs)
+BUILD     := build/pic
+SANFLAGS  := -fPIC
+OPT       := -O2 -g
 else
 BUILD     := build
 SANFLAGS  :=
@@ -73,7 +86,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check tests unit e2e coverage demo install clean deps deps-check bench-quick
+.PHONY: all check tests unit e2e coverage demo install clean deps deps-check bench-quick pylib deps-install pyenv
 
 all: $(BIN) $(LIBA)
 
@@ -82,7 +95,8 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The annealings' inner loops (plan.c, seq_eval.c: shifts and scans over
-# every step) gain from vectorisation (bench/RESULTS.md, sections 9, 35).
+# every step) gain from vectorisation (bench/RESULTS.md#anneal-incremental,
+# #seq-anneal-incremental).
 ifneq ($(SANITIZE),1)
 $(BUILD)/obj/search/plan.o $(BUILD)/obj/search/seq_eval.o: CFLAGS += -O3
 endif
@@ -102,6 +116,17 @@ $(LIBA): $(LIB_OBJ)
 
 $(BIN): $(CLI_OBJ) $(LIB_OBJ)
 	$(CXX) $(LDFLAGS) $^ $(LIBS) -o $@
+
+# libremat.so (PIC=1): the same objects, only the public API (remat_*)
+# exported, as libremat.a does.
+$(BUILD)/libremat.so: $(LIB_OBJ) include/remat.map
+	$(CXX) -shared $(LDFLAGS) -Wl,--version-script=include/remat.map \
+	  $(LIB_OBJ) $(LIBS) -o $@
+
+# The Python package's native part (setup.py runs this): build/pic/
+# libremat.so and build/pic/remat.
+pylib:
+	$(MAKE) --no-print-directory PIC=1 build/pic/libremat.so build/pic/remat
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ) | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -iquote tests $(CFLAGS) -c $< -o $@.tmp.o
@@ -191,13 +216,17 @@ replay:
 # ---------------------------------------------------------------- deps
 # Installs what is missing when run as root, otherwise prints the command.
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+	@$(MAKE) --no-print-directory deps-install PKGS="$(DEB_PKGS)"
+	@$(MAKE) --no-print-directory deps-install PKGS="$(CLANG_RT)"
+
+deps-install:
+	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	  else \
 	    echo "missing Debian packages; run:"; \
 	    echo "  sudo apt-get install -y$$missing"; exit 1; \
@@ -215,9 +244,9 @@ UNIT_NAMES := $(UNIT_SRC:tests/%.c=%)
 E2E_NAMES  := $(patsubst tests/%.sh,%,$(wildcard tests/e2e_*.sh))
 REPLAY_NAMES := $(FUZZ_NAMES:%=replay_%)
 # the longest start first, else one of them may start last
-SLOW_TESTS := e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
+SLOW_TESTS := pytest e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
 test_order  = $(filter $(1),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(1))
-TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims layout)
+TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims layout pytest)
 TLOG       := $(BUILD)/tests
 TEST_JOBS  ?= $(shell nproc)
 TEST_TIMEOUT ?= 1800
@@ -242,7 +271,34 @@ $(E2E_NAMES:%=test-%): test-%: tests/%.sh tests/lib.sh $(BIN) | $(TLOG)
 $(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
 	$(call run_test,replay_$*,$< tests/fuzz/corpus/$* $$(ls -d tests/fuzz/crashes/$* 2>/dev/null))
 
-# src/'s layout rules (README, "Layout")
+# ---------------------------------------------------------------- python
+# The Python package's tests run against the package as `pip install .`
+# installs it, in build/venv with the pinned requirements
+# (requirements/test.txt: PyTorch 2, torchvision, ONNX, pytest, atheris),
+# from outside the source tree so that `import remat` is the installed one.
+PYTHON    ?= python3
+PYENV     := build/venv
+PY_SRC    := $(shell find python/remat -name '*.py') pyproject.toml setup.py
+
+$(PYENV)/.requirements: requirements/test.txt
+	rm -rf $(PYENV)
+	$(PYTHON) -m venv $(PYENV)
+	$(PYENV)/bin/pip install -q -r requirements/test.txt
+	touch $@
+
+$(PYENV)/.installed: $(PYENV)/.requirements $(PY_SRC) $(LIB_C) $(LIB_CXX) $(CLI_C)
+	$(PYENV)/bin/pip install -q --no-deps --force-reinstall .
+	touch $@
+
+pyenv: $(PYENV)/.installed
+
+test-pytest: $(PYENV)/.installed | $(TLOG)
+	$(call run_test,pytest,sh -c 'cd $(TLOG) && $(CURDIR)/$(PYENV)/bin/python -m pytest -q -p no:cacheprovider --rootdir=$(CURDIR) $(CURDIR)/python/tests')
+
+test-e2e_torch: $(PYENV)/.installed
+test-e2e_torch: export REMAT_PY := $(CURDIR)/$(PYENV)/bin/python
+
+# src/'s layout rules (docs/architecture.md)
 test-layout: tests/layout.sh | $(TLOG)
 	$(call run_test,layout,bash $<)
 
@@ -308,10 +364,6 @@ install: $(BIN) $(LIBA)
 	install -m 644 include/remat.h $(DESTDIR)$(PREFIX)/include/remat.h
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libremat.a
 	install -m 644 models/*.mzn $(DESTDIR)$(PREFIX)/share/remat/models/
-	install -d $(DESTDIR)$(PREFIX)/share/remat/python/remat_bridge
-	install -m 755 scripts/remat-torch scripts/remat-onnx $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 scripts/remat_bridge/*.py \
-	  $(DESTDIR)$(PREFIX)/share/remat/python/remat_bridge/
 
 clean:
 	rm -rf build

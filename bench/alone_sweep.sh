@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/alone_sweep.sh -- the solve on one thread (as `remat batch` runs
-# each job) on small generated layered graphs (bench/RESULTS.md, section
-# 25): `remat gen layered --nodes N --seed S` for N from 8 to NMAX and
+# each job) on small generated layered graphs (bench/RESULTS.md#one-thread-milp):
+# `remat gen layered --nodes N --seed S` for N from 8 to NMAX and
 # S = 1 .. K, at 0.9 and 0.8, 10 s each; counts the runs that end with a
 # proof (optimal or infeasible) and those that end without a schedule
 # within budget and without a proof (over-budget), for one binary or two.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/claims_sweep.sh -- the covering bound against Checkmate's MILP on
-# small generated layered graphs (bench/RESULTS.md, section 24):
+# small generated layered graphs (bench/RESULTS.md#claims-cbc-preprocessing):
 # `remat gen layered --nodes N --seed S` for N from 8 to NMAX and S = 1 .. K,
 # at 0.9 and 0.8; for each, `remat info`'s lower bound (the covering bound
 # with its inputs' rows; `--copies 1000`, any number in effect, as in the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/proofs_sweep.sh -- proofs on small generated layered graphs
-# (bench/RESULTS.md, section 16): `remat gen layered --nodes N --seed S`
+# (bench/RESULTS.md#window-bound): `remat gen layered --nodes N --seed S`
 # for S = 500 .. 500 + K - 1 with N from 20 to 60, each solved at 0.8 with
 # 10 s and one thread; counts the runs that end with a proof (optimal or
 # infeasible), for one binary or two.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/proofs_window.sh -- the window bound inside `remat solve` on the
-# random layered graphs (bench/RESULTS.md, section 16): status, lower bound
+# random layered graphs (bench/RESULTS.md#window-bound): status, lower bound
 # and best TDI, and when the bound or the proof came, for one binary or two.
 #
 #   bench/proofs_window.sh [--before OLD_REMAT] [--after REMAT] [--quick]

@@ -11,7 +11,7 @@
  *     writing a one-line human-readable message into a caller buffer;
  *   - sizes and durations are 64-bit integers everywhere.
  *
- * Memory model (the Moccasin paper's, see README.md): a schedule is a
+ * Memory model (the Moccasin paper's, docs/method.md): a schedule is a
  * sequence of node indices, a repeated node is a recomputation.  Each step
  * reads, for every predecessor, its latest earlier copy.  Memory at step j is
  * the sizes of all earlier copies that still have a reader at step j or
@@ -71,7 +71,7 @@ typedef struct remat_graph {
 } remat_graph;
 
 /* Read a graph from a JSON file: networkx node-link JSON (both dialects of
- * the Moccasin benchmark graphs) or remat's native format (README.md).
+ * the Moccasin benchmark graphs) or remat's native format (docs/formats.md).
  * On error returns NULL and writes "FILE[:LINE:COL]: message" to err.
  * The path "-" reads standard input ("<stdin>" in messages; the graph's
  * path is then NULL and its name, when the document gives none, "stdin"). */
@@ -288,7 +288,7 @@ typedef struct remat_solve_params {
   int keep_copies;         /* 1: keep to C_v as given (--strict-copies);
                               0: raise C_v (where it is 2 or more) to the
                               copies of a node in Chen's or Echo's schedule
-                              (or the LP rounding's, README "Copies") when
+                              (or the LP rounding's, docs/method.md) when
                               it fits the budget, so that the solve never
                               ends worse than those baselines (0) */
   int64_t order_cost;      /* > 0: a lower bound on the duration that
@@ -309,6 +309,42 @@ void remat_solve_params_init(remat_solve_params *p);
  * re-simulation, a solver error). */
 int remat_solve(const remat_graph *g, const remat_solve_params *p,
                 remat_result *r);
+
+/* ------------------------------------------------------------------ */
+/* Baselines                                                           */
+/* ------------------------------------------------------------------ */
+
+/* One of Checkmate's baselines or Echo's: method "checkpoint-all",
+ * "chen-sqrtn", "chen-greedy" or "echo"; candidates (the checkpoint
+ * candidates of Chen's methods) "ap" (articulation points, also for NULL)
+ * or "linearized" (every forward node).  time_limit in seconds (<= 0: none);
+ * stop as in remat_solve_params (may be NULL).  Fills r (initialised for g
+ * with the budget).  Returns REMAT_OK (within budget), REMAT_ENOFIT (the
+ * method's best is over budget, r->message says by how much), REMAT_EUSAGE
+ * (an unknown name, r->message says so) or REMAT_EINTERNAL. */
+int remat_baseline(const remat_graph *g, const char *method,
+                   const char *candidates, double time_limit,
+                   volatile int *stop, remat_result *r);
+
+/* ------------------------------------------------------------------ */
+/* For language bindings                                               */
+/* ------------------------------------------------------------------ */
+
+/* A result on the heap, initialised as remat_result_init does. */
+remat_result *remat_result_new(const remat_graph *g, int64_t budget,
+                               const char *method);
+/* remat_result_free, then the struct itself (NULL: nothing). */
+void remat_result_delete(remat_result *r);
+
+/* The result as the JSON document `remat solve -o` writes (compact, one
+ * line), as a string to release with remat_free; NULL when out of
+ * memory. */
+char *remat_result_json(const remat_result *r, const remat_graph *g);
+void remat_free(void *p);
+
+/* sizeof of a public struct named "remat_graph", "remat_sim",
+ * "remat_result" or "remat_solve_params"; 0 for any other name. */
+size_t remat_struct_size(const char *name);
 
 #ifdef __cplusplus
 }

@@ -95,7 +95,7 @@ t_case "proven infeasible by the MILP"
 # A 28-node graph (sizes 0, 7 and 100) whose budget 270 is above the max_v
 # bound (200) but below every schedule's peak: Gecode alone does not prove
 # it within the test's limit (any C_v); Checkmate's MILP proves it quickly
-# (bench/RESULTS.md, section 12), for the stage model; the pebbling proof,
+# (bench/RESULTS.md#milp-in-solve), for the stage model; the pebbling proof,
 # which the solve runs first, for every sequence (node n21 cannot be
 # computed within 270 at all).
 cat >z28.json <<'EOF_Z28'
@@ -186,7 +186,7 @@ t_case "stuck above the budget with C_v: the LP rounding's copies"
 # above the budget with C_v = 2 and the search from there finds nothing
 # in 10 s; Checkmate's LP rounded with any number of copies fits at once,
 # computing a few nodes three times or more, and raises their C_v as a
-# baseline's would (README, "Copies"): a schedule within budget, whose
+# baseline's would (docs/method.md, "Copies"): a schedule within budget, whose
 # copies keep to the result's map.
 "$REMAT" gen layered --nodes 20 --seed 6 -q -o l20.json
 run "$REMAT" solve l20.json --budget 0.85 --threads 1 --time-limit $((10 * T_SLOW)) -v -o l20-r.json
@@ -270,7 +270,7 @@ t_case "a large graph: the time limit holds"
 # (10,000 nodes, 159,473 edges: anything quadratic in the seeding, such as
 # the baselines' n x n stage matrices or a greedy pass over the schedule
 # for every move at the peak, overruns a 4 s limit many times over;
-# bench/RESULTS.md, section 8)
+# bench/RESULTS.md#large-graphs)
 "$REMAT" gen layered --nodes 10000 --seed 1 -q -o huge.json
 t0=$(date +%s.%N)
 run "$REMAT" solve huge.json --budget 0.9 --time-limit 4 -q -o huge-r.json

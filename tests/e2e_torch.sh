@@ -1,24 +1,37 @@
 #!/usr/bin/env bash
-# e2e_torch.sh -- the Python bridge (scripts/remat-torch, scripts/remat-onnx):
+# e2e_torch.sh -- the Python bridge (remat-torch, remat-onnx: the package's
+# entry points run by $REMAT_PY -m ...):
 # three small models of tests/torch_models.py exported for inference and for
 # training, solved at 0.6 and 0.8, and run along the schedules (outputs and
 # gradients equal to the plain model's, the measured peak equal to remat
 # eval's); torchvision's AlexNet in free order, proven optimal over every
 # order; node sizes checked by hand; an ONNX export; bad inputs (exit 2,
-# one line, no traceback).  Skips (exit 0) when /usr/bin/python3 cannot
-# import torch (Debian: python3-torch python3-torchvision python3-onnx).
-# Usage: REMAT=build/remat bash tests/e2e_torch.sh
+# one line, no traceback).  REMAT_PY is a Python (a virtual environment's)
+# with PyTorch 2 in which the remat package imports (PYTHONPATH=python works
+# in the source tree); the test skips (exit 0) when it is unset or cannot
+# import torch.
+# Usage: REMAT=build/remat REMAT_PY=venv/bin/python bash tests/e2e_torch.sh
 set -euo pipefail
-PY=/usr/bin/python3
-if ! "$PY" -c 'import torch' 2>/dev/null; then
-  echo "SKIP (e2e_torch): $PY cannot import torch" \
-       "(apt-get install python3-torch python3-torchvision python3-onnx)"
+PY=${REMAT_PY:-}
+if [ -z "$PY" ]; then
+  echo "SKIP (e2e_torch): REMAT_PY is not set (a Python with PyTorch 2" \
+       "and the remat package, e.g. REMAT_PY=venv/bin/python)"
+  exit 0
+fi
+# the source tree's package first
+export PYTHONPATH="$(cd "$(dirname "$0")/.." && pwd)/python${PYTHONPATH:+:$PYTHONPATH}"
+if ! "$PY" -c 'import torch, remat.torch' 2>/dev/null; then
+  echo "SKIP (e2e_torch): $PY cannot import torch and remat.torch"
   exit 0
 fi
 . "$(dirname "$0")/lib.sh"
 
-RT=$root/scripts/remat-torch
-RO=$root/scripts/remat-onnx
+# the entry points as the console scripts run them
+printf '%s\n' '#!/bin/sh' "exec \"$PY\" -c 'from remat.torch.torch_cmd import console; console()' \"\$@\"" >"$tmp/remat-torch"
+printf '%s\n' '#!/bin/sh' "exec \"$PY\" -c 'from remat.onnx.cli import console; console()' \"\$@\"" >"$tmp/remat-onnx"
+chmod +x "$tmp/remat-torch" "$tmp/remat-onnx"
+RT=$tmp/remat-torch
+RO=$tmp/remat-onnx
 M=$root/tests/torch_models.py
 
 # field FILE SCHEDULE KEY: KEY's value in SCHEDULE's section of a run report
@@ -28,16 +41,18 @@ field() {
 }
 
 # ---------------------------------------------------- export, solve, run
-# model | input | nodes of the inference graph
-while IFS='|' read -r name shape; do
+# model | input | training batch.  Inference runs at batch 4; training at
+# a batch where the activations outweigh the gradients (they live until the
+# backward returns, and no schedule's peak is below them).
+while IFS='|' read -r name shape tbatch; do
   for mode in infer train; do
     t_case "$name $mode: export, solve, run"
-    flag=""
-    [ "$mode" = train ] && flag=--train
+    flag="--batch 4"
+    [ "$mode" = train ] && flag="--train --batch $tbatch"
     g=$name-$mode.json
     s6=$name-$mode-0.6.json
     s8=$name-$mode-0.8.json
-    run "$RT" export "$M:$name" --input "$shape" --batch 4 $flag -o "$g" -q
+    run "$RT" export "$M:$name" --input "$shape" $flag -o "$g" -q
     [ "$rc" = 0 ] || fail "export $name $mode: exit $rc: $err"
     "$REMAT" info "$g" >/dev/null || fail "remat info $g"
     [ "$(jq -r '[.nodes[] | select(.op and .label)] | length' "$g")" = \
@@ -77,9 +92,9 @@ while IFS='|' read -r name shape; do
       fail "run $g: no recomputation at 0.6"
   done
 done <<'EOF'
-mlp|32
-rescnn|3x16x16
-transformer|8x16
+mlp|32|128
+rescnn|3x16x16|4
+transformer|8x16|32
 EOF
 
 # ------------------------------------ free order on a torchvision model
@@ -129,7 +144,7 @@ run "$RT" run "$M:mlp" bad-graph.json mlp-infer-0.8.json -q
   fail "mismatching graph: exit $rc: $err"
 run "$RT" run "$M:transformer" transformer-train.json transformer-train-0.8.json \
   --batch 2 -q
-[ "$rc" = 2 ] && [ "$err" = "remat-torch: --batch 2 differs from transformer-train.json's 4" ] ||
+[ "$rc" = 2 ] && [ "$err" = "remat-torch: --batch 2 differs from transformer-train.json's 32" ] ||
   fail "option differing from the graph's: exit $rc: $err"
 "$REMAT" solve mlp-infer.json --budget 16 -q -o none.json >/dev/null || true
 run "$RT" run "$M:mlp" mlp-infer.json none.json -q

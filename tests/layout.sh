@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# layout.sh -- the rules of src/'s layout (README, "Layout"):
+# layout.sh -- the rules of src/'s layout (docs/architecture.md):
 #   - src/ is one folder per wing, ranked bottom-up by WINGS in the
 #     Makefile; a file includes headers of its own wing or of a wing
 #     below it, never above;
 #   - header names are unique across wings (includes name no folder);
 #   - no include cycle between modules (a module is a name: x.c, x.h);
 #   - no file in src/ longer than 800 lines;
-#   - README's Layout section names every file of src/ (cmd_* as a group).
+#   - docs/architecture.md's Files section names every file of src/ (cmd_*
+#     as a group).
 # Usage: bash tests/layout.sh [ROOT]   (prints every breach, exit 1 if any)
 set -uo pipefail
 
@@ -71,13 +72,15 @@ if ! out=$(tsort "$edges" 2>&1 >/dev/null); then
   breach "include cycle between modules: $(echo "$out" | sed -n 's/^tsort: //p' | grep -v loop | tr '\n' ' ')"
 fi
 
-section=$(sed -n '/^## Layout$/,/^## /p' README.md)
+doc=docs/architecture.md
+section=$(sed -n '/^## Files$/,/^## /p' "$doc")
+[ -n "$section" ] || breach "$doc has no Files section"
 for f in src/*/*.c src/*/*.cpp; do
   [ -e "$f" ] || continue
   mod=$(basename "$f")
   mod=${mod%.c}
   case $mod in cmd_*) grep -qF 'cmd_*' <<<"$section" && continue ;; esac
-  grep -qw -- "$mod" <<<"$section" || breach "$f is not named in README's Layout section"
+  grep -qw -- "$mod" <<<"$section" || breach "$f is not named in $doc's Files section"
 done
 
 exit $bad

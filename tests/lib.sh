@@ -174,7 +174,7 @@ JSON
 # t_cheap_u FILE: u (cheap, large) is read at c2, c8, c14 and c20 of a
 # chain and cannot be held across the heavy c5, c11 and c17 within 80:
 # Echo computes it four times (a schedule of duration 204, the optimum),
-# so the solve raises u's C_v to 4 (README, "Copies").
+# so the solve raises u's C_v to 4 (docs/method.md, "Copies").
 t_cheap_u() {
   {
     printf '{"name": "cheap-u", "nodes": [{"id": "u", "duration": 1, "memory": 50}'

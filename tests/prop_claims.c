@@ -402,7 +402,7 @@ static void prop_check_claims(prop *P, const char *gpath, claim *cl, int ncl, in
     if (c->rc != 0 && c->rc != 3) continue;
     int k = prop_solved_model(c);
     /* C_v may be raised to a baseline's copies, never where it is 1
-     * (README, "Copies"); the result's "copies" says where */
+     * (docs/method.md, "Copies"); the result's "copies" says where */
     int raised_one = 0;
     for (int v = 0; v < n; v++)
       if (caps[v] == 1 && c->cnt[v] > 1) raised_one = 1;

@@ -176,7 +176,7 @@ static gz_status gz_try(const util_buf *text, double seconds, char *err, size_t 
  * parsing one must not leave memory behind: Gecode 6.2's FlatZinc parser
  * leaks the list of every set literal and a spec per element of an
  * output array of existing variables, which window_model.c avoids
- * (their weight in a long solve's memory: bench/RESULTS.md section 8).
+ * (their weight in a long solve's memory: bench/RESULTS.md#large-graphs).
  * What stays is mostly Gecode's own bytes per brancher; the check allows
  * 2 KB a parse, well below what those leaks leave for a window this size.
  * (Under ASan, mallinfo2 does not see the heap.) */

@@ -612,3 +612,37 @@ int base_conclude(remat_result *r, int method) {
            r->seq ? 100.0 * (double)r->peak / (double)r->budget : 0.0);
   return REMAT_ENOFIT;
 }
+
+int base_solve(const remat_graph *g, base_params *p, remat_result *r,
+               base_info *info) {
+  p->t0 = util_now();
+  int rc = base_run(g, p, r, info);
+  r->t_total = util_now() - p->t0;
+  r->t_phase[0] = r->t_total;
+  if (!rc) return base_conclude(r, p->method);
+  snprintf(r->message, sizeof r->message,
+           "internal error: a baseline schedule failed re-simulation");
+  return REMAT_EINTERNAL;
+}
+
+int remat_baseline(const remat_graph *g, const char *method,
+                   const char *candidates, double time_limit,
+                   volatile int *stop, remat_result *r) {
+  base_params p;
+  base_params_init(&p);
+  p.budget = r->budget;
+  p.method = method ? base_method_parse(method) : -1;
+  p.candidates = base_candidates_parse(candidates ? candidates : "ap");
+  if (p.method < 0 || p.candidates < 0) {
+    snprintf(r->message, sizeof r->message,
+             p.method < 0 ? "unknown baseline '%s' "
+                            "(checkpoint-all|chen-sqrtn|chen-greedy|echo)"
+                          : "unknown candidates '%s' (ap|linearized)",
+             p.method < 0 ? (method ? method : "(null)") : candidates);
+    return REMAT_EUSAGE;
+  }
+  if (time_limit < 0) time_limit = 0;
+  p.time_limit = time_limit;
+  p.stop = stop;
+  return base_solve(g, &p, r, NULL);
+}

@@ -92,12 +92,20 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
  * Returns REMAT_OK or REMAT_ENOFIT. */
 int base_conclude(remat_result *r, int method);
 
+/* base_run, then the timings and base_conclude: what `remat baseline`
+ * and remat_baseline (remat.h) report.  p->t0 is set to now.  Returns
+ * REMAT_OK, REMAT_ENOFIT (nothing within budget) or REMAT_EINTERNAL (a
+ * schedule failed re-simulation; r->message says so). */
+int base_solve(const remat_graph *g, base_params *p, remat_result *r,
+               base_info *info);
+
 /* All methods on both candidate sets (chen-greedy with max_evals 24),
  * every schedule offered to r (phase 0): the warm start of remat solve and
  * remat milp.  t0 is util_now() at the caller's start, for trace times (0:
  * now); stop may be NULL; time_limit in seconds from t0 (0: none).  About
  * 100 schedules: fast on the benchmark graphs, seconds on the largest
- * (bench/RESULTS.md, sections 8 and 14).  Returns like base_run. */
+ * (bench/RESULTS.md#large-graphs and #design-choices).  Returns like
+ * base_run. */
 int base_best(const remat_graph *g, int64_t budget, double t0,
               double time_limit, volatile int *stop, remat_result *r);
 

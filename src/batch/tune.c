@@ -146,10 +146,10 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
   remat_result r;
   remat_result_init(&r, g, sp.budget, "cp");
   int rc = remat_solve(g, &sp, &r);
-  /* c, raised where the solve raised it for a baseline that fits (README,
-   * "Copies"): the map must hold the round's schedule.  (The solve's own
-   * C_v are also lower where no more copies can be used, as for a sink:
-   * those stay as asked.) */
+  /* c, raised where the solve raised it for a baseline that fits
+   * (docs/method.md, "Copies"): the map must hold the round's schedule.
+   * (The solve's own C_v are also lower where no more copies can be used,
+   * as for a sink: those stay as asked.) */
   int *used = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *used);
   for (int v = 0; v < g->n; v++) used[v] = r.copies && r.copies[v] > c[v] ? r.copies[v] : c[v];
   tune_round row;

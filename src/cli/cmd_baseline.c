@@ -49,18 +49,8 @@ int cmd_baseline(const char *name, const cli_opts *o) {
   remat_result r;
   remat_result_init(&r, g, p.budget, base_method_name(p.method));
   base_info info;
-  p.t0 = util_now();
   p.time_limit = o->time_limit;
-  rc = base_run(g, &p, &r, &info);
-  r.t_total = util_now() - p.t0;
-  r.t_phase[0] = r.t_total;
-  if (rc) {
-    snprintf(r.message, sizeof r.message,
-             "internal error: a baseline schedule failed re-simulation");
-  } else {
-    base_conclude(&r, p.method);
-    rc = r.seq && r.peak <= r.budget ? 0 : 3;
-  }
+  rc = base_solve(g, &p, &r, &info);
   json_t *extra = cmd_baseline_extra(g, &p, &info);
   rc = cmdu_finish(name, o, g, &r, extra, rc);
   json_decref(extra);

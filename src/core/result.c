@@ -275,7 +275,7 @@ int result_write_json(const remat_result *r, const remat_graph *g,
                       size_t errlen) {
   json_t *o = result_to_json(r, g);
   if (extra) json_object_update(o, extra);
-  size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(10);
+  size_t flags = JSON_INDENT(1) | RESULT_JSON_REALS;
   int rc;
   if (util_is_stdout(path)) {
     rc = json_dumpf(o, stdout, flags);

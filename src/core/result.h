@@ -9,6 +9,9 @@
 
 #include "remat.h"
 
+/* The digits a result's reals are written with (TDIs, seconds). */
+#define RESULT_JSON_REALS JSON_REAL_PRECISION(10)
+
 /* The result as a JSON object (the documented output format). */
 json_t *result_to_json(const remat_result *r, const remat_graph *g);
 

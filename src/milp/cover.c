@@ -437,8 +437,8 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     cv_inputs(&C);
     cv_in_cols(&C);
     /* the steps' problem built lazily (a large one) comes before the
-     * inputs' CBC, which its LP's rounds pass (bench/RESULTS.md, section
-     * 30): the inputs' LP alone then */
+     * inputs' CBC, which its LP's rounds pass
+     * (bench/RESULTS.md#cover-steps-lazy): the inputs' LP alone then */
     if (p->inputs >= 2 && !child_stopping()) steps = cover_steps_new(g, p, C.load);
     C.lp_only = steps && cover_steps_lazy(steps);
     if (C.nin > 0) {

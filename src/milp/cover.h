@@ -33,7 +33,7 @@
  *
  * The problem has one column per gap (at most the number of edges) and one
  * row per overloaded stage; CBC solves it in milliseconds to seconds on
- * the benchmark graphs (bench/RESULTS.md, section 13), and its bound is
+ * the benchmark graphs (bench/RESULTS.md#covering-bound), and its bound is
  * exact on the Checkmate graphs: it proves FCN8's, VGG16's and ResNet50's
  * optima. */
 #ifndef REMAT_COVER_H

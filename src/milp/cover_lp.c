@@ -53,7 +53,7 @@ int covlp_relax(const covlp *L, double seconds, double *value) {
   /* the dual simplex: every cost is at least 0, so the slack basis with
    * every column at its lower bound is dual feasible from the start
    * (Clp's own choice of method took 6 times as long on the steps'
-   * problem: bench/RESULTS.md, section 40) */
+   * problem: bench/RESULTS.md#cover-steps-cutoff) */
   Clp_initialDualSolve(lp);
   int st = Clp_status(lp);
   if (st == 0 && value) *value = Clp_objectiveValue(lp);
@@ -146,8 +146,8 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, int64_t below, 
     if (L->integer[j]) Cbc_setInteger(m, j);
   if (below > 0) {
     /* heuristics, cuts and strong branching off: the search ends faster
-     * without them where there is no solution (bench/RESULTS.md,
-     * section 39) */
+     * without them where there is no solution
+     * (bench/RESULTS.md#cover-cbc-steps) */
     Cbc_setParameter(m, "heuristicsOnOff", "off");
     Cbc_setParameter(m, "cutsOnOff", "off");
     Cbc_setParameter(m, "strongBranching", "0");

@@ -8,7 +8,7 @@
  * left, and keeps the higher bound (or, asked to, proves bounds below
  * the best schedule's increase step by step).  CBC runs without its
  * preprocessing, which has returned optima above the true ones on these
- * problems (bench/RESULTS.md, section 24). */
+ * problems (bench/RESULTS.md#claims-cbc-preprocessing). */
 #ifndef REMAT_COVER_LP_H
 #define REMAT_COVER_LP_H
 
@@ -55,8 +55,8 @@ enum {
    * when there are none, that is the bound and the next step starts
    * there; when there is one, the next steps stay below it.
    * CBC's own bound stays at its root's until its search ends, which
-   * takes minutes where its incumbents come late (bench/RESULTS.md,
-   * section 39) */
+   * takes minutes where its incumbents come late
+   * (bench/RESULTS.md#cover-cbc-steps) */
   COVLP_LP_PROVE = 3
 };
 

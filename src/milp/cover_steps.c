@@ -299,7 +299,7 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
    * out of memory at a step of stage k before k's own (cs_out).  The
    * inputs kept through k (E) stay out of these rows: where u's last
    * computation falls elsewhere, nothing makes the values out of memory
-   * outweigh them (bench/RESULTS.md, section 23). */
+   * outweigh them (bench/RESULTS.md#cover-steps-rows). */
   int64_t mmax = 0;
   for (int x = 0; x < ng; x++)
     if (g->m[S->gu[gj[x]]] > mmax) mmax = g->m[S->gu[gj[x]]];
@@ -541,7 +541,8 @@ static void cs_rounds(const cs *S, const covlp *L, double limit, cover_out *o) {
     if (left <= 0.01 || child_stopping()) break;
     Clp_setMaximumSeconds(lp, left);
     /* the first LP with Clp's presolve: its later rounds' dual simplex
-     * then took a third less time on random_layered_n1000 (section 30) */
+     * then took a third less time on random_layered_n1000
+     * (bench/RESULTS.md#cover-steps-lazy) */
     if (pass == 0)
       Clp_initialSolve(lp);
     else

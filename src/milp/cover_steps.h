@@ -57,7 +57,8 @@
 
 /* Problems with more matrix entries than this are built lazily: Clp's LP
  * of the whole problem had not ended after 400 s at 2.8 million
- * (bench/RESULTS.md, sections 23 and 30); lazily built ones with more
+ * (bench/RESULTS.md#cover-steps-rows and #cover-steps-lazy); lazily built
+ * ones with more
  * than COVER_STEPS_LAZY_MAX_NONZEROS (the generated rows included) are
  * not built. */
 #define COVER_STEPS_MAX_NONZEROS 500000LL

@@ -51,7 +51,7 @@
  * Models above MILP_MAX_NONZEROS matrix entries are refused
  * after a counting pass that allocates one int per column, so a model far
  * too large is refused before anything is built (the benchmark graphs'
- * sizes: bench/RESULTS.md, section 14). */
+ * sizes: bench/RESULTS.md#design-choices). */
 #ifndef REMAT_MILP_MODEL_H
 #define REMAT_MILP_MODEL_H
 

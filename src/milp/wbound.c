@@ -107,7 +107,7 @@ static void wb_cbc_child(void *arg) {
   Cbc_setParameter(m, "heuristicsOnOff", "off");
   /* without CBC's preprocessing, which returned optima above the true
    * ones on the covering problems (cover_lp.h); here the proofs come
-   * sooner without it too (bench/RESULTS.md, section 24) */
+   * sooner without it too (bench/RESULTS.md#claims-cbc-preprocessing) */
   Cbc_setParameter(m, "preprocess", "off");
   Cbc_setParameter(m, "ratioGap", "0");
   Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units */

@@ -14,8 +14,8 @@
  * memory rows' coefficients stay near 2^24 at most: at 2^31 CBC's
  * tolerances (1e-6 of a coefficient is thousands of units there) made it
  * call feasible windows infeasible and pass the optimum, on graphs with
- * sizes near 10^12 (bench/RESULTS.md, section 24); sizes are rounded
- * down to the unit, which keeps the model a relaxation. */
+ * sizes near 10^12 (bench/RESULTS.md#claims-cbc-preprocessing); sizes are
+ * rounded down to the unit, which keeps the model a relaxation. */
 #define WM_MEM_UNITS (1LL << 24)
 #define WM_DUR_UNITS 1125899906842624.0 /* 2^50 */
 

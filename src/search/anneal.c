@@ -120,7 +120,7 @@ static int an_pick_step(an *A) {
 /* Two steps before j whose values are live across j, each uniformly at
  * random (a is -1 if there is none).  Beyond AN_SCAN steps by rejection
  * (a few random tries each: on long sequences the scan for them all takes
- * a large share of the annealing's time, bench/RESULTS.md, section 11),
+ * a large share of the annealing's time, bench/RESULTS.md#anneal-avx2),
  * else, or when the tries fail, by one scan (on shorter sequences it
  * costs little, and the search there was tuned with it). */
 #define AN_SCAN 4096

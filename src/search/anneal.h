@@ -12,21 +12,22 @@
  * budget (moves between schedules over budget at several steps are free
  * until the last step fits: with the sum there too the search ended in
  * longer schedules on the large random graphs, with the peak alone
- * farther from the budget on graphs that do not fit; bench/RESULTS.md,
- * section 22); lambda rises while the search stays over budget and falls
- * while it fits, so the search crosses the boundary in both directions; a
- * copy beyond C_v is penalised the same way.  When a whole cycle ends with
+ * farther from the budget on graphs that do not fit;
+ * bench/RESULTS.md#anneal-excess); lambda rises while the search stays over
+ * budget and falls while it fits, so the search crosses the boundary in both
+ * directions; a copy beyond C_v is penalised the same way.  When a whole
+ * cycle ends with
  * nothing within budget, the excess counts over the best peak less a step
  * instead, until something fits: the sum then counts only the steps near
  * the peak, as phase 1's max(peak, M) does, rather than every step above
- * a budget that may be far below (bench/RESULTS.md: on hard graphs it ends
- * much nearer the budget; graphs that fit within the first cycle are not
- * affected).
+ * a budget that may be far below (bench/RESULTS.md#table3: on hard graphs
+ * it ends much nearer the budget; graphs that fit within the first cycle
+ * are not affected).
  * Cooling runs in cycles that restart from the best schedule and grow;
  * when they stop improving, a new epoch starts from the starting
  * schedule.  A move is evaluated incrementally (plan_move: the lifetimes
  * of the few copies it touches, then a scan of the memory per step) and
- * undone the same way when rejected (bench/RESULTS.md, section 9). */
+ * undone the same way when rejected (bench/RESULTS.md#anneal-incremental). */
 #ifndef REMAT_ANNEAL_H
 #define REMAT_ANNEAL_H
 

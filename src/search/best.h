@@ -159,7 +159,8 @@ void best_take_window(best *B);
  * bound is above the window bound and the window bound has run for 5 %
  * of the time limit (at least 2 s): on two cores the two children share
  * one, and the covering bound's steps then get most of it
- * (bench/RESULTS.md, section 41).  Checked at most once a second, from
+ * (bench/RESULTS.md#cover-steps-scaling-yield).  Checked at most once a
+ * second, from
  * best_take_window. */
 
 /* A lower bound lb on the duration found in the caller's thread (`by`

@@ -99,14 +99,15 @@ static void bounds_cover_child(void *ctx) {
    * 1 s or half of a shorter limit: the plain problem takes milliseconds
    * to seconds, the rest goes to the one with the inputs' rows, which
    * needs seconds on a few hundred layered nodes, a minute on a thousand
-   * at 0.8 (bench/RESULTS.md, sections 14 and 20) */
+   * at 0.8 (bench/RESULTS.md#design-choices and
+   * #cover-inputs-rows) */
   double T = B->p->time_limit, t = 0.25 * T;
   if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
   cp.time_limit = t;
   /* the recomputing steps' problem may need minutes to say more, whole
    * (its CBC) or built lazily (its LP's rounds, each bound taken as it
-   * comes), so it runs until the solve ends (bench/RESULTS.md, sections
-   * 30 and 32) */
+   * comes), so it runs until the solve ends
+   * (bench/RESULTS.md#cover-steps-lazy and #cover-steps-until-end) */
   cp.steps_time_limit = T;
   child_deadline(t + 2); /* whatever CBC does */
   cp.plain_done = bounds_cover_answer;

@@ -152,8 +152,8 @@ static int heur_early_event(const heur *H, const plan *s, int u, int jp, int r) 
 /* Every candidate move costs a pass over the schedule and its edges; a
  * step evaluates moves worth at most HEUR_WORK of those (all of them up
  * to a few thousand nodes; on the largest graphs HEUR_EVAL_MIN: the ones
- * that free the most memory per unit of added duration; bench/RESULTS.md,
- * section 8).  Building a
+ * that free the most memory per unit of added duration;
+ * bench/RESULTS.md#large-graphs).  Building a
  * move (heur_close) is cheap but not free either: beyond HEUR_BUILD times
  * that many, only the values that free the most memory per unit of their
  * own duration get one. */

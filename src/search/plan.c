@@ -271,7 +271,7 @@ static void plan_span(plan_eval *E, int a, int to) {
 /* Peak, excess and steps over the budget, from mem (the step of the peak
  * is left to plan_peak_step).  The hottest loop of the annealing: cloned
  * for AVX2 where the machine has it (64-bit compares vectorise there;
- * bench/RESULTS.md, section 11). */
+ * bench/RESULTS.md#anneal-avx2). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif

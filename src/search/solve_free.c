@@ -77,8 +77,8 @@
 #define SFREE_SEQ_NODES 5000
 /* Graphs of more nodes, up to SFREE_SEQ_FIT_NODES, get the joint
  * annealing's share only when the stage phase has a schedule within M by
- * then; where it has none, the stage phase keeps the time (there it came
- * nearer M than with the annealing: bench/RESULTS.md, section 35). */
+ * then; where it has none, the stage phase keeps the time (it came nearer
+ * M there than the annealing: bench/RESULTS.md#seq-anneal-incremental). */
 #define SFREE_SEQ_FIT_NODES 20000
 /* A try of the joint annealing's other threads: an order descent of at
  * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
@@ -233,8 +233,8 @@ static remat_graph *sfree_order(sfree *F) {
 
 /* Chen's and Echo's schedules on the input order (seeds.h), before any
  * model is built: where one fits the budget, C_v is raised to its copies
- * where it is 2 or more, as the stage solve does (README, "Copies"), so
- * that the free solve does not end worse than they do either. */
+ * where it is 2 or more, as the stage solve does (docs/method.md,
+ * "Copies"), so that the free solve does not end worse than they do either. */
 static void sfree_baselines(sfree *F, seeds_base *S) {
   best *B = &F->B;
   seeds_base_run(S, B->g, B->p, 0); /* the probe: sfree_probe */

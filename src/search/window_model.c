@@ -128,7 +128,7 @@ static void win_slots(win_bld *B, const unsigned char *R, const int *others) {
 /* A free copy's start: the event of one of its stages lo..k1 in the
  * window (win_slots makes slots only where lo <= k1), or its park slot.  Not a set domain (var {..}: s): Gecode 6.2's
  * FlatZinc parser leaks the list of every set literal, and the window
- * search parses thousands of sub-models (bench/RESULTS.md, section 8).
+ * search parses thousands of sub-models (bench/RESULTS.md#large-graphs).
  * An element constraint over an index gives s the same domain once
  * propagated (and the same search: s is branched on, q follows). */
 static void win_start_domain(win_bld *B, int k, int lo, int park) {
@@ -323,7 +323,7 @@ static void win_memory(win_bld *B, const char *cap) {
 /* The precedence clauses' terms of the free slots (win_cover: one per copy
  * of each input): on dense graphs with many copies they run into millions,
  * which Gecode's FlatZinc parser takes seconds to read, past any time limit
- * (bench/RESULTS.md, section 14). */
+ * (bench/RESULTS.md#design-choices). */
 #define WIN_MAX_TERMS 200000
 static long long win_cover_terms(const win_bld *B) {
   long long n = 0;

@@ -8,7 +8,7 @@
  *       C_v rows tells whether more copies would help.
  *   (B) Once a schedule fits, from the best one to a proof of optimality,
  *       which the CP often does not reach in the time it has
- *       (bench/RESULTS.md, section 12).
+ *       (bench/RESULTS.md#milp-in-solve).
  * The child is forked before the other workers' threads start (mw_start:
  * a child forked while another thread allocates can hang) and talks with
  * the CP worker, which waits for it (mw_wait), through shared memory: the

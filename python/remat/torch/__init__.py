@@ -1,19 +1,28 @@
-"""remat.torch: export PyTorch and ONNX models as remat graphs and run
-remat schedules on PyTorch models.
+"""remat.torch: PyTorch 2 models trained within a memory budget, and their
+steps exported as remat graphs.
+
+    wrapped = remat.torch.wrap(model, (x,), budget=0.6)
+    loss = F.cross_entropy(wrapped(x), y); loss.backward()
 
 One concern per module:
-  cli        the entry points' shared error handling and option parsing
-  models     MODEL names, input shapes, seeds, the training loss
-  trace      the ATen-level fx trace (make_fx over functionalize)
+  trace      the ATen-level trace of a step (make_fx of the forward and
+             autograd's backward, then functionalize)
   fxeval     evaluating fx nodes and the tensors and storages they hold
   memory     grouping fx nodes into remat nodes (views and aliases folded
              into their base), node sizes, fixed memory
   durations  per-op CPU time (median of several runs) or a FLOP estimate
-  graphfile  the native graph JSON written and read back, schedules
-  executor   running a traced model along a remat schedule
+  export     the native graph of a step: export()
+  executor   running a traced step along a remat schedule
+  wrap       the nn.Module that trains along the schedule: wrap()
+  measure    the allocator's peak of one step: measure()
+  models     the command line's MODEL names, inputs, seeds and loss
   torch_cmd  remat-torch export | run
-  onnx_cmd   remat-onnx
 """
 
-
 from ..errors import BridgeError, CheckFailed  # noqa: F401
+from .export import export  # noqa: F401
+from .measure import Measurement, measure  # noqa: F401
+from .wrap import Plan, RematModule, wrap  # noqa: F401
+
+__all__ = ["export", "wrap", "measure", "Measurement", "Plan",
+           "RematModule", "BridgeError", "CheckFailed"]

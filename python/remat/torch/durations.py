@@ -3,8 +3,9 @@
 profile: the trace is run in its own order `repeat` times on fresh inputs
 and each operation's process CPU time is taken (time.process_time_ns
 around the call, so the time other processes take on a shared machine does
-not count); a remat node's duration is the sum over its operations of
-their medians, in nanoseconds, at least 1.
+not count; on a GPU the wall time around the synchronised call); a remat
+node's duration is the sum over its operations of their medians, in
+nanoseconds, at least 1.
 
 flops: multiply-adds count two (convolutions and their backward, matrix
 products), any other operation the elements it reads or writes, whichever
@@ -64,16 +65,21 @@ class FlopCounter:
             self.flops[node] = flop_estimate(node, env, value)
 
 
-def profile(trace, spec, repeat):
-    """Median process CPU time (ns) of every fx node over repeat runs."""
+def profile(trace, make_flat, repeat):
+    """Median process CPU time (ns) of every fx node over repeat runs of
+    the trace on make_flat()'s inputs.  On a GPU, each operation is
+    synchronised, so the time is the kernel's too."""
+    import torch
     samples = {}
+    sync = torch.cuda.synchronize if any(
+        t.is_cuda for t in make_flat() if isinstance(t, torch.Tensor)) \
+        else None
 
     def visit(node, env, value, dt):
         samples.setdefault(node, []).append(dt)
 
     for _ in range(repeat):
-        flat, _ = spec.flat_inputs()
-        run_in_order(trace, flat, visit)
+        run_in_order(trace, make_flat(), visit, sync)
     return {n: int(statistics.median(v)) for n, v in samples.items()}
 
 

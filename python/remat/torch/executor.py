@@ -1,320 +1,268 @@
-"""Running a traced model along a remat schedule.
+"""Running a traced step along a remat schedule.
 
-The schedule is a sequence of remat nodes; a node appearing again is a
+The schedule is a sequence of graph nodes; a node appearing again is a
 recomputation.  Step j runs the fx operations of its node (in trace order)
-on the latest copies of its inputs, then frees every copy whose last
+on the latest copies of its inputs, then drops every copy whose last
 reader in the schedule is step j, and its own output at once if nothing
-reads it.  That is README "The memory model": memory at step j = the
-copies made before j that a step >= j still reads, plus the output made at
-step j.
+reads it: README "The memory model".  Training splits the schedule at the
+grad_out node: the steps before it are the forward call, the steps from
+it on the backward call, which starts from the incoming gradients.
 
-The memory measured is that of the tensors the executor holds: the
-distinct storages referenced by the live copies (a storage shared by
-several copies counts once), leaving out fixed memory (parameters, state,
-input, target, constants and their views) and parameter gradients.  It is
-measured after each step's operations, before anything is freed.
+Side effects happen once.  Every read of a buffer that the step updates
+sees its value from before the step (a copy taken at the start); the
+update itself (functionalize's copy_, batch norm's running statistics)
+writes the real buffer the first time it runs, and a recomputed batch norm
+updates a throwaway copy.
 
-Side effects happen once.  Updates of fixed memory (the buffers' copy_ at
-the end of a functionalised trace, batch norm's running statistics) go to
-shadow copies of the buffers, so every operation reads the values the
-plain model read, and a recomputed batch norm updates a throwaway clone.
-
-Randomness: a run in the trace's own order, seeded like the plain model,
-records the random generator's state before each random operation; the
-scheduled run restores that state before every execution of it, first or
-recomputed, so dropout masks are the plain model's on every copy.
+Randomness: random operations first run in the order the plain model
+draws them (export chains them), so they draw the plain model's numbers;
+the generators' state before that first run is kept, and a recomputation
+runs from it again (then puts the generators back), so it draws the same
+numbers.
 """
 
-import time
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
 
 import torch
 
 from ..errors import BridgeError
+from .export import Built
 from .fxeval import evaluate, storage_key, tensors_of
-from .memory import FIXED
-from .models import loss_of, output_tensors, seed_all
-from .trace import hidden_writes, op_name, written_args
+from .trace import hidden_writes, written_args
 
 
-class Plan:
-    """The graph file's remat nodes bound to a fresh trace's fx nodes."""
+class Program:
+    """A schedule (graph node ids) bound to a Built step: the sequence of
+    node indices, when each copy is dropped, and where the backward
+    starts (``split``; len(seq) for inference)."""
 
-    def __init__(self, trace, graph, path):
-        self.trace = trace
-        by_name = {n.name: n for n in trace.nodes}
+    def __init__(self, built: Built, schedule: Sequence[Any]) -> None:
+        graph = built.graph
         nodes = graph["nodes"]
-
-        def mismatch(detail):
-            return BridgeError(
-                f"{path} does not match the trace of "
-                f"{trace.spec.description()}: {detail} (export the graph "
-                "again with the same model and options)")
-
-        self.members, self.memory = [], []
-        group_of = {n: FIXED for n in trace.nodes
-                    if n.op in ("placeholder", "get_attr")}
-        for i, gnode in enumerate(nodes):
-            names = [gnode["label"]] + list(gnode.get("members", []))
-            fx = []
-            for name in names:
-                n = by_name.get(name)
-                if n is None:
-                    raise mismatch(f"node {gnode['id']}: no fx node {name!r}")
-                if n in group_of:
-                    raise mismatch(f"fx node {name!r} is in two nodes")
-                group_of[n] = i
-                fx.append(n)
-            if gnode.get("op") not in (None, op_name(fx[0])):
-                raise mismatch(f"node {gnode['id']} ({gnode['label']}) is "
-                               f"{gnode.get('op')} in the file, "
-                               f"{op_name(fx[0])} in the trace")
-            fx.sort(key=trace.position.__getitem__)
-            self.members.append(fx)
-            self.memory.append(int(gnode["memory"]))
-        self.fixed_aliases = []
-        for name in graph.get("fixed_aliases", []):
-            n = by_name.get(name)
-            if n is None or n in group_of:
-                raise mismatch(f"fixed alias {name!r}")
-            group_of[n] = FIXED
-            self.fixed_aliases.append(n)
-        missing = [n.name for n in trace.nodes if n not in group_of]
-        if missing:
-            raise mismatch(f"fx node {missing[0]!r} is in no node")
-        self.fixed_aliases.sort(key=trace.position.__getitem__)
-        self.group_of = group_of
-
-        ids = {str(n["id"]): i for i, n in enumerate(nodes)}
-        file_edges = set()
-        for e in graph["edges"]:
-            if (not isinstance(e, list) or len(e) != 2
-                    or str(e[0]) not in ids or str(e[1]) not in ids):
-                raise BridgeError(f"{path}: bad edge {e!r}")
-            file_edges.add((ids[str(e[0])], ids[str(e[1])]))
-        edges = set()
-        for i, fx in enumerate(self.members):
-            for m in fx:
-                for a in m.all_input_nodes:
-                    r = group_of[a]
-                    if r != FIXED and r != i:
-                        edges.add((r, i))
-        if edges != file_edges:
-            diff = sorted(edges ^ file_edges)[0]
-            raise mismatch(f"edge {nodes[diff[0]]['id']} -> "
-                           f"{nodes[diff[1]]['id']} differs")
-        self.preds = [[] for _ in nodes]
-        for u, v in sorted(edges):
-            self.preds[v].append(u)
+        index = {str(n["id"]): i for i, n in enumerate(nodes)}
         self.ids = [n["id"] for n in nodes]
+        try:
+            self.seq = [index[str(v)] for v in schedule]
+        except KeyError as e:
+            raise BridgeError(f"the schedule names unknown node {e.args[0]}")
+        preds: list[list[int]] = [[] for _ in nodes]
+        for u, v in graph["edges"]:
+            preds[index[str(v)]].append(index[str(u)])
+        latest = [-1] * len(nodes)
+        self.lastuse = [-1] * len(self.seq)
+        for j, v in enumerate(self.seq):
+            for u in preds[v]:
+                i = latest[u]
+                if i < 0:
+                    raise BridgeError(
+                        f"the schedule computes node {self.ids[v]} at step "
+                        f"{j + 1} before its input {self.ids[u]}")
+                self.lastuse[i] = max(self.lastuse[i], j)
+            latest[v] = j
+        missing = [self.ids[v] for v in range(len(nodes)) if latest[v] < 0]
+        if missing:
+            raise BridgeError(f"the schedule never computes node "
+                              f"{missing[0]} ({len(missing)} nodes missing)")
+        self.free_at: list[list[int]] = [[] for _ in self.seq]
+        for i, j in enumerate(self.lastuse):
+            self.free_at[max(i, j)].append(i)
+        self.split = len(self.seq)
+        if built.grad_out is not None:
+            steps = [j for j, v in enumerate(self.seq) if v == built.grad_out]
+            # grad_out again (not expected: it lives until the sink) only
+            # binds the incoming gradients again
+            self.split = steps[0]
+        self.recomputations = len(self.seq) - len(nodes)
 
 
-def simulate(preds, memory, ids, seq):
-    """The memory model on seq (node indices; preds[v] lists v's inputs):
-    (lastuse per step, memory per step, peak).  An input read before it is
-    computed, or a node never computed, is an error."""
-    latest = [-1] * len(preds)
-    lastuse = [-1] * len(seq)
-    for j, v in enumerate(seq):
-        for u in preds[v]:
-            i = latest[u]
-            if i < 0:
-                raise BridgeError(
-                    f"the schedule computes node {ids[v]} at step "
-                    f"{j + 1} before its input {ids[u]}")
-            lastuse[i] = max(lastuse[i], j)
-        latest[v] = j
-    missing = [ids[v] for v in range(len(preds)) if latest[v] < 0]
-    if missing:
-        raise BridgeError(f"the schedule never computes node {missing[0]}"
-                          f" ({len(missing)} nodes missing)")
-    delta = [0] * (len(seq) + 1)
-    for i, v in enumerate(seq):
-        if lastuse[i] > i:
-            delta[i + 1] += memory[v]
-            delta[lastuse[i] + 1] -= memory[v]
-    cur, mem = 0, []
-    for j, v in enumerate(seq):
-        cur += delta[j]
-        mem.append(cur + memory[v])
-    return lastuse, mem, max(mem)
+class Call:
+    """The state of one step between its forward and backward calls."""
+
+    def __init__(self) -> None:
+        self.env: dict[torch.fx.Node, Any] = {}
+        self.holder: dict[int, int] = {}    # node -> step of its live copy
+        self.done: set[torch.fx.Node] = set()
+        self.rng: dict[torch.fx.Node, tuple[Any, Any]] = {}
+        self.results: dict[torch.fx.Node, Any] = {}
+        self.real: dict[torch.fx.Node, torch.Tensor] = {}  # written inputs
+        self.meter: Optional[Meter] = None
+        self.grad_outs: list[torch.Tensor] = []
 
 
-class RunResult:
-    def __init__(self):
-        self.outputs = []       # values of trace.outputs
-        self.state = []         # the state tensors after the run
-        self.memory = []        # measured bytes per step
-        self.peak = 0
-        self.times = (0.0, 0.0)  # wall and process CPU seconds
+class Meter:
+    """The executor's own accounting: bytes of the distinct storages of
+    the live copies, leaving out fixed memory (parameters, buffers,
+    inputs, constants and their views), after each step's operations."""
+
+    def __init__(self, fixed: set[Any]) -> None:
+        self.fixed = fixed
+        self.live: dict[Any, int] = {}
+        self.copy_keys: dict[int, set[Any]] = {}
+        self.bytes = 0
+        self.memory: list[int] = []
+
+    def add(self, j: int, values: Sequence[Any]) -> None:
+        keys = set()
+        for value in values:
+            for t in tensors_of(value):
+                k = storage_key(t)
+                if k is not None and k not in self.fixed:
+                    keys.add(k)
+        self.copy_keys[j] = keys
+        for k in keys:
+            self.live[k] = self.live.get(k, 0) + 1
+            if self.live[k] == 1:
+                self.bytes += k[1]
+        self.memory.append(self.bytes)
+
+    def drop(self, i: int) -> None:
+        for k in self.copy_keys.pop(i, ()):
+            self.live[k] -= 1
+            if self.live[k] == 0:
+                del self.live[k]
+                self.bytes -= k[1]
+
+
+def _rng_state(device: torch.device) -> tuple[Any, Any]:
+    gpu = torch.cuda.get_rng_state(device) if device.type == "cuda" else None
+    return torch.get_rng_state(), gpu
+
+
+def _set_rng_state(state: tuple[Any, Any], device: torch.device) -> None:
+    torch.set_rng_state(state[0])
+    if state[1] is not None:
+        torch.cuda.set_rng_state(state[1], device)
 
 
 class Executor:
-    """Runs a Plan's trace along schedules."""
+    """Runs a Program's steps on the values of one call."""
 
-    def __init__(self, plan):
-        self.plan = plan
-        trace = self.trace = plan.trace
+    def __init__(self, built: Built, program: Program,
+                 device: torch.device) -> None:
+        self.built, self.program, self.device = built, program, device
+        trace = self.trace = built.trace
+        self.members = built.members
+        self.sink = built.sink
+        # operations that write an input (a buffer), and where
+        self.writes: dict[torch.fx.Node, list[int]] = {}
+        for n in trace.nodes:
+            if n.op != "call_function":
+                continue
+            written = written_args(n)
+            pos = [i for i, a in enumerate(n.args)
+                   if isinstance(a, torch.fx.Node) and a in written]
+            pos += list(hidden_writes(n))
+            pos = [p for p in pos if n.args[p].op == "placeholder"]
+            if pos:
+                self.writes[n] = pos
+        self.written = {n.args[p] for n, ps in self.writes.items()
+                        for p in ps}
+        self.fixed_aliases = [n for n in trace.nodes
+                              if n.op == "call_function"
+                              and not any(n in m for m in self.members)]
         self.outputs = set(trace.outputs)
-        self.grad_nodes = {o for _, o in trace.grad_outputs()}
-        # inputs (placeholders) written by an operation, and where
-        self.writes = {}
-        for fx in plan.members:
-            for n in fx:
-                if n.op != "call_function":
-                    continue
-                written = written_args(n)
-                pos = [i for i, a in enumerate(n.args)
-                       if isinstance(a, torch.fx.Node) and a in written]
-                pos += list(hidden_writes(n))
-                pos = [p for p in pos if n.args[p].op == "placeholder"]
-                if pos:
-                    self.writes[n] = pos
+        self.grads = {g for g in trace.grads if g is not None}
 
-    def _fixed_env(self, flat):
-        env = dict(zip(self.trace.placeholders, flat))
+    def start(self, flat: Sequence[Any], meter: bool = False) -> Call:
+        """A call on the flat inputs (parameters, state, inputs; not the
+        output gradients)."""
+        call = Call()
+        env = call.env
+        for ph, value in zip(self.trace.placeholders, flat):
+            if ph in self.written:
+                call.real[ph] = value
+                value = value.clone()
+            env[ph] = value
         for n in self.trace.nodes:
             if n.op == "get_attr":
                 env[n] = self.trace.get_attr(n)
-        for n in self.plan.fixed_aliases:
+        for n in self.fixed_aliases:
             env[n] = evaluate(n, env)
-        return env
+        if meter:
+            fixed = {storage_key(t) for v in env.values()
+                     for t in tensors_of(v)}
+            fixed |= {storage_key(t) for t in call.real.values()}
+            call.meter = Meter(fixed - {None})
+        return call
 
-    def run(self, seq, lastuse, rng_states, record):
-        """Execute seq.  record: store the generator's state before each
-        random operation in rng_states; else restore it from there."""
-        trace, members = self.trace, self.plan.members
-        flat, kinds = trace.spec.flat_inputs()
-        env = self._fixed_env(flat)
-        fixed_keys = set()
-        for value in env.values():
-            for t in tensors_of(value):
-                fixed_keys.add(storage_key(t))
-        # shadows of the fixed tensors that operations write
-        shadows = {}
-        for n, pos in self.writes.items():
-            for p in pos:
-                ph = n.args[p]
-                if ph not in shadows:
-                    shadows[ph] = env[ph].clone()
-                    fixed_keys.add(storage_key(shadows[ph]))
-        fixed_keys.discard(None)
-        done = set()
-        results = {}
-        live = {}                       # storage key -> number of copies
-        live_bytes = 0
-        copy_keys = [None] * len(seq)
-        holder = {}                     # node -> step of its live copy
-        res = RunResult()
-        free_at = [[] for _ in seq]
-        for i, j in enumerate(lastuse):
-            if j > i:
-                free_at[j].append(i)
+    def forward(self, call: Call) -> list[Any]:
+        """Run the steps before the backward: the step's output tensors."""
+        self._run(call, 0, self.program.split)
+        return [call.results.get(o, call.env.get(o))
+                for o in self.trace.outputs]
 
-        def release(i):
-            nonlocal live_bytes
-            v = seq[i]
-            for k in copy_keys[i]:
-                live[k] -= 1
-                if live[k] == 0:
-                    del live[k]
-                    live_bytes -= k[1]
-            copy_keys[i] = None
-            if holder.get(v) == i:
-                del holder[v]
-                for m in members[v]:
-                    env.pop(m, None)
+    def backward(self, call: Call,
+                 grad_outs: Sequence[torch.Tensor]) -> list[Any]:
+        """Run the rest from the output gradients: one gradient (or None)
+        per entry of trace.grads."""
+        call.grad_outs = list(grad_outs)
+        self._run(call, self.program.split, len(self.program.seq))
+        return [None if g is None else call.results.get(g)
+                for g in self.trace.grads]
 
-        random = trace.random
-        if record:
-            seed_all(trace.spec.seed)
-        t0, c0 = time.perf_counter(), time.process_time()
-        for j, v in enumerate(seq):
-            if v in holder:
-                raise RuntimeError(f"node {self.plan.ids[v]} recomputed "
-                                   "while its previous copy is live")
+    def _run(self, call: Call, start: int, stop: int) -> None:
+        prog, env, members = self.program, call.env, self.members
+        for j in range(start, stop):
+            v = prog.seq[j]
+            if v == self.built.grad_out:
+                for ph, g in zip(self.trace.grad_out_nodes(),
+                                 call.grad_outs):
+                    env[ph] = g
             for m in members[v]:
-                if m in random:
-                    if record:
-                        rng_states[m] = torch.get_rng_state()
-                    else:
-                        torch.set_rng_state(rng_states[m])
-                replace = None
-                if m in self.writes:
-                    replace = {}
-                    for p in self.writes[m]:
-                        target = shadows[m.args[p]]
-                        if m in done and p in hidden_writes(m):
-                            target = target.clone()
-                        replace[p] = target
-                env[m] = evaluate(m, env, replace)
-                done.add(m)
-                if m in self.outputs:
-                    results[m] = env[m]
-            holder[v] = j
-            grad_keys = set()
-            for m in members[v]:
-                if m in self.grad_nodes:
-                    grad_keys.update(storage_key(t) for t in tensors_of(env[m]))
-            keys = set()
-            for m in members[v]:
-                for t in tensors_of(env[m]):
-                    k = storage_key(t)
-                    if k is not None and k not in fixed_keys \
-                            and k not in grad_keys:
-                        keys.add(k)
-            copy_keys[j] = keys
-            for k in keys:
-                if k in live:
-                    live[k] += 1
-                else:
-                    live[k] = 1
-                    live_bytes += k[1]
-            res.memory.append(live_bytes)
-            for i in free_at[j]:
-                release(i)
-            if lastuse[j] <= j:
-                release(j)
-        res.times = (time.perf_counter() - t0, time.process_time() - c0)
-        res.peak = max(res.memory)
-        res.outputs = [results.get(o) for o in trace.outputs]
-        res.state = [shadows.get(ph, flat[i])
-                     for i, ph in enumerate(trace.placeholders)
-                     if kinds[i] == "state"]
-        return res
+                if m.op == "call_function":
+                    self._evaluate(call, m)
+                if m in self.outputs or m in self.grads:
+                    call.results[m] = env[m]
+            call.holder[v] = j
+            if call.meter is not None:
+                call.meter.add(j, [env[m] for m in members[v]])
+            for i in prog.free_at[j]:
+                self._release(call, i)
+
+    def _evaluate(self, call: Call, m: torch.fx.Node) -> None:
+        env, again = call.env, m in call.done
+        replace = None
+        if m in self.writes:
+            if again and not hidden_writes(m):
+                return                       # copy_ into a buffer: done
+            replace = {}
+            for p in self.writes[m]:
+                real = call.real[m.args[p]]
+                replace[p] = real.clone() if again else real
+        if m in self.trace.random:
+            if not again:
+                call.rng[m] = _rng_state(self.device)
+            else:
+                now = _rng_state(self.device)
+                _set_rng_state(call.rng[m], self.device)
+                try:
+                    env[m] = evaluate(m, env, replace)
+                finally:
+                    _set_rng_state(now, self.device)
+                return
+        env[m] = evaluate(m, env, replace)
+        call.done.add(m)
+
+    def _release(self, call: Call, i: int) -> None:
+        v = self.program.seq[i]
+        if call.meter is not None:
+            call.meter.drop(i)
+        if call.holder.get(v) == i:
+            del call.holder[v]
+            for m in self.members[v]:
+                call.env.pop(m, None)
 
 
-def plain_run(spec):
-    """The model itself, seeded: (outputs like Trace.outputs, state after
-    the run, (wall, process CPU) seconds).  Training: the loss and then the
-    gradients."""
-    m = spec.plain_module()
-    x, y = spec.x.clone(), spec.y.clone()
-    seed_all(spec.seed)
-    t0, c0 = time.perf_counter(), time.process_time()
-    if spec.train:
-        params = dict(m.named_parameters())
-        plist = [params[n] for n in spec.grad_names]
-        loss = loss_of(m(x), y)
-        grads = torch.autograd.grad(loss, plist, allow_unused=True)
-        outs = [loss.detach()] + [g if g is not None else torch.zeros_like(p)
-                                  for g, p in zip(grads, plist)]
-    else:
-        with torch.no_grad():
-            outs = output_tensors(m(x))
-    times = (time.perf_counter() - t0, time.process_time() - c0)
-    tensors = dict(m.named_parameters())
-    tensors.update(dict(m.named_buffers()))
-    state = [tensors[n].detach() for n in spec.state_names]
-    return outs, state, times
+def run_whole(ex: Executor, flat: Sequence[Any],
+              grad_outs: Sequence[torch.Tensor],
+              meter: bool = False) -> tuple[list[Any], list[Any], Call]:
+    """Forward then backward in one go (the CLI's check): (outputs,
+    gradients, the call, whose meter holds the memory per step)."""
+    call = ex.start(flat, meter)
+    outs = ex.forward(call)
+    grads = ex.backward(call, grad_outs) if ex.built.grad_out is not None \
+        else []
+    return outs, grads, call
 
-
-def relative_error(a, b):
-    """max |a - b| / max |b| (max |a - b| when b is 0); inf on a shape or
-    type mismatch."""
-    if a is None or b is None or a.shape != b.shape:
-        return float("inf")
-    if not a.is_floating_point():
-        return 0.0 if torch.equal(a, b) else float("inf")
-    d = (a.double() - b.double()).abs().max().item() if a.numel() else 0.0
-    s = b.double().abs().max().item() if b.numel() else 0.0
-    return d / s if s > 0 else d

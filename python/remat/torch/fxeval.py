@@ -25,7 +25,7 @@ def tensors_of(value):
 
 def storage_key(t):
     """(data pointer, bytes) of t's storage; None for an empty storage."""
-    s = t.storage()
+    s = t.untyped_storage()
     n = s.nbytes()
     return (s.data_ptr(), n) if n else None
 
@@ -57,8 +57,8 @@ def evaluate(node, env, replace=None):
 
 def free_lists(trace):
     """free[i]: the nodes whose last reader in trace order is nodes[i]
-    (the outputs are never freed)."""
-    keep = set(trace.outputs)
+    (the outputs and gradients are never freed)."""
+    keep = set(trace.outputs) | {g for g in trace.grads if g is not None}
     last = {}
     for i, n in enumerate(trace.nodes):
         for a in n.all_input_nodes:
@@ -70,15 +70,16 @@ def free_lists(trace):
     return free
 
 
-def run_in_order(trace, flat, visit=None):
+def run_in_order(trace, flat, visit=None, sync=None):
     """Evaluate every node in trace order on the flat inputs, freeing each
     value after its last reader.  visit(node, env, value, cpu_ns) is called
     after each node, before anything is freed; cpu_ns is the process CPU
-    time the operation took.  Returns the final environment (the outputs
+    time the operation took (with sync, e.g. torch.cuda.synchronize: the
+    wall time until the device finished it).  Returns the final environment (the outputs
     and the inputs)."""
     env = dict(zip(trace.placeholders, flat))
     free = free_lists(trace)
-    clock = time.process_time_ns
+    clock = time.process_time_ns if sync is None else time.perf_counter_ns
     for i, n in enumerate(trace.nodes):
         if n.op == "placeholder":
             continue
@@ -87,6 +88,8 @@ def run_in_order(trace, flat, visit=None):
         else:
             t0 = clock()
             value = evaluate(n, env)
+            if sync is not None:
+                sync()
             dt = clock() - t0
         env[n] = value
         if visit is not None:

@@ -3,8 +3,10 @@
 One run of the trace in its own order on real tensors decides, for every
 fx node, where its output lives:
 
-- placeholders (parameters, state, the input, the target) and constants
-  are fixed memory: reported, never scheduled;
+- placeholders (parameters, state, the inputs and targets) and constants
+  are fixed memory: reported, never scheduled, except the incoming output
+  gradients, which together form one remat node (the start of the
+  backward);
 - a view or alias (getitem, view, t, expand, _unsafe_view, ...: every
   output tensor shares a storage with one of its arguments, and it writes
   nothing) joins the group of its base; a view of fixed memory is a fixed
@@ -15,9 +17,9 @@ fx node, where its output lives:
   tensor that other operations also read is refused;
 - every other operation starts a group: a remat node.
 
-A group's memory is the bytes of the storages its operations create,
-except parameter gradients (fixed memory, counted apart); its readers are
-the groups whose operations read any of its tensors.
+A group's memory is the bytes of the storages its operations create
+(gradients included: they live until the backward returns them); its
+readers are the groups whose operations read any of its tensors.
 """
 
 from ..errors import BridgeError
@@ -37,13 +39,12 @@ class Group:
         self.anchor = node
         self.keys = []          # (storage key) it creates, in order
         self.shapes = []        # shapes of the tensors it creates
-        self.grad_keys = set()  # its storages that are parameter gradients
         self.flops = 0
         self.cpu_ns = 0
 
     @property
     def memory(self):
-        return sum(k[1] for k in self.keys if k not in self.grad_keys)
+        return sum(k[1] for k in self.keys)
 
 
 class Analysis:
@@ -57,6 +58,7 @@ class Analysis:
         self.fixed_aliases = []
         self.fixed_bytes = {}       # kind -> bytes
         self.grad_bytes = 0
+        self.grad_out = None        # the group of the output gradients
 
     def ordered(self):
         """Groups in the order their anchors were traced (topological)."""
@@ -89,17 +91,28 @@ def analyse(trace, flat, visit=None):
     group_of = an.group_of
     fixed_keys = {}
 
-    for ph, t in zip(trace.placeholders, flat):
-        group_of[ph] = FIXED
-        for k in storage_keys(t):
-            if k not in fixed_keys:
-                fixed_keys[k] = trace.kinds[ph]
-
     def new_group(node):
         g = Group(len(an.groups), node)
         an.groups.append(g)
         group_of[node] = g.index
         return g
+
+    for ph, t in zip(trace.placeholders, flat):
+        if trace.kinds[ph] == "grad_out":
+            if an.grad_out is None:
+                an.grad_out = new_group(ph)
+            else:
+                an.grad_out.members.append(ph)
+                group_of[ph] = an.grad_out.index
+            for k in storage_keys(t):
+                if k not in an.grad_out.keys:
+                    an.grad_out.keys.append(k)
+                    an.grad_out.shapes.append(list(t.shape))
+            continue
+        group_of[ph] = FIXED
+        for k in storage_keys(t):
+            if k not in fixed_keys:
+                fixed_keys[k] = trace.kinds[ph]
 
     def join(g, node):
         g.members.append(node)
@@ -151,11 +164,10 @@ def analyse(trace, flat, visit=None):
     env = run_in_order(trace, flat, visit_node)
 
     seen = set()
-    for _, o in trace.grad_outputs():
-        r = group_of[o]
+    for o in trace.grads:
+        if o is None:
+            continue
         for k in storage_keys(env[o]):
-            if r != FIXED:
-                an.groups[r].grad_keys.add(k)
             if k not in seen:
                 seen.add(k)
                 an.grad_bytes += k[1]

@@ -14,6 +14,7 @@ import copy
 import importlib.util
 import os
 import random
+import time
 
 import torch
 import torch.nn.functional as F
@@ -178,3 +179,40 @@ def loss_of(out, y):
         term = t.pow(2).mean()
         total = term if total is None else total + term
     return total
+
+
+def plain_run(spec):
+    """The model itself, seeded: (outputs like Trace.outputs, state after
+    the run, (wall, process CPU) seconds).  Training: the loss and then the
+    gradients."""
+    m = spec.plain_module()
+    x, y = spec.x.clone(), spec.y.clone()
+    seed_all(spec.seed)
+    t0, c0 = time.perf_counter(), time.process_time()
+    if spec.train:
+        params = dict(m.named_parameters())
+        plist = [params[n] for n in spec.grad_names]
+        loss = loss_of(m(x), y)
+        grads = torch.autograd.grad(loss, plist, allow_unused=True)
+        outs = [loss.detach()] + [g if g is not None else torch.zeros_like(p)
+                                  for g, p in zip(grads, plist)]
+    else:
+        with torch.no_grad():
+            outs = output_tensors(m(x))
+    times = (time.perf_counter() - t0, time.process_time() - c0)
+    tensors = dict(m.named_parameters())
+    tensors.update(dict(m.named_buffers()))
+    state = [tensors[n].detach() for n in spec.state_names]
+    return outs, state, times
+
+
+def relative_error(a, b):
+    """max |a - b| / max |b| (max |a - b| when b is 0); inf on a shape or
+    type mismatch."""
+    if a is None or b is None or a.shape != b.shape:
+        return float("inf")
+    if not a.is_floating_point():
+        return 0.0 if torch.equal(a, b) else float("inf")
+    d = (a.double() - b.double()).abs().max().item() if a.numel() else 0.0
+    s = b.double().abs().max().item() if b.numel() else 0.0
+    return d / s if s > 0 else d

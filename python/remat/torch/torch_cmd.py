@@ -1,9 +1,6 @@
 """remat-torch export | run: the command line."""
 
-import os
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 
@@ -62,99 +59,47 @@ def _graph_name(spec):
     return f"{base}_{mode}_b{spec.batch}_{shape}"
 
 
-def _graph_nodes(spec, trace, an, durations):
-    """The native graph's nodes (dicts, in trace order) and edges."""
-    from .trace import op_name
-    groups = an.ordered()
-    new_id = {g.index: i for i, g in enumerate(groups)}
-    nodes = []
-    for i, g in enumerate(groups):
-        node = {"id": i, "duration": durations[g.index],
-                "memory": g.memory}
-        if spec.train:
-            node["backward"] = trace.position[g.anchor] >= trace.loss_index
-        node["label"] = g.anchor.name
-        node["op"] = op_name(g.anchor)
-        others = [m.name for m in g.members if m is not g.anchor]
-        if others:
-            node["members"] = others
-        node["shape"] = g.shapes
-        nodes.append(node)
-    edges = sorted((new_id[u], new_id[v]) for u, v in an.edges())
-    return nodes, edges
+def _step_spec(spec):
+    """The traced step of a ModelSpec: the model on its input and, when
+    training, the loss against its target."""
+    from .models import loss_of
+    from .trace import StepSpec
+    return StepSpec(spec.module, (spec.x,), spec.train,
+                    loss_of if spec.train else None,
+                    (spec.y,) if spec.train else (), name=spec.name,
+                    description=spec.description())
 
 
 def export(argv):
     args = _parser("export").parse_args(argv)
     shape = parse_shape(args.shape)
     _setup_torch(args)
-    import torch
+    import remat
     from .models import ModelSpec
     spec = ModelSpec(args.model, shape, args.batch or 1, bool(args.train),
                      args.seed or 0)
-    from .durations import FlopCounter, group_durations, profile
-    from .executor import simulate
+    from .export import build
     from ..graphfile import write_graph
-    from .memory import analyse
-    from .trace import trace_model
 
     t0 = time.perf_counter()
-    trace = trace_model(spec)
+    built = build(_step_spec(spec), args.durations, args.repeat)
     t1 = time.perf_counter()
+    graph = built.graph
     log(args, f"remat-torch: traced {spec.description()}: "
-              f"{len(trace.nodes)} fx nodes in {t1 - t0:.1f} s")
-    flops = FlopCounter()
-    flat, _ = spec.flat_inputs()
-    an = analyse(trace, flat, flops)
-    t2 = time.perf_counter()
-    if args.durations == "profile":
-        per_node = profile(trace, spec, args.repeat)
-        unit = f"ns of CPU time, median of {args.repeat} runs"
-    else:
-        per_node = flops.flops
-        unit = "FLOP (estimate)"
-    durations = group_durations(an, per_node)
-    t3 = time.perf_counter()
-
-    nodes, edges = _graph_nodes(spec, trace, an, durations)
-    if not nodes:
-        raise BridgeError(f"{spec.name} computes nothing from its input")
-    order = list(range(len(nodes)))
-    fixed = an.fixed_bytes
-    meta = {
-        "format": "remat",
-        "name": _graph_name(spec),
-        "source": "remat-torch",
-        "model": spec.name,
-        "input": list(spec.shape),
-        "batch": spec.batch,
-        "train": spec.train,
-        "seed": spec.seed,
-        "durations": args.durations,
-        "duration_unit": unit,
-        "threads": args.threads,
-        "torch": torch.__version__,
-        "param_bytes": spec.fixed_bytes()[0],
-        "grad_bytes": an.grad_bytes,
-        "buffer_bytes": spec.fixed_bytes()[1],
-        "input_bytes": fixed.get("input", 0),
-        "target_bytes": fixed.get("target", 0),
-        "constant_bytes": fixed.get("constant", 0),
-        "fx_nodes": len(trace.nodes),
-        "fixed_aliases": [n.name for n in an.fixed_aliases],
-    }
-    write_graph(args.output, meta, nodes, edges, order)
-
-    preds = [[] for _ in nodes]
-    for u, v in edges:
-        preds[v].append(u)
-    _, _, peak = simulate(preds, [n["memory"] for n in nodes],
-                          order, order)
+              f"{graph['fx_nodes']} fx nodes, graph in {t1 - t0:.1f} s")
+    meta = {k: v for k, v in graph.items()
+            if k not in ("nodes", "edges", "order")}
+    meta.update({"name": _graph_name(spec), "model": spec.name,
+                 "input": list(spec.shape), "batch": spec.batch,
+                 "seed": spec.seed, "threads": args.threads})
+    write_graph(args.output, meta, graph["nodes"], graph["edges"],
+                graph["order"])
+    peak = remat.load_graph(graph).topo_peak
     where = "" if args.output == "-" else f"; wrote {args.output}"
-    log(args, f"remat-torch: {len(nodes)} nodes, {len(edges)} edges, "
-              f"input-order peak {peak} B; parameters {meta['param_bytes']} B"
-              f", gradients {meta['grad_bytes']} B{where} (analysis "
-              f"{t2 - t1:.1f} s, durations {t3 - t2:.1f} s)")
+    log(args, f"remat-torch: {len(graph['nodes'])} nodes, "
+              f"{len(graph['edges'])} edges, input-order peak {peak} B; "
+              f"parameters {meta['param_bytes']} B, gradients "
+              f"{meta['grad_bytes']} B{where}")
     return 0
 
 
@@ -169,32 +114,63 @@ def _option(key, given, stored, path, render=str):
     return given
 
 
-def _remat_binary():
-    """remat: $REMAT, next to the entry script (installed), the source
-    tree's build/ (scripts/../build), PATH."""
-    here = os.path.dirname(os.path.realpath(sys.argv[0]))
-    for cand in (os.environ.get("REMAT"), os.path.join(here, "remat"),
-                 os.path.join(os.path.dirname(here), "build", "remat"),
-                 shutil.which("remat")):
-        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
-            return cand
-    return None
+def _check_structure(built, graph, path, spec):
+    """The file's nodes (label, members, op, memory) and edges must be the
+    fresh trace's."""
+    def mismatch(detail):
+        return BridgeError(
+            f"{path} does not match the trace of {spec.description()}: "
+            f"{detail} (export the graph again with the same model and "
+            "options)")
+
+    mine, theirs = built.graph["nodes"], graph["nodes"]
+    if len(mine) != len(theirs):
+        raise mismatch(f"{len(theirs)} nodes in the file, {len(mine)} in "
+                       "the trace")
+    for a, b in zip(mine, theirs):
+        for key in ("label", "op", "memory"):
+            if a.get(key) != b.get(key):
+                raise mismatch(f"node {b['id']}: {key} {b.get(key)!r} in "
+                               f"the file, {a.get(key)!r} in the trace")
+        if list(a.get("members", [])) != list(b.get("members", [])):
+            raise mismatch(f"node {b['id']}: members differ")
+        if a["id"] != b["id"]:
+            raise mismatch(f"node ids differ ({b['id']} for {a['id']})")
+    edges = {tuple(e) for e in built.graph["edges"]}
+    file_edges = set()
+    for e in graph["edges"]:
+        if not isinstance(e, list) or len(e) != 2:
+            raise BridgeError(f"{path}: bad edge {e!r}")
+        file_edges.add(tuple(e))
+    if edges != file_edges:
+        diff = sorted(edges ^ file_edges, key=str)[0]
+        raise mismatch(f"edge {diff[0]} -> {diff[1]} differs")
 
 
-def _remat_peak(graph_path, sched_path):
-    """The peak remat eval reports for a schedule, or None."""
-    binary = _remat_binary()
-    if binary is None:
-        return None
-    try:
-        out = subprocess.run([binary, "eval", graph_path, sched_path],
-                             capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    for line in out.stdout.splitlines():
-        if line.startswith("peak:"):
-            return int(line.split()[1])
-    return None
+def _execute(ex, spec, trace):
+    """One run of the executor on the pristine weights, seeded like the
+    plain model: (outputs like plain_run's, state after, the call,
+    (wall, CPU) seconds)."""
+    import torch
+    from .executor import run_whole
+    from .models import seed_all
+    flat, _ = spec.flat_inputs()
+    gouts = [torch.ones(())] if spec.train else []
+    seed_all(spec.seed)
+    t0, c0 = time.perf_counter(), time.process_time()
+    with torch.no_grad():
+        outs, grads, call = run_whole(ex, flat, gouts, meter=True)
+    times = (time.perf_counter() - t0, time.process_time() - c0)
+    if spec.train:
+        n = len(spec.grad_names)
+        params = flat[:n]
+        outs = outs[:1] + [g if g is not None else torch.zeros_like(p)
+                           for g, p in zip(grads, params)]
+    kinds = [trace.kinds[ph] for ph in trace.placeholders]
+    nstate = len(spec.state_names)
+    first = kinds.index("state") if "state" in kinds else 0
+    state = flat[first:first + nstate]
+    return outs, state, call, times
 
 
 def run(argv):
@@ -219,42 +195,49 @@ def run(argv):
         seq, info = read_schedule(path, graph)
         schedules.append((path, seq, info))
     _setup_torch(args)
+    import remat
+    import torch
+    from .executor import Executor, Program
+    from .export import build
     from .models import ModelSpec
-    spec = ModelSpec(args.model, shape, batch, bool(train), seed)
-    from .executor import Executor, Plan, plain_run, relative_error, simulate
-    from .trace import trace_model
+    from .models import plain_run, relative_error
 
+    spec = ModelSpec(args.model, shape, batch, bool(train), seed)
     t0 = time.perf_counter()
-    trace = trace_model(spec)
-    plan = Plan(trace, graph, args.graph)
+    built = build(_step_spec(spec), "flops")
+    _check_structure(built, graph, args.graph, spec)
+    nodes = graph["nodes"]
     log(args, f"remat-torch: traced {spec.description()} in "
-              f"{time.perf_counter() - t0:.1f} s; {len(plan.members)} nodes "
+              f"{time.perf_counter() - t0:.1f} s; {len(nodes)} nodes "
               "match the graph")
-    ids = {str(n["id"]): i for i, n in enumerate(graph["nodes"])}
-    order = [ids[str(v)] for v in graph["order"]]
-    sims = []
-    for path, seq, info in schedules:
-        sims.append(simulate(plan.preds, plan.memory, plan.ids, seq))
-    in_lastuse, _, in_peak = simulate(plan.preds, plan.memory, plan.ids,
-                                      order)
+    g = remat.load_graph(built.graph)
+    ids = [n["id"] for n in nodes]
+    cpu = torch.device("cpu")
+
+    def program(seq):
+        return Program(built, [ids[v] for v in seq])
+
+    order = list(range(len(nodes)))
+    programs = [(path, program(seq), info) for path, seq, info in schedules]
+    in_peak = remat.simulate(g, order).peak
 
     ref, ref_state, plain_t = plain_run(spec)
     plain_times = [plain_t]
     for _ in range(args.repeat - 1):
         plain_times.append(plain_run(spec)[2])
-    ex = Executor(plan)
-    rng = {}
-    base = ex.run(order, in_lastuse, rng, record=True)
-    base_times = [base.times]
-    for _ in range(args.repeat - 1):
-        base_times.append(ex.run(order, in_lastuse, rng, False).times)
+    base_ex = Executor(built, program(order), cpu)
+    runs = [_execute(base_ex, spec, built.trace)
+            for _ in range(args.repeat)]
+    base = runs[0]
+    base_peak = max(base[2].meter.memory)
+    base_times = [r[3] for r in runs]
 
-    def check(res):
+    def check(outs, state):
         """A description of the comparison with the plain model, and
         whether everything matched."""
-        errs = [relative_error(a, b) for a, b in zip(res.outputs, ref)]
-        serrs = [relative_error(a, b) for a, b in zip(res.state, ref_state)]
-        if len(res.outputs) != len(ref) or len(res.state) != len(ref_state):
+        errs = [relative_error(a, b) for a, b in zip(outs, ref)]
+        serrs = [relative_error(a, b) for a, b in zip(state, ref_state)]
+        if len(outs) != len(ref) or len(state) != len(ref_state):
             errs.append(float("inf"))
         ok = all(e <= args.rtol for e in errs + serrs)
         if spec.train:
@@ -268,7 +251,7 @@ def run(argv):
                      f"{max(serrs):.3g}")
         return ("equal" if ok else "DIFFERENT") + f" ({text})", ok
 
-    base_text, base_ok = check(base)
+    base_text, base_ok = check(base[0], base[1])
 
     def med(samples):
         """Medians of (wall, CPU) samples."""
@@ -276,55 +259,57 @@ def run(argv):
                      for i in (0, 1))
 
     def timing(samples):
-        wall, cpu = med(samples)
-        return f"wall {wall:.4f} s, cpu {cpu:.4f} s"
+        wall, cpu_s = med(samples)
+        return f"wall {wall:.4f} s, cpu {cpu_s:.4f} s"
 
     rc = 0
     print(f"model: {spec.description()}")
-    print(f"nodes: {len(plan.members)}")
+    print(f"nodes: {len(nodes)}")
     print(f"input_order: {base_text}")
-    print(f"input_order_peak_measured: {base.peak}")
+    print(f"input_order_peak_measured: {base_peak}")
     print(f"input_order_peak_simulated: {in_peak}")
     print(f"time_plain: {timing(plain_times)}")
     print(f"time_input_order: {timing(base_times)}")
-    if not base_ok or base.peak != in_peak:
+    if not base_ok or base_peak != in_peak:
         rc = 4
-    for (path, seq, info), (lastuse, _, sim_peak) in zip(schedules, sims):
-        res = ex.run(seq, lastuse, rng, record=False)
-        times = [res.times]
-        for _ in range(args.repeat - 1):
-            times.append(ex.run(seq, lastuse, rng, False).times)
-        text, ok = check(res)
+    for path, prog, info in programs:
+        ex = Executor(built, prog, cpu)
+        runs = [_execute(ex, spec, built.trace) for _ in range(args.repeat)]
+        outs, state, call, _ = runs[0]
+        times = [r[3] for r in runs]
+        peak = max(call.meter.memory)
+        sim_peak = remat.simulate(g, [ids[v] for v in prog.seq]).peak
+        text, ok = check(outs, state)
         remat_peak = info.get("peak")
         if not isinstance(remat_peak, int):
-            remat_peak = _remat_peak(args.graph, path)
+            remat_peak = None
         budget = info.get("budget")
         print(f"schedule: {path}")
-        print(f"steps: {len(seq)}")
-        print(f"recomputations: {len(seq) - len(plan.members)}")
+        print(f"steps: {len(prog.seq)}")
+        print(f"recomputations: {prog.recomputations}")
         print(f"outputs: {text}")
-        print(f"peak_measured: {res.peak}")
+        print(f"peak_measured: {peak}")
         print(f"peak_simulated: {sim_peak}")
         print(f"peak_remat: {remat_peak if remat_peak is not None else 'n/a'}")
         if isinstance(budget, int):
             print(f"budget: {budget}")
-            print(f"within_budget: {'yes' if res.peak <= budget else 'no'}")
+            print(f"within_budget: {'yes' if peak <= budget else 'no'}")
         t_in, t_s = med(base_times)[1], med(times)[1]
         print(f"time_schedule: {timing(times)}")
         if t_in > 0:
             print(f"cpu_vs_input_order_percent: "
                   f"{100.0 * (t_s - t_in) / t_in:+.1f}")
-        same = res.peak == sim_peak and remat_peak in (None, sim_peak)
+        same = peak == sim_peak and remat_peak in (None, sim_peak)
         if not ok or not same:
             rc = 4
             why = ("outputs differ from the plain model's" if not ok else
-                   f"measured peak {res.peak} != simulated {sim_peak}"
+                   f"measured peak {peak} != simulated {sim_peak}"
                    f" (remat: {remat_peak})")
             print(f"remat-torch: check failed: {path}: {why}",
                   file=sys.stderr)
-        elif isinstance(budget, int) and res.peak > budget and rc == 0:
+        elif isinstance(budget, int) and peak > budget and rc == 0:
             rc = 3
-    if not base_ok or base.peak != in_peak:
+    if not base_ok or base_peak != in_peak:
         print("remat-torch: check failed: the input order does not match "
               "the plain model or the memory model", file=sys.stderr)
     return rc
@@ -342,3 +327,8 @@ def main(argv):
             return run(rest)
         raise BridgeError(f"unknown command {cmd!r} (export or run)")
     return run_main("remat-torch", body, argv)
+
+
+def console() -> None:
+    """The remat-torch console script."""
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,333 @@
+"""remat.torch.export and remat.torch.wrap on tiny models: the wrapped
+model trains like the plain one (loss, every gradient, the parameters and
+buffers after three SGD steps, relative 1e-5) while following a schedule
+solved at 0.6 of the input order's peak.
+
+Batch 2 and small inputs, shaped so that activations outweigh the
+gradients (which live until the backward returns and bound every
+schedule's peak from below)."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+F = torch.nn.functional
+
+import remat  # noqa: E402
+import remat.torch as rt  # noqa: E402
+from remat.errors import BridgeError  # noqa: E402
+
+RTOL = 1e-5
+SOLVE = {"time_limit": 3, "threads": 1, "durations": "flops"}
+
+
+class TokenMLP(nn.Module):
+    """Linear layers over the last dimension of (2, 64, 16) inputs, with
+    an in-place ReLU, dropout and a long skip."""
+
+    def __init__(self, d: int = 16, layers: int = 6) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+        self.drop = nn.Dropout(0.2)
+        self.head = nn.Linear(d, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        skip = None
+        for i, layer in enumerate(self.layers):
+            x = F.relu_(layer(x))
+            if i == 1:
+                skip = x
+                x = self.drop(x)
+        return self.head((x + skip).mean(1))
+
+
+class SmallCNN(nn.Module):
+    """A convolution with batch norm and in-place ReLU, four more such
+    blocks, dropout and a long residual: (2, 3, 16, 16) inputs."""
+
+    def __init__(self, c: int = 8, n: int = 4) -> None:
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(3, c, 3, padding=1), nn.BatchNorm2d(c)
+        self.blocks = nn.ModuleList(
+            nn.Sequential(nn.Conv2d(c, c, 3, padding=1, bias=False),
+                          nn.BatchNorm2d(c), nn.ReLU(inplace=True))
+            for _ in range(n))
+        self.drop = nn.Dropout(0.3)
+        self.fc = nn.Linear(c, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.relu(self.b1(self.c1(x)), inplace=True)
+        y = x
+        for block in self.blocks:
+            y = block(y)
+        y = self.drop(y) + x
+        return self.fc(y.mean((2, 3)))
+
+
+class GPTBlock(nn.Module):
+    """A GPT-style decoder: token and position embeddings, one pre-norm
+    block (causal self-attention with the mask as a buffer, filled in
+    place, dropout on the attention weights), the output head tied to the
+    token embedding.  Input: (2, 32) token ids."""
+
+    def __init__(self, vocab: int = 11, d: int = 16, heads: int = 2,
+                 t: int = 32) -> None:
+        super().__init__()
+        self.heads = heads
+        self.tok = nn.Embedding(vocab, d)
+        self.pos = nn.Parameter(torch.randn(t, d) * 0.1)
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.mlp = nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(),
+                                 nn.Linear(2 * d, d))
+        self.drop = nn.Dropout(0.1)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.tok.weight
+        self.register_buffer("mask", torch.tril(torch.ones(t, t)).bool())
+
+    def forward(self, idx: torch.Tensor) -> torch.Tensor:
+        b, t = idx.shape
+        x = self.tok(idx) + self.pos[:t]
+        q, k, v = self.qkv(self.ln1(x)).split(x.shape[-1], dim=2)
+        q, k, v = (z.view(b, t, self.heads, -1).transpose(1, 2)
+                   for z in (q, k, v))
+        att = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        att.masked_fill_(~self.mask[:t, :t], float("-inf"))
+        att = self.drop(att.softmax(-1))
+        y = (att @ v).transpose(1, 2).reshape(b, t, -1)
+        x = x + self.proj(y)
+        x = x + self.mlp(self.ln2(x))
+        return self.head(x)
+
+
+def _mlp() -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
+    return TokenMLP(), torch.randn(2, 64, 16), torch.tensor([1, 4])
+
+
+def _cnn() -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
+    return SmallCNN(), torch.randn(2, 3, 16, 16), torch.tensor([3, 7])
+
+
+def _gpt() -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
+    idx = torch.randint(0, 11, (2, 32))
+    return GPTBlock(), idx, torch.randint(0, 11, (2, 32))
+
+
+def _loss(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    return F.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+
+
+MODELS = {"mlp": _mlp, "cnn": _cnn, "gpt": _gpt}
+
+
+def rel(a: torch.Tensor, b: torch.Tensor) -> float:
+    """max |a - b| / max |b|."""
+    d = (a.double() - b.double()).abs().max().item()
+    s = b.double().abs().max().item()
+    return d / s if s > 0 else d
+
+
+def make(name: str, **kw):
+    torch.manual_seed(0)
+    model, x, y = MODELS[name]()
+    model.train()
+    plain = copy.deepcopy(model)
+    wrapped = rt.wrap(model, (x,), kw.pop("budget", 0.6), **SOLVE, **kw)
+    return model, plain, wrapped, x, y
+
+
+def train_side_by_side(wrapped, plain, x, y, steps=3):
+    """Three SGD steps of both, seeded alike: the largest relative
+    differences (loss, gradient)."""
+    opt_w = torch.optim.SGD(wrapped.parameters(), lr=0.1, momentum=0.9)
+    opt_p = torch.optim.SGD(plain.parameters(), lr=0.1, momentum=0.9)
+    worst_loss = worst_grad = 0.0
+    for step in range(steps):
+        losses, grads = [], []
+        for m, opt in ((wrapped, opt_w), (plain, opt_p)):
+            torch.manual_seed(100 + step)
+            opt.zero_grad()
+            loss = _loss(m(x), y)
+            loss.backward()
+            losses.append(loss.detach())
+            grads.append([p.grad for p in m.parameters()])
+            opt.step()
+        worst_loss = max(worst_loss, rel(losses[0], losses[1]))
+        for a, b in zip(*grads):
+            assert (a is None) == (b is None)
+            if a is not None:
+                worst_grad = max(worst_grad, rel(a, b))
+    return worst_loss, worst_grad
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_wrap_trains_like_the_plain_model(name):
+    model, plain, wrapped, x, y = make(name)
+    plan = wrapped.plan
+    assert plan.peak <= plan.budget < plan.input_order_peak
+    assert plan.recomputations > 0
+    assert 0 < plan.forward_steps < len(plan.schedule)
+    # the parameters are shared, not copied
+    assert all(a is b for a, b in zip(wrapped.parameters(),
+                                      model.parameters()))
+    worst_loss, worst_grad = train_side_by_side(wrapped, plain, x, y)
+    assert worst_loss <= RTOL and worst_grad <= RTOL, (worst_loss,
+                                                       worst_grad)
+    for (n, a), b in zip(model.state_dict().items(),
+                         plain.state_dict().values()):
+        if a.is_floating_point():
+            assert rel(a, b) <= RTOL, n
+        else:
+            assert torch.equal(a, b), n       # num_batches_tracked: 3
+
+
+def test_export_graph():
+    torch.manual_seed(0)
+    model, x, _ = _cnn()
+    g = rt.export(model.train(), (x,), durations="flops")
+    nodes = g["nodes"]
+    assert [n["id"] for n in nodes] == g["order"] == list(range(len(nodes)))
+    for n in nodes:
+        assert {"id", "duration", "memory", "op", "label",
+                "shape", "backward"} <= set(n)
+    ops = [n["op"] for n in nodes]
+    assert ops.count("grad_out") == 1 and ops[-1] == "sink"
+    gout = nodes[ops.index("grad_out")]
+    assert gout["copies"] == 1 and gout["memory"] == 2 * 10 * 4
+    assert sum(1 for o in ops if o == "aten.native_batch_norm") == 5
+    assert any(n["backward"] for n in nodes)
+    assert not nodes[0]["backward"]
+    graph = remat.load_graph(g)
+    assert graph.topo_peak > graph.min_peak > 0
+    # the module's buffers and the random generator are left as they were
+    assert int(model.b1.num_batches_tracked) == 0
+    assert float(model.b1.running_mean.abs().sum()) == 0.0
+    # inference: the forward alone
+    gi = rt.export(model.eval(), (x,), train=False, durations="flops")
+    assert all(n["op"] not in ("grad_out", "sink") for n in gi["nodes"])
+
+
+def test_loss_fn_in_the_plan():
+    torch.manual_seed(0)
+    model, x, y = _cnn()
+    plain = copy.deepcopy(model)
+    wrapped = rt.wrap(model, (x,), 0.7, loss_fn=F.cross_entropy,
+                      targets=(y,), **SOLVE)
+    torch.manual_seed(5)
+    loss = wrapped(x, y)
+    loss.backward()
+    torch.manual_seed(5)
+    ref = F.cross_entropy(plain(x), y)
+    ref.backward()
+    assert rel(loss.detach(), ref.detach()) <= RTOL
+    for a, b in zip(model.parameters(), plain.parameters()):
+        assert rel(a.grad, b.grad) <= RTOL
+
+
+def test_input_gradient():
+    torch.manual_seed(0)
+    model, x, y = _mlp()
+    plain = copy.deepcopy(model).eval()
+    model.eval()
+    x1 = x.clone().requires_grad_()
+    x2 = x.clone().requires_grad_()
+    wrapped = rt.wrap(model, (x1,), 0.8, **SOLVE)
+    _loss(wrapped(x1), y).backward()
+    _loss(plain(x2), y).backward()
+    assert rel(x1.grad, x2.grad) <= RTOL
+
+
+def test_new_shape_plans_again():
+    model, plain, wrapped, x, y = make("mlp")
+    first = wrapped.plan
+    x2 = torch.randn(2, 48, 16)
+    _loss(wrapped(x2), y).backward()
+    assert wrapped.plan is not first and len(wrapped.plans) == 2
+    ref = x2.clone()
+    _loss(plain(ref), y).backward()
+    for a, b in zip(model.parameters(), plain.parameters()):
+        assert rel(a.grad, b.grad) <= RTOL
+    strict = rt.wrap(model, (x,), 0.6, replan=False, **SOLVE)
+    with pytest.raises(BridgeError, match="differ from the plan's"):
+        strict(x2)
+
+
+def test_device_mismatch():
+    model, _, wrapped, x, y = make("mlp")
+    with pytest.raises(BridgeError, match="is on cpu but the inputs are on"):
+        wrapped(x.to("meta"))
+
+
+def test_no_grad_runs_the_plain_model():
+    model, plain, wrapped, x, _ = make("cnn")
+    model.eval()
+    plain.eval()
+    with torch.no_grad():
+        assert rel(wrapped(x), plain(x)) <= RTOL
+
+
+def test_infeasible_budget():
+    torch.manual_seed(0)
+    model, x, _ = _mlp()
+    with pytest.raises(remat.InfeasibleError) as e:
+        rt.wrap(model, (x,), 1000, **SOLVE)
+    assert e.value.bound is not None and e.value.bound > 1000
+
+
+def test_data_dependent_control_flow():
+    class Branchy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            y = self.lin(x)
+            return y * 2 if y.sum() > 0 else y
+
+    with pytest.raises(BridgeError, match="cannot be traced: its forward "
+                                          "depends on the values"):
+        rt.wrap(Branchy(), (torch.randn(2, 4),), 0.6, **SOLVE)
+
+
+def test_measured_peak_below_the_plain_model():
+    """The allocator's peak of a wrapped step (remat.torch.measure) is
+    below the plain model's and within the largest op's temporaries of
+    the prediction."""
+    model, plain, wrapped, x, y = make("gpt")
+
+    def step(m):
+        def run():
+            _loss(m(x), y).backward()
+        return run
+
+    for m in (wrapped, plain):          # warm-up: grads allocated once
+        step(m)()
+    got = {}
+    for m in (wrapped, plain):
+        for p in m.parameters():
+            p.grad = None
+        got[m] = rt.measure(step(m))
+    w, p = got[wrapped], got[plain]
+    plan = wrapped.plan
+    assert w.peak_bytes < p.peak_bytes
+    slack = w.temp_bytes or 0
+    assert w.peak_bytes <= plan.peak + slack + 0.05 * plan.peak, (
+        w.peak_bytes, plan.peak, slack)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA")
+def test_cuda():
+    torch.manual_seed(0)
+    model, x, y = _cnn()
+    model, x, y = model.cuda().train(), x.cuda(), y.cuda()
+    plain = copy.deepcopy(model)
+    wrapped = rt.wrap(model, (x,), 0.7, **SOLVE)
+    worst_loss, worst_grad = train_side_by_side(wrapped, plain, x, y)
+    assert worst_loss <= RTOL and worst_grad <= RTOL
+    with pytest.raises(BridgeError):
+        wrapped(x.cpu())

@@ -26,7 +26,7 @@ COVERAGE  ?= 0
 # requirements/ and go into build/venv.
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
             libjansson-dev libcmocka-dev coinor-libcbc-dev coinor-cbc \
-            libxml2-utils jq python3-venv clang
+            libxml2-utils jq python3-venv clang munge slurmctld slurmd slurm-client
 CLANG_RT  = $(shell clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/libclang-rt-\1-dev/p')
 
 ifeq ($(COVERAGE),1)

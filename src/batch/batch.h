@@ -11,6 +11,9 @@
  *   batch_summary.h  the CSV and Markdown summaries
  *   batch_pool.h     running the jobs as child processes, N at a time
  *   batch_merge.h    --merge: records from per-job result files
+ *   batch_slurm.h    --slurm: submissions as Slurm arrays, scancel
+ *   batch_slurm_query.h  what Slurm says of an array's tasks
+ *   batch_slurm_rec.h    a Slurm run's records, the wait for its arrays
  *
  * The command (options, files, --emit-jobs, --resume) is cmd_batch.c. */
 #ifndef REMAT_BATCH_H
@@ -21,6 +24,9 @@
 #include "batch_merge.h"
 #include "batch_pool.h"
 #include "batch_records.h"
+#include "batch_slurm.h"
+#include "batch_slurm_query.h"
+#include "batch_slurm_rec.h"
 #include "batch_summary.h"
 
 #endif

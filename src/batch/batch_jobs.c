@@ -487,6 +487,12 @@ char *batch_job_command(const batch_job *j, const char *exe,
   return cmd;
 }
 
+double batch_job_seconds(const batch_job *j) {
+  for (int i = 0; i < j->nopt; i++)
+    if (!strcmp(j->opt[i], "--lp-bound")) return 2 * j->time_limit;
+  return j->time_limit;
+}
+
 char *batch_job_file(const char *jobdir, const batch_job *j, const char *ext) {
   util_buf x = {0};
   util_buf_printf(&x, "%s/%s%s", jobdir, j->name, ext);

@@ -122,6 +122,10 @@ char **batch_job_argv(const batch_job *j, const char *exe,
 char *batch_job_command(const batch_job *j, const char *exe,
                         const char *result_path);
 
+/* A job's whole time: its limit, twice with --lp-bound (the LP gets the
+ * limit again after the solve). */
+double batch_job_seconds(const batch_job *j);
+
 /* A job's file in jobdir: JOBDIR/NAME.EXT (ext with its dot; allocated):
  * .json its result, .log the solver's output, .job its side file. */
 char *batch_job_file(const char *jobdir, const batch_job *j, const char *ext);

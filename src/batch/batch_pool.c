@@ -43,14 +43,6 @@ void batch_pool_params_init(batch_pool_params *p) {
   p->cmd = "batch";
 }
 
-/* A job's whole time: its limit, twice with --lp-bound (the LP gets the
- * limit again after the solve). */
-static double pool_job_limit(const batch_job *j) {
-  for (int i = 0; i < j->nopt; i++)
-    if (!strcmp(j->opt[i], "--lp-bound")) return 2 * j->time_limit;
-  return j->time_limit;
-}
-
 static void pool_now_iso(char *buf, size_t len) {
   time_t t = time(NULL);
   struct tm tm;
@@ -86,7 +78,7 @@ static int pool_launch(pool *P, pool_slot *s, int job) {
     return -1;
   }
   s->job = job;
-  s->deadline = s->c.t0 + pool_job_limit(j) + BATCH_GRACE;
+  s->deadline = s->c.t0 + batch_job_seconds(j) + BATCH_GRACE;
   s->timed_out = s->interrupted = 0;
   P->running++;
   return 0;
@@ -111,13 +103,13 @@ static double pool_eta(const pool *P) {
   for (int i = 0; i < p->slots; i++) {
     const pool_slot *s = &P->slot[i];
     if (s->job < 0) continue;
-    double left = pool_job_limit(&p->jobs->job[s->job]) - (now - s->c.t0);
+    double left = batch_job_seconds(&p->jobs->job[s->job]) - (now - s->c.t0);
     work += left > 0 ? left : 0;
   }
   if (P->work_n)
     per = P->work_sum / P->work_n;
   else if (pending)
-    per = pool_job_limit(&p->jobs->job[p->todo[P->itodo]]);
+    per = batch_job_seconds(&p->jobs->job[p->todo[P->itodo]]);
   work += per * pending;
   return work / p->slots;
 }

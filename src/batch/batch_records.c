@@ -72,7 +72,7 @@ void batch_rec_init(batch_rec *r) {
 
 void batch_rec_free(batch_rec *r) {
   UTIL_FREE(r->id, r->graph, r->name, r->budget, r->options, r->status,
-            r->result, r->reason, r->ended);
+            r->result, r->reason, r->ended, r->slurm_task);
   batch_rec_init(r);
 }
 
@@ -120,6 +120,8 @@ json_t *batch_rec_to_json(const batch_rec *r) {
   json_object_set_new(o, "result", batch_json_str(r->result));
   if (r->reason) json_object_set_new(o, "reason", json_string(r->reason));
   if (r->ended) json_object_set_new(o, "ended", json_string(r->ended));
+  if (r->slurm_task)
+    json_object_set_new(o, "slurm_task", json_string(r->slurm_task));
   return o;
 }
 
@@ -158,6 +160,7 @@ int batch_rec_from_json(const json_t *o, batch_rec *r) {
   batch_get_str(o, "result", &r->result);
   batch_get_str(o, "reason", &r->reason);
   batch_get_str(o, "ended", &r->ended);
+  batch_get_str(o, "slurm_task", &r->slurm_task);
   r->n = (int)batch_get_int(o, "n");
   r->budget_bytes = batch_get_int(o, "budget_bytes");
   r->topo_peak = batch_get_int(o, "topo_peak");

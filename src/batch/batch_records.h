@@ -33,6 +33,8 @@ typedef struct batch_rec {
   double bound_tdi;      /* the lower bound on the TDI, percent */
   double wall_s;     /* wall-clock time of the job (batch side) */
   char *ended;       /* ISO 8601 UTC time the record was made, or NULL */
+  char *slurm_task;  /* "JOBID_TASK" when the job ran as a Slurm array
+                        task (at most one record per task), or NULL */
 } batch_rec;
 
 /* Statuses: "optimal", "feasible" (a schedule within budget),

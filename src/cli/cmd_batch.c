@@ -4,8 +4,11 @@
  * record is appended to a JSONL file as it ends (--resume skips the jobs
  * whose last record is final); at the end a CSV and a Markdown summary.
  * --emit-jobs prints the commands instead of running them; --merge builds
- * the same summary from per-job result files.  The job list, records,
- * summaries, the process pool and --merge are src/batch/ (batch.h).
+ * the same summary from per-job result files.  --slurm submits the jobs
+ * as one Slurm array instead and waits for it (--no-wait: submits only);
+ * --cancel RUN cancels a run's arrays.  The job list, records,
+ * summaries, the process pool, --merge and Slurm are src/batch/
+ * (batch.h).
  *
  * Files: results FILE (--results; default PREFIX.jsonl with -o PREFIX,
  * else remat-batch.jsonl), summaries PREFIX.csv and PREFIX.md (PREFIX: -o,
@@ -196,6 +199,125 @@ static int cb_run(batch_run *B) {
   return batch_pool_run(&p, &B->recs);
 }
 
+/* -------------------------------------------------------------- slurm */
+
+static int cb_slurm_load(batch_run *B, bsl_run *run) {
+  char err[1024];
+  if (!bsl_run_load(B->jobdir, run, err, sizeof err)) return 0;
+  fprintf(stderr, "remat %s: %s\n", B->cmd, err);
+  return 2;
+}
+
+static void cb_slurm_params(const batch_run *B, bsr_params *p) {
+  memset(p, 0, sizeof *p);
+  p->results = B->results;
+  p->cmd = B->cmd;
+  p->quiet = B->o->quiet;
+}
+
+/* Before a submission: the earlier submissions' finished tasks into the
+ * results file (--resume counts them); none of their tasks may still be
+ * queued or running, since the new tasks would write the same files. */
+static int cb_slurm_sync(batch_run *B) {
+  bsl_run run;
+  bsr_params p;
+  bsr_count c;
+  if (cb_slurm_load(B, &run)) return 2;
+  cb_slurm_params(B, &p);
+  bsr_collect(&run, &p, &B->recs, &c, NULL);
+  bsl_run_free(&run);
+  if (!c.running && !c.queued) return 0;
+  int open = c.running + c.queued;
+  fprintf(stderr,
+          "remat %s: %d task%s of this run %s still queued or running in "
+          "Slurm: wait for %s (remat %s --merge %s), or cancel %s (remat "
+          "%s --cancel %s)\n",
+          B->cmd, open, open == 1 ? "" : "s", open == 1 ? "is" : "are",
+          open == 1 ? "it" : "them", B->cmd, B->jobdir,
+          open == 1 ? "it" : "them", B->cmd, B->results);
+  return 2;
+}
+
+/* Submit the jobs to do as one array; wait for it unless --no-wait. */
+static int cb_slurm(batch_run *B) {
+  char exe[PATH_MAX], job[32], err[1024];
+  if (!B->ntodo) return 0;
+  cb_exe(exe, sizeof exe);
+  bsl_submit s = {&B->jobs, B->todo, B->ntodo, B->jobdir, exe,
+                  B->o->jobs_set ? (int)B->o->jobs : 0, B->o->slurm_opt};
+  if (bsl_submit_array(&s, job, sizeof job, err, sizeof err)) {
+    fprintf(stderr, "remat %s: %s\n", B->cmd, err);
+    return 4;
+  }
+  if (!B->o->quiet)
+    fprintf(stderr, "remat: submitted Slurm array %s: %d task%s%s\n", job,
+            B->ntodo, B->ntodo == 1 ? "" : "s",
+            B->skipped ? " (the jobs without a final record)" : "");
+  if (B->o->no_wait) {
+    printf("%s\n", job);
+    return 0;
+  }
+  bsl_run run;
+  bsr_params p;
+  if (cb_slurm_load(B, &run)) return 2;
+  cb_slurm_params(B, &p);
+  int rc = bsr_wait(&run, &p, &B->recs);
+  bsl_run_free(&run);
+  return rc;
+}
+
+/* RUN of --cancel RUN: a results file (X.jsonl), its job directory
+ * (X.jobs) or the -o prefix X. */
+static void cb_run_paths(batch_run *B, const char *arg) {
+  char *t = util_strip_suffix(arg, "/"), *stem = util_strip_suffix(t, ".jobs");
+  char *u = util_strip_suffix(stem, ".jsonl");
+  B->results = util_cat(u, ".jsonl");
+  B->jobdir = util_cat(u, ".jobs");
+  B->prefix = u;
+  free(t);
+  free(stem);
+}
+
+/* scancel the run's submissions that have open tasks. */
+static int cb_cancel_open(batch_run *B, bsl_run *run) {
+  bsr_params p;
+  bsr_count c;
+  char err[1024];
+  cb_slurm_params(B, &p);
+  bsr_collect(run, &p, &B->recs, &c, NULL);
+  for (int s = 0; s < run->nsub; s++)
+    if (run->sub[s].open && bsl_cancel(B->jobdir, &run->sub[s], err, sizeof err)) {
+      fprintf(stderr, "remat %s: %s\n", B->cmd, err);
+      return 4;
+    }
+  int open = c.running + c.queued;
+  if (!B->o->quiet)
+    fprintf(stderr, "remat: cancelled %d open task%s of %s\n", open,
+            open == 1 ? "" : "s", B->jobdir);
+  return 0;
+}
+
+/* --cancel RUN: scancel its open arrays, then record their tasks. */
+static int cb_cancel(batch_run *B) {
+  if (B->o->npos != 1) {
+    fprintf(stderr, "remat %s: --cancel takes one run (its -o PREFIX, "
+                    "results file or .jobs directory)\n", B->cmd);
+    return 2;
+  }
+  cb_run_paths(B, B->o->pos[0]);
+  bsl_run run;
+  if (cb_slurm_load(B, &run)) return 2;
+  int rc = run.nsub ? cb_cancel_open(B, &run) : 2;
+  if (!run.nsub)
+    fprintf(stderr, "remat %s: %s: no Slurm submission (no slurm.runs)\n",
+            B->cmd, B->jobdir);
+  bsr_params p;
+  cb_slurm_params(B, &p);
+  if (!rc) rc = bsr_wait(&run, &p, &B->recs);
+  bsl_run_free(&run);
+  return rc == 130 ? 0 : rc;
+}
+
 /* --------------------------------------------------------- summaries */
 
 static int cb_write_summary(const char *cmd, const char *prefix,
@@ -250,6 +372,26 @@ static int cb_summary(batch_run *B, int run_rc) {
 
 /* -------------------------------------------------------------- merge */
 
+/* --merge DIR where DIR is a Slurm run's job directory: a record for each
+ * job's latest task that has ended, "pending" for the others. */
+static int cb_merge_slurm(batch_run *B) {
+  bsl_run run;
+  char err[1024];
+  if (B->o->npos != 1 || bsl_run_load(B->o->pos[0], &run, err, sizeof err))
+    return 0;
+  int slurm = run.nsub > 0;
+  if (slurm) {
+    bsr_params p = {NULL, B->cmd, 1, 1};
+    bsr_count c;
+    bsr_collect(&run, &p, &B->recs, &c, NULL);
+    if (!B->o->quiet && (c.running || c.queued))
+      fprintf(stderr, "remat %s: %d tasks still running, %d queued (pending "
+                      "rows)\n", B->cmd, c.running, c.queued);
+  }
+  bsl_run_free(&run);
+  return slurm;
+}
+
 static int cb_merge(batch_run *B) {
   if (!B->o->npos) {
     fprintf(stderr, "remat %s: --merge needs result files or directories\n",
@@ -259,7 +401,10 @@ static int cb_merge(batch_run *B) {
   cb_paths(B, "remat-merge.jsonl");
   char err[1024];
   int rc = 0;
-  if (batch_merge_collect(B->o->pos, B->o->npos, &B->recs, err, sizeof err)) {
+  if (cb_merge_slurm(B)) {
+    rc = B->recs.n ? 0 : 2;
+    if (rc) fprintf(stderr, "remat %s: %s: no task to merge\n", B->cmd, B->o->pos[0]);
+  } else if (batch_merge_collect(B->o->pos, B->o->npos, &B->recs, err, sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", B->cmd, err);
     return 2;
   }
@@ -268,7 +413,8 @@ static int cb_merge(batch_run *B) {
   const batch_rec **row = util_malloc((size_t)B->recs.n * sizeof *row);
   for (int i = 0; i < B->recs.n; i++) {
     row[i] = &B->recs.rec[i];
-    if (!rc && batch_jsonl_append(B->results, row[i], err, sizeof err)) {
+    if (!rc && strcmp(row[i]->status, "pending") &&
+        batch_jsonl_append(B->results, row[i], err, sizeof err)) {
       fprintf(stderr, "remat %s: %s\n", B->cmd, err);
       rc = 2;
     }
@@ -291,6 +437,7 @@ static void cb_free(batch_run *B) {
 
 static int cb_main(batch_run *B) {
   const cli_opts *o = B->o;
+  if (o->cancel) return cb_cancel(B);
   if (o->merge) return cb_merge(B);
   if (!o->npos) {
     fprintf(stderr, "remat %s: missing arguments\nusage: remat %s %s\n",
@@ -303,16 +450,32 @@ static int cb_main(batch_run *B) {
   batch_defaults_free(&d);
   if (rc) return rc;
   cb_paths(B, "remat-batch.jsonl");
-  if ((rc = cb_mkdir(B->jobdir, B->cmd)) || (rc = cb_todo(B))) return rc;
+  if ((rc = cb_mkdir(B->jobdir, B->cmd))) return rc;
+  if (o->slurm && !o->emit_jobs && (rc = cb_slurm_sync(B))) return rc;
+  if ((rc = cb_todo(B))) return rc;
   if (o->emit_jobs) return cb_emit(B);
-  int run_rc = cb_run(B);
+  int run_rc = o->slurm ? cb_slurm(B) : cb_run(B);
+  if (o->slurm && o->no_wait) return run_rc;
   return cb_summary(B, run_rc);
 }
 
+/* Options that do not go together, or NULL. */
+static const char *cb_conflict(const cli_opts *o) {
+  if (o->merge && (o->emit_jobs || o->resume || o->slurm))
+    return "--merge takes none of --emit-jobs, --resume, --slurm";
+  if (o->cancel && (o->merge || o->emit_jobs || o->resume || o->slurm))
+    return "--cancel takes none of --merge, --emit-jobs, --resume, --slurm";
+  if (o->slurm && o->emit_jobs)
+    return "--slurm and --emit-jobs do not go together";
+  if (!o->slurm && (o->slurm_opt_set || o->no_wait))
+    return "--slurm-opt and --no-wait go with --slurm";
+  return NULL;
+}
+
 int cmd_batch(const char *name, const cli_opts *o) {
-  if (o->merge && (o->emit_jobs || o->resume)) {
-    fprintf(stderr, "remat %s: --merge takes neither --emit-jobs nor --resume\n",
-            name);
+  const char *bad = cb_conflict(o);
+  if (bad) {
+    fprintf(stderr, "remat %s: %s\n", name, bad);
     return 2;
   }
   batch_run B;

@@ -139,6 +139,16 @@ enum {
     "batch: merge per-job result files into one summary")                    \
   O(results, "results", 0, TEXT, NULL, "FILE", CMD_BATCH, NULL,               \
     "batch: the JSONL results file (default remat-batch.jsonl)")             \
+  O(slurm, "slurm", 0, FLAG, 0, NULL, CMD_BATCH, NULL,                        \
+    "batch: submit the jobs as one Slurm array (sbatch), wait, merge")       \
+  O(slurm_opt, "slurm-opt", 0, TEXT, NULL, "OPTS", CMD_BATCH, NULL,           \
+    "batch --slurm: more sbatch options, one string (\"--partition=X "       \
+    "--time=30\")")                                                            \
+  O(no_wait, "no-wait", 0, FLAG, 0, NULL, CMD_BATCH, NULL,                    \
+    "batch --slurm: submit and exit (collect with --merge or --resume)")     \
+  O(cancel, "cancel", 0, FLAG, 0, NULL, CMD_BATCH, NULL,                      \
+    "batch --cancel RUN: scancel a Slurm run's arrays (RUN: its -o PREFIX, " \
+    "results file or .jobs directory) and record their tasks")               \
   O(no_heuristic, "no-heuristic", 0, FLAG, 0, NULL,                           \
     CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB,      \
     NULL,                                                                     \

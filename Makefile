@@ -244,7 +244,7 @@ UNIT_NAMES := $(UNIT_SRC:tests/%.c=%)
 E2E_NAMES  := $(patsubst tests/%.sh,%,$(wildcard tests/e2e_*.sh))
 REPLAY_NAMES := $(FUZZ_NAMES:%=replay_%)
 # the longest start first, else one of them may start last
-SLOW_TESTS := pytest e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
+SLOW_TESTS := pytest e2e_slurm e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
 test_order  = $(filter $(1),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(1))
 TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims layout pytest)
 TLOG       := $(BUILD)/tests

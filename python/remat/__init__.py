@@ -16,7 +16,7 @@ remat.torch (PyTorch 2) and remat.onnx are imported on their own.
 
 from .errors import (BridgeError, CheckFailed, InfeasibleError,
                      InternalError, RematError)
-from .graph import Graph, load_graph
+from .graph import Graph, load_graph, parse_budget
 from .result import Result, Simulation
 from .solver import METHODS, baseline, simulate, solve
 
@@ -24,4 +24,4 @@ __version__ = "0.1.0"
 
 __all__ = ["Graph", "Result", "Simulation", "RematError", "BridgeError",
            "CheckFailed", "InfeasibleError", "InternalError", "METHODS",
-           "load_graph", "solve", "baseline", "simulate", "__version__"]
+           "load_graph", "parse_budget", "solve", "baseline", "simulate", "__version__"]

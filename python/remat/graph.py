@@ -82,19 +82,25 @@ class Graph:
         return (ctypes.c_int * len(schedule))(*(self.index(v) for v in schedule))
 
     def budget(self, budget: Budget) -> int:
-        """A budget in bytes, parsed as the CLI parses --budget: a fraction
-        of topo_peak (0.7), a percentage ("70%") or a size (41687,
-        "1.5GiB", "512MB")."""
-        if isinstance(budget, bool) or not isinstance(budget, (int, float, str)):
-            raise RematError(
-                f"budget {budget!r}: expected a fraction, a percentage or "
-                "a size (0.7, '70%', '1.5GiB', 41687)")
-        text = repr(budget) if isinstance(budget, float) else str(budget)
-        out, err = ctypes.c_int64(), ctypes.create_string_buffer(ERRLEN)
-        if lib.remat_budget_parse(text.encode(), self.topo_peak,
-                                  ctypes.byref(out), err, ERRLEN):
-            raise RematError(err.value.decode(errors="replace"))
-        return out.value
+        """A budget in bytes for this graph (parse_budget against its
+        input order's peak)."""
+        return parse_budget(budget, self.topo_peak)
+
+
+def parse_budget(budget: Budget, topo_peak: int) -> int:
+    """A budget in bytes, parsed as the CLI parses --budget: a fraction of
+    topo_peak (0.7), a percentage ("70%") or a size (41687, "1.5GiB",
+    "512MB").  RematError with the CLI's message otherwise."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, float, str)):
+        raise RematError(
+            f"budget {budget!r}: expected a fraction, a percentage or "
+            "a size (0.7, '70%', '1.5GiB', 41687)")
+    text = repr(budget) if isinstance(budget, float) else str(budget)
+    out, err = ctypes.c_int64(), ctypes.create_string_buffer(ERRLEN)
+    if lib.remat_budget_parse(text.encode(), topo_peak, ctypes.byref(out),
+                              err, ERRLEN):
+        raise RematError(err.value.decode(errors="replace"))
+    return out.value
 
 
 def load_graph(source: Union[str, "os.PathLike[str]", dict]) -> Graph:

@@ -73,22 +73,24 @@ def _finish(graph: Graph, r: int, rc: int) -> Result:
 
 
 def _copies_array(graph: Graph, copies: Copies,
-                  params: _lib.SolveParams) -> Optional["ctypes.Array"]:
-    """C_v: one number for every node, or per node id (others: the
-    graph's own, else the default 2)."""
+                  params: _lib.SolveParams) -> "ctypes.Array":
+    """C_v: the graph's own (its nodes' "copies", 0 where not given: the
+    default 2), changed for every node (an int: the default where the
+    graph gives none, as --copies N) or per node id."""
+    g = graph._ptr.contents
+    own = (ctypes.c_int * max(graph.n, 1))(*(g.copies[i]
+                                              for i in range(graph.n)))
     if copies is None:
-        return None
+        return own
     if isinstance(copies, int) and not isinstance(copies, bool):
         if not 1 <= copies <= 1000000:
             raise RematError(f"copies {copies}: expected 1..1000000")
         params.default_copies = copies
-        return None
+        return own
     if not isinstance(copies, Mapping):
         raise RematError("copies: expected an int or a mapping from node "
                          "id to int")
-    g = graph._ptr.contents
-    arr = (ctypes.c_int * max(graph.n, 1))(*(g.copies[i]
-                                              for i in range(graph.n)))
+    arr = own
     for node, c in copies.items():
         if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= 1000000:
             raise RematError(f"copies of {node!r}: {c!r}: expected "
@@ -139,8 +141,7 @@ def solve(graph: Graph, budget: Budget, *, time_limit: float = 60.0,
     p.lp_time = float(time_limit) if lp_bound else 0.0
     p.verbose = int(verbose)
     arr = _copies_array(graph, copies, p)
-    if arr is not None:
-        p.copies = ctypes.cast(arr, ctypes.POINTER(ctypes.c_int))
+    p.copies = ctypes.cast(arr, ctypes.POINTER(ctypes.c_int))
     warm = graph.indices(warm_start) if warm_start else None
     if warm is not None:
         p.warm_seq = ctypes.cast(warm, ctypes.POINTER(ctypes.c_int))

@@ -228,6 +228,17 @@ def test_copies_one_forbids_recomputation() -> None:
     with pytest.raises(remat.InfeasibleError):
         remat.solve(g, 0.6, time_limit=10, threads=1, copies=1,
                     strict_copies=True)
+    # the graph's own "copies" are read as the CLI reads them
+    once = chain(8)
+    for node in once["nodes"]:
+        node["copies"] = 1
+    with pytest.raises(remat.InfeasibleError):
+        remat.solve(remat.load_graph(once), 0.6, time_limit=10, threads=1,
+                    strict_copies=True)
+    first = chain(8)
+    first["nodes"][0]["copies"] = 1
+    r = remat.solve(remat.load_graph(first), 0.7, time_limit=10, threads=1)
+    assert r.schedule.count("f0") == 1 and r.recomputations
 
 
 def test_sizes_near_a_terabyte() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
@@ -37,6 +37,7 @@ from ..cliutil import first_line
 from ..errors import BridgeError
 
 DATA_DEPENDENT = "get value out of a tracing tensor"
+DATA_DEPENDENT_END = ", so no fixed graph describes it"
 
 
 def op_name(node: torch.fx.Node) -> str:
@@ -267,7 +268,70 @@ def _probe(spec: StepSpec, params: list[torch.Tensor],
 
 
 def trace_step(spec: StepSpec) -> Trace:
-    """Trace spec's step; bad models and inputs raise BridgeError."""
+    """Trace spec's step; bad models and inputs raise BridgeError.
+
+    A step that reads a value of a buffer it never writes (nn.Transformer
+    asks whether its mask is causal) is traced again with such buffers as
+    constants: their values are then known while tracing."""
+    try:
+        return _trace_step(spec, frozenset())
+    except BridgeError as e:
+        if not str(e).endswith(DATA_DEPENDENT_END):
+            raise
+        constants = _unwritten_buffers(spec)
+        if not constants:
+            raise
+        with _mask_hints_read():
+            return _trace_step(spec, constants)
+
+
+@contextlib.contextmanager
+def _mask_hints_read() -> Iterator[None]:
+    """nn.Transformer's layers ask whether their attention mask is the
+    causal one (a value read the tracer refuses): read it from the real
+    tensor instead.  Only while tracing with constant buffers, where the
+    mask is one of them or made from them, so the answer holds for every
+    call."""
+    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+    from torch.nn.modules import transformer
+    detect = transformer._detect_is_causal_mask
+
+    def read(mask: Any, is_causal: Any = None, size: Any = None) -> bool:
+        if is_causal is None and mask is not None:
+            with disable_proxy_modes_tracing():
+                return detect(mask, None, size)
+        return detect(mask, is_causal, size)
+
+    transformer._detect_is_causal_mask = read
+    try:
+        yield
+    finally:
+        transformer._detect_is_causal_mask = detect
+
+
+def _unwritten_buffers(spec: StepSpec) -> frozenset[int]:
+    """Positions in spec.state_names of the buffers one run of the step
+    (on copies) leaves as they were."""
+    params, state = spec.tensors()
+    copies = _detached_copies(state, False)
+    tensors = dict(zip(spec.grad_names, _detached_copies(params, True)))
+    tensors.update(zip(spec.state_names, copies))
+    try:
+        with preserved_rng(_device_of(params + state)):
+            with torch.set_grad_enabled(spec.train):
+                spec.call(tensors, list(spec.inputs + spec.targets))
+    except Exception:
+        return frozenset()
+    buffers = {n for n, _ in spec.module.named_buffers()}
+    return frozenset(k for k, (n, a, b) in
+                     enumerate(zip(spec.state_names, state, copies))
+                     if n in buffers and a.shape == b.shape
+                     and torch.equal(a, b))
+
+
+def _trace_step(spec: StepSpec, constants: frozenset[int]) -> Trace:
+    """trace_step with the state tensors at positions ``constants`` read
+    as constants (their real values) instead of graph inputs."""
     if spec.train and not spec.grad_names and not spec.grad_inputs:
         raise BridgeError(f"{spec.name} has no parameter that takes a "
                           "gradient: nothing to train")
@@ -286,7 +350,9 @@ def trace_step(spec: StepSpec) -> Trace:
             def step(*flat: Any) -> list[Any]:
                 p = list(flat[:ng])
                 d = dict(zip(spec.grad_names, p))
-                d.update(zip(spec.state_names, flat[ng:ng + ns]))
+                st = [state[k] if k in constants else t
+                      for k, t in enumerate(flat[ng:ng + ns])]
+                d.update(zip(spec.state_names, st))
                 a = list(flat[ng + ns:ng + ns + na])
                 gouts = list(flat[ng + ns + na:])
                 with torch.set_grad_enabled(spec.train):
@@ -345,6 +411,6 @@ def _trace_error(spec: StepSpec, e: Exception) -> BridgeError:
         return BridgeError(
             f"{spec.name} cannot be traced: its forward depends on the "
             "values of tensors (Python control flow on a tensor, .item(), "
-            ".tolist(), ...), so no fixed graph describes it")
+            ".tolist(), ...)" + DATA_DEPENDENT_END)
     return BridgeError(f"{spec.description} fails: "
                        f"{type(e).__name__}: {first_line(e)}")

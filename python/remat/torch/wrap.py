@@ -179,14 +179,11 @@ class RematModule(torch.nn.Module):
         import remat
         g = remat.load_graph(built.graph)
         t0 = time.perf_counter()
-        # the nodes computed once (grad_out, rng_state), also as an
-        # argument: load_graph(dict) does not read the nodes' "copies"
-        once = {n["id"]: 1 for n in built.graph["nodes"]
-                if n.get("copies") == 1}
+        budget = _budget_bytes(self.budget, g.topo_peak, _floor(built))
         try:
-            r = remat.solve(g, self.budget, time_limit=opts["time_limit"],
+            r = remat.solve(g, budget, time_limit=opts["time_limit"],
                             threads=opts["threads"], seed=opts["seed"],
-                            copies=once or None)
+                            free_order=opts["free_order"])
         except remat.InfeasibleError as e:
             raise _explained(e, built) from None
         solve_time = time.perf_counter() - t0
@@ -256,6 +253,33 @@ class RematModule(torch.nn.Module):
         return plan
 
 
+def _floor(built: Built) -> int:
+    """The bytes alive when the backward returns, whatever the schedule:
+    the parameters' gradients, the outputs and the output gradient (the
+    sink's inputs); 0 without a sink (grads "fixed")."""
+    if built.sink is None:
+        return 0
+    graph = built.graph
+    sink = graph["nodes"][built.sink]["id"]
+    return sum(graph["nodes"][u]["memory"] for u, v in graph["edges"]
+               if v == sink)
+
+
+def _budget_bytes(budget: Budget, topo_peak: int, floor: int) -> int:
+    """The plan's budget in bytes.  A size bounds the whole step's peak.  A
+    fraction or percentage f (one that scales with the peak it is of)
+    keeps the floor and f of the rest: floor + f (topo_peak - floor), so
+    that 0.6 asks for 40 % less of the memory a schedule can change, as
+    torch's activation_memory_budget does, and is never below the
+    gradients."""
+    import remat
+    b = remat.parse_budget(budget, topo_peak)
+    relative = remat.parse_budget(budget, 2 * topo_peak) != b
+    if not relative or topo_peak <= floor or topo_peak <= 0:
+        return b
+    return floor + (b * (topo_peak - floor)) // topo_peak
+
+
 def _explained(e: Any, built: Built) -> Any:
     """InfeasibleError with what the floor is made of when the gradients
     (all alive when the backward returns) are most of it."""
@@ -263,9 +287,7 @@ def _explained(e: Any, built: Built) -> Any:
     graph = built.graph
     if built.sink is None:
         return e
-    sink = graph["nodes"][built.sink]["id"]
-    need = sum(graph["nodes"][u]["memory"] for u, v in graph["edges"]
-               if v == sink)
+    need = _floor(built)
     budget = getattr(e.result, "budget", None)
     if budget is None or budget >= need:
         return e
@@ -291,7 +313,7 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
          budget: Budget, loss_fn: Optional[Callable[..., Any]] = None,
          time_limit: float = 30, *, targets: Sequence[torch.Tensor] = (),
          durations: str = "profile", repeat: int = 3, threads: int = 0,
-         seed: int = 1, replan: bool = True,
+         seed: int = 1, replan: bool = True, free_order: bool = True,
          temporaries: bool = True, grads: str = "live") -> RematModule:
     """A module that trains like ``model`` within a memory budget.
 
@@ -306,13 +328,18 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     example_inputs: the positional tensor arguments of one call; the plan
     is made for their shapes, dtypes and device, and made again for a call
     with others (replan=False: such a call raises BridgeError).
-    budget: a fraction of the input order's peak (0.6), a percentage
-    ("60%") or bytes (1 << 20, "1.5GiB"), counting activations and
-    gradients, not parameters, buffers or inputs.
+    budget: bytes (1 << 20, "1.5GiB"): the step's whole peak above the
+    parameters, buffers and inputs (activations, temporaries, gradients);
+    or a fraction (0.6) or percentage ("60%") of what a schedule can
+    change: the plain step's peak P above the floor F that every schedule
+    keeps (the gradients, outputs and output gradient alive when the
+    backward returns) gives the budget F + 0.6 (P - F).
     loss_fn: ``loss_fn(output, *targets)``, so that the plan includes the
     loss; the wrapped module is then called as ``wrapped(*inputs,
     *targets)`` and returns the loss (``targets``: example targets).
-    time_limit, threads, seed: remat.solve's.  durations: "profile" (CPU
+    time_limit, threads, seed, free_order: remat.solve's (free order: the
+    schedule may reorder the traced step, whose order autograd chose, as
+    well as recompute).  durations: "profile" (CPU
     time per operation, median of ``repeat`` runs) or "flops".
     temporaries: measure each operation's temporaries (the bytes it
     allocates beyond its outputs while it runs) and count them in the
@@ -332,6 +359,7 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     options = {"time_limit": time_limit, "durations": durations,
                "repeat": repeat, "threads": threads, "seed": seed,
                "replan": replan, "n_targets": len(targets),
+               "free_order": free_order,
                "temporaries": temporaries, "grads": grads}
     m = RematModule(model, budget, loss_fn, len(example_inputs), options)
     if not all(isinstance(a, torch.Tensor) for a in inputs):

@@ -327,7 +327,7 @@ static void test_best_wrong_bound(void **state) {
 
 /* The covering child's answers in turn: a stronger problem's LP value
  * below the bound so far lowers neither the bound nor cover_lb (what an
- * optimum's proof covers: solve.c). */
+ * optimum's proof covers: portfolio.c). */
 static void test_best_cover_answers(void **state) {
   (void)state;
   fixture *F = fx_remat0(NULL);

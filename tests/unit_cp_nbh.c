@@ -17,7 +17,7 @@
 #include "gecode.h"
 #include "graph.h"
 #include "heur.h"
-#include "model.h"
+#include "model_any.h"
 #include "oracle.h"
 
 typedef struct fixture {

@@ -17,7 +17,7 @@
 #include "decode.h"
 #include "extsolver.h"
 #include "graph.h"
-#include "model.h"
+#include "model_any.h"
 #include "util.h"
 
 /* The FlatZinc solution text of the input order, with PEAK = peak (phase

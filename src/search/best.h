@@ -1,4 +1,4 @@
-/* best.h -- the portfolio's shared best schedule (solve.c).
+/* best.h -- the portfolio's shared best schedule (portfolio.c).
  *
  * Every worker offers its schedules here and adopts the others'
  * improvements: the best schedule is the result being built (r), with a

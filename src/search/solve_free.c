@@ -14,29 +14,26 @@
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
  *           model refuses: the best baseline and the segment search
  *           (seg_search.h) on that order, in linear memory;
- *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search
- *           ended above M without a proof: restarts of the order descent
+ *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search ended
+ *           above M without a proof: restarts of the order descent
  *           (order_descent.h), which often finds a lower peak;
- *   stages  the stage-axis portfolio (remat_solve) on the graph renumbered
- *           in that order, whose schedules are schedules of g; when the
+ *   stages  the stage-axis portfolio (portfolio.h) on the graph renumbered in
+ *           that order, whose schedules are schedules of g; when the
  *           input order is a minimum-peak order, on the input order;
- *   joint   on graphs whose free CP would not end, of at most
- *           SFREE_SEQ_NODES nodes (up to SFREE_SEQ_FIT_NODES when the
- *           stage phase has a schedule within M by then), the last
- *           SFREE_SEQ_SHARE of the time: the annealing over sequences
- *           (seq_anneal.h), which moves first computations (the order)
- *           and recomputations together: the first thread from the best
- *           schedule, following the others' improvements; every other
- *           thread in tries from fresh orders (a short order descent
- *           from the input order with its own seed), each annealed on
- *           its own for SFREE_TRY seconds: where the annealing ends
- *           depends on the order it starts from more than on its time;
- *           it computes nodes whose C_v is 2 or more any number of times,
- *           and its schedules within budget raise C_v (best_offer) as the
- *           baselines' do (unless C_v is a hard limit);
- *   free CP on small graphs, the free-order model (model_free.c) in the
- *           CP worker, from the best schedule: its complete searches prove
- *           optimality or infeasibility in free order;
+ *   joint   on graphs whose free CP would not end, of at most SFREE_SEQ_NODES nodes (up
+ *           to SFREE_SEQ_FIT_NODES when the stage phase has a schedule within M by
+ *           then), the last SFREE_SEQ_SHARE of the time: the annealing over sequences
+ *           (seq_anneal.h), which moves first computations (the order) and
+ *           recomputations together: the first thread from the best schedule, following
+ *           the others' improvements; every other thread in tries from fresh orders (a
+ *           short order descent from the input order with its own seed), each annealed
+ *           on its own for SFREE_TRY seconds: where the annealing ends depends on the
+ *           order it starts from more than on its time; it computes nodes whose C_v is 2
+ *           or more any number of times, and its schedules within budget raise C_v
+ *           (best_offer) as the baselines' do (unless C_v is a hard limit);
+ *   free CP on small graphs, the free-order model (model_free.h) in the CP
+ *           worker, from the best schedule: its complete searches prove optimality
+ *           or infeasibility in free order;
  *   end     the status; a proof says that it covers free order.
  * Every schedule goes to one shared best (best.h) on g. */
 #include <pthread.h>
@@ -51,7 +48,9 @@
 #include "free_exact.h"
 #include "graph.h"
 #include "order.h"
+#include "model_free.h"
 #include "order_descent.h"
+#include "portfolio.h"
 #include "remat.h"
 #include "result.h"
 #include "seeds.h"
@@ -511,7 +510,7 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall,
   int watching = pthread_create(&watch, NULL, sfree_stage_watch, &W) == 0;
   remat_result r;
   remat_result_init(&r, on, p.budget, "cp");
-  int rc = remat_solve(on, &p, &r);
+  int rc = portfolio_solve(on, &p, &r);
   sfree_wake(F, &F->stage_done);
   if (watching) pthread_join(watch, NULL);
   if (rc == REMAT_EINTERNAL) best_error(B, "stage-axis search: %s", r.message);

@@ -11,6 +11,7 @@
 #include "decode.h"
 #include "extsolver.h"
 #include "gecode.h"
+#include "model_any.h"
 #include "sim.h"
 #include "util.h"
 
@@ -25,10 +26,8 @@ int cpw_init(cpw *W, best *B, const int *copies, char *err, size_t errlen) {
   W->end = p->time_limit;
   mw_init(&W->milp, B);
   if (!copies) copies = p->copies;
-  if (p->free_order ? model_build_free(&W->md, B->g, 1, p->budget, copies,
-                                        p->default_copies, err, errlen)
-                    : model_build(&W->md, B->g, 1, p->budget, copies, p->default_copies,
-                                  err, errlen))
+  if (model_build_any(&W->md, p->free_order, B->g, 1, p->budget, copies,
+                      p->default_copies, err, errlen))
     return 1;
   model_sol_alloc(&W->md, &W->x);
   return 0;

@@ -100,7 +100,7 @@ char *batch_join_words(char *const *w, int n) {
 
 void batch_defaults_init(batch_defaults *d) {
   memset(d, 0, sizeof *d);
-  d->time_limit = 60;
+  d->time_limit = REMAT_TIME_LIMIT;
   d->threads = 1;
 }
 

@@ -57,8 +57,8 @@ int cmp_methods_parse(const char *list, char *err, size_t errlen) {
 }
 
 void cmp_params_init(cmp_params *p) {
-  *p = (cmp_params){.time_limit = 60, .seed = 1, .methods = CMP_ALL, .default_copies = 2,
-                    .verbose = 1, .heuristics = 1};
+  *p = (cmp_params){.time_limit = REMAT_TIME_LIMIT, .seed = 1, .methods = CMP_ALL,
+                    .default_copies = 2, .verbose = 1, .heuristics = 1};
 }
 
 /* What every method's parameters x get from the comparison: the budget,

@@ -14,8 +14,9 @@
 #include "util.h"
 
 void order_params_init(order_params *p) {
-  *p = (order_params){.time_limit = 60, .seed = 1, .exact = 1, .exact_max_nodes = 20000,
-                      .exact_max_bytes = (size_t)512 << 20, .beam_max_nodes = 20000};
+  *p = (order_params){.time_limit = REMAT_TIME_LIMIT, .seed = 1, .exact = 1,
+                      .exact_max_nodes = 20000, .exact_max_bytes = (size_t)512 << 20,
+                      .beam_max_nodes = 20000};
 }
 
 const char *order_open_name(order_open o) {

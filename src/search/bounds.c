@@ -10,20 +10,20 @@
 #include "order_cost.h"
 #include "pebble.h"
 #include "result.h"
+#include "shares.h"
 #include "util.h"
 
-/* The pebbling proof's share of the time and its cap: it settles narrow
- * graphs (the networks' blocks) in milliseconds and wide ones never. */
-#define BOUNDS_PEBBLE_SHARE 0.05
+/* The pebbling proof's cap on its share (shares.h): it settles narrow
+ * graphs (the networks' blocks) in milliseconds and wide ones never; the
+ * order cost bound's. */
 #define BOUNDS_PEBBLE_MAX 1.0
-#define BOUNDS_COST_SHARE 0.05
 #define BOUNDS_COST_MAX 5.0
 
 void bounds_pebble(best *B) {
   if (!B->p->heuristics || best_stopped(B)) return;
   pebble_params pp;
   pebble_params_init(&pp);
-  pp.time_limit = B->p->time_limit * BOUNDS_PEBBLE_SHARE;
+  pp.time_limit = B->p->time_limit * time_share(SHARE_PEBBLE);
   if (pp.time_limit > BOUNDS_PEBBLE_MAX) pp.time_limit = BOUNDS_PEBBLE_MAX;
   pp.stop = B->p->stop;
   pebble_out o;
@@ -54,7 +54,7 @@ void bounds_order_cost(best *B, const int *order) {
   cp.budget = B->p->budget;
   cp.stop = B->p->stop;
   cp.order = order;
-  cp.time_limit = best_left(B) * BOUNDS_COST_SHARE;
+  cp.time_limit = best_left(B) * time_share(SHARE_ORDER_COST);
   if (cp.time_limit > BOUNDS_COST_MAX) cp.time_limit = BOUNDS_COST_MAX;
   if (cp.time_limit < 0.01) cp.time_limit = 0.01;
   order_cost_out o;
@@ -124,11 +124,10 @@ void bounds_cover_start(best *B) {
   child_start(&B->cov_child, bounds_cover_child, B);
 }
 
-/* The covering bound over every order has this share of the time limit
- * (at least BOUNDS_COVER_ANY_MIN seconds): its problem is small where it
+/* The covering bound over every order has its share of the time left
+ * (shares.h; at least BOUNDS_COVER_ANY_MIN seconds): its problem is small where it
  * is built at all (cover_free.h), and CBC solves it in a fraction of a
  * second on the training graphs. */
-#define BOUNDS_COVER_ANY_SHARE 0.25
 #define BOUNDS_COVER_ANY_MIN 1.0
 
 static void bounds_cover_any_child(void *ctx) {
@@ -153,7 +152,7 @@ static void bounds_cover_any_start(best *B) {
   if (!B->p->heuristics || B->g->n > COVF_MAX_NODES) return;
   B->cov = child_shared(sizeof *B->cov);
   B->cov_any = 1;
-  double t = BOUNDS_COVER_ANY_SHARE * best_left(B);
+  double t = time_share(SHARE_COVER_ANY) * best_left(B);
   B->cov_limit = t > BOUNDS_COVER_ANY_MIN ? t : BOUNDS_COVER_ANY_MIN;
   child_start(&B->cov_child, bounds_cover_any_child, B);
 }

@@ -15,7 +15,7 @@
 void bounds_pebble(best *B);
 
 /* The order cost bound (order_cost.h) in the caller's thread, for
- * BOUNDS_COST_SHARE of the time left (at most BOUNDS_COST_MAX s): a lower
+ * its share of the time left (shares.h, ORDER_COST) (at most BOUNDS_COST_MAX s): a lower
  * bound on every sequence in any order, so on the stage model's too,
  * raised on B as BOUNDS_COST_BY; nodes are looked at by their memory in
  * `order` (NULL: the input order); not with --no-heuristic.  A bound the

@@ -46,6 +46,7 @@
 #include "remat.h"
 #include "result.h"
 #include "seeds.h"
+#include "shares.h"
 #include "util.h"
 #include "worker_anneal.h"
 #include "worker_cp.h"
@@ -53,18 +54,15 @@
 
 /* Models with at most this many copies get the CP worker. */
 #define SOLVE_SMALL 1000
-#define SOLVE_MAX_WORKERS 16
 /* A lone worker first anneals until no new best came for this long (and
- * for longer than the annealing took to find the last one), ... */
+ * for longer than the annealing took to find the last one), then gives
+ * the CP (or the window search) its slice of the time left (shares.h),
+ * then anneals again; the CP gets the larger slice when the annealing
+ * found nothing within budget: the complete searches (the CP and, on
+ * small graphs, Checkmate's MILP beside it) then find the first schedules
+ * or prove that none exists, where a stalled annealing seldom gets
+ * further. */
 #define SOLVE_STALL 0.2
-/* ... then gives the CP (or the window search) this share of the time
- * left, then anneals again; the CP gets the larger share when the
- * annealing found nothing within budget: the complete searches (the CP
- * and, on small graphs, Checkmate's MILP beside it) then find the first
- * schedules or prove that none exists, where a stalled annealing seldom
- * gets further. */
-#define SOLVE_SLICE 0.25
-#define SOLVE_SLICE_UNFIT 0.6
 
 /* One solve: the shared best, the baselines' schedules and the CP worker,
  * which owns the model. */
@@ -121,8 +119,9 @@ static int solve_bounds(solve *S) {
  * good basins.) */
 static void solve_alone(solve *S, ww *W, aw *A, int cp) {
   best *B = &S->B;
-  aw_run(A, best_left(B) / 2, SOLVE_STALL);
-  double share = cp && !B->fits ? SOLVE_SLICE_UNFIT : SOLVE_SLICE;
+  aw_run(A, best_left(B) * time_share(SHARE_ALONE_ANNEAL), SOLVE_STALL);
+  share_id slice = cp && !B->fits ? SHARE_ALONE_SLICE_UNFIT : SHARE_ALONE_SLICE;
+  double share = time_share(slice);
   double end = best_elapsed(B) + best_left(B) * share;
   if (cp) {
     S->C.end = end;
@@ -140,15 +139,15 @@ static void solve_phases(solve *S) {
   best *B = &S->B;
   const remat_solve_params *p = B->p;
   int threads = p->threads > 0 ? p->threads : util_ncpus();
-  if (threads > SOLVE_MAX_WORKERS) threads = SOLVE_MAX_WORKERS;
+  if (threads > REMAT_MAX_THREADS) threads = REMAT_MAX_THREADS;
   if (p->fzn_solver) threads = 1; /* the external solver is the worker */
   /* worker 0: the CP on small models, else window LNS; the others:
    * annealing and window LNS by turns, with their own seeds */
   int cp = p->fzn_solver || (S->C.md.ncopy <= SOLVE_SMALL && !S->C.md.too_wide);
-  ww Wd[SOLVE_MAX_WORKERS];
-  aw Ad[SOLVE_MAX_WORKERS];
-  pthread_t tid[SOLVE_MAX_WORKERS];
-  int spawned[SOLVE_MAX_WORKERS] = {0};
+  ww Wd[REMAT_MAX_THREADS];
+  aw Ad[REMAT_MAX_THREADS];
+  pthread_t tid[REMAT_MAX_THREADS];
+  int spawned[REMAT_MAX_THREADS] = {0};
   for (int k = 0; k < threads; k++) {
     ww_init(&Wd[k], B, &S->C.md, p->seed * 7919u + 1 + 104729u * (unsigned)k, p->time_limit);
     aw_init(&Ad[k], B, B->r->copies, p->seed * 7919u + 17 + 104729u * (unsigned)k);

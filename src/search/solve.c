@@ -7,8 +7,9 @@
 #include "solve_free.h"
 
 void remat_solve_params_init(remat_solve_params *p) {
-  *p = (remat_solve_params){.default_copies = 2, .time_limit = 60, .seed = 1,
-                            .heuristics = 1, .lns = REMAT_LNS_AUTO, .verbose = 1};
+  *p = (remat_solve_params){.default_copies = 2, .time_limit = REMAT_TIME_LIMIT,
+                            .seed = 1, .heuristics = 1, .lns = REMAT_LNS_AUTO,
+                            .verbose = 1};
 }
 
 int remat_solve(const remat_graph *g, const remat_solve_params *p, remat_result *r) {

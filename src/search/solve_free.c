@@ -22,7 +22,7 @@
  *           input order is a minimum-peak order, on the input order;
  *   joint   on graphs whose free CP would not end, of at most SFREE_SEQ_NODES nodes (up
  *           to SFREE_SEQ_FIT_NODES when the stage phase has a schedule within M by
- *           then), the last SFREE_SEQ_SHARE of the time: the annealing over sequences
+ *           then), the last FREE_SEQ share (shares.h): the annealing over sequences
  *           (seq_anneal.h), which moves first computations (the order) and
  *           recomputations together: the first thread from the best schedule, following
  *           the others' improvements; every other thread in tries from fresh orders (a
@@ -56,23 +56,21 @@
 #include "seeds.h"
 #include "seg_search.h"
 #include "seq_anneal.h"
+#include "shares.h"
 #include "sim.h"
 #include "solve_free.h"
 #include "util.h"
 #include "worker_cp.h"
 
-/* The order search's share of the time limit (it stops as soon as an
+/* The time shares (shares.h): the order search's (it stops as soon as an
  * order fits the budget), and the free CP's on graphs of at most
  * SFREE_CP_COPIES copies, where its complete searches can end. */
-#define SFREE_ORDER_SHARE 0.25
 #define SFREE_ORDER_STALL 1.0
 #define SFREE_STAGE_STALL 3.0
-#define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
-/* The joint annealing's share of the time (after the order search), on
- * graphs of at most SFREE_SEQ_NODES nodes (each move costs O(len):
+/* The joint annealing has its share (after the order search) on graphs of
+ * at most SFREE_SEQ_NODES nodes (each move costs O(len):
  * seq_eval.h). */
-#define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
 /* Graphs of more nodes, up to SFREE_SEQ_FIT_NODES, get the joint
  * annealing's share only when the stage phase has a schedule within M by
@@ -80,22 +78,18 @@
  * nearer M than with the annealing: bench/RESULTS.md, section 35). */
 #define SFREE_SEQ_FIT_NODES 20000
 /* A try of the joint annealing's other threads: an order descent of at
- * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
+ * most SFREE_TRY_DESCENT seconds (and the FREE_TRY_DESCENT share of the time
  * left), then SFREE_TRY seconds of annealing from that order (the last
  * try takes what is left when that is less than two tries). */
 #define SFREE_TRY 15.0
 #define SFREE_TRY_DESCENT 2.0
-#define SFREE_TRY_DESCENT_SHARE 0.15
-#define SFREE_MAX_THREADS 16
 /* On the same graphs, when no order fits and the order search did not
- * prove its order minimal: the order descent's share of the stage-axis
- * search's time, before it (a lower peak leaves less to recompute). */
-#define SFREE_DESCENT_SHARE 0.3
+ * prove its order minimal, the order descent has its share of the
+ * stage-axis search's time, before it (a lower peak leaves less to
+ * recompute). */
 /* Graphs above this many nodes are beyond the stage model (model.c): the
  * segment search (seg_search.h) takes their time instead. */
 #define SFREE_STAGE_NODES 60000
-/* The exact search's share of the time left, on graphs small enough. */
-#define SFREE_EXACT_SHARE 0.5
 
 typedef struct sfree {
   best B;
@@ -183,7 +177,7 @@ static remat_graph *sfree_order(sfree *F) {
   const remat_graph *g = B->g;
   order_params op;
   order_params_init(&op);
-  op.time_limit = best_left(B) * SFREE_ORDER_SHARE;
+  op.time_limit = best_left(B) * time_share(SHARE_FREE_ORDER);
   if (op.time_limit < 0.01) op.time_limit = 0.01;
   op.stop = &F->order_stop;
   op.seed = B->p->seed;
@@ -258,7 +252,7 @@ static void sfree_probe(sfree *F, const remat_graph *h) {
   remat_result pr;
   remat_result_init(&pr, on, B->p->budget, "anneal");
   double t0 = best_elapsed(B);
-  if (seeds_probe(on, B->p, c, B->p->time_limit * SEEDS_PROBE_SHARE, &pr))
+  if (seeds_probe(on, B->p, c, B->p->time_limit * time_share(SHARE_SEEDS_PROBE), &pr))
     best_error(B, "the copies probe produced an invalid schedule%s", "");
   best_verbose(B, "copies probe on the %s order: %.2fs, %s", h ? "chosen" : "input",
                best_elapsed(B) - t0,
@@ -427,14 +421,14 @@ static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, doubl
   const remat_graph *g = B->g;
   int n = g->n;
   int threads = B->p->threads > 0 ? B->p->threads : util_ncpus();
-  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads > REMAT_MAX_THREADS) threads = REMAT_MAX_THREADS;
   if (threads < 1) threads = 1;
   int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
   for (int i = 0; i < n; i++) ord[i] = F->perm && h ? F->perm[i] : i;
   int64_t before = odesc_peak(g, ord), peak = before;
   pthread_mutex_t mu;
   pthread_mutex_init(&mu, NULL);
-  sfree_odw W[SFREE_MAX_THREADS];
+  sfree_odw W[REMAT_MAX_THREADS];
   for (int k = 0; k < threads; k++)
     W[k] = (sfree_odw){F, &mu, ord, &peak, lower, end, B->p->seed + 104729u * (unsigned)k, 0, 0, 0};
   for (int k = 1; k < threads; k++)
@@ -558,7 +552,7 @@ static void *sfree_sqa_tries(void *arg) {
   for (int r = 0; !best_stopped(B); r++) {
     double left = W->end - best_elapsed(B);
     if (left < 0.05) break;
-    double t = left * SFREE_TRY_DESCENT_SHARE;
+    double t = left * time_share(SHARE_FREE_TRY_DESCENT);
     sfree_descent(B, ord, W->lower, 1.0 / 16, t < SFREE_TRY_DESCENT ? t : SFREE_TRY_DESCENT,
                   W->p.io.seed + 7919u * (unsigned)r);
     sqa_params p = W->p;
@@ -578,9 +572,9 @@ static void sfree_joint(sfree *F) {
   best *B = &F->B;
   const remat_solve_params *p = B->p;
   int threads = p->threads > 0 ? p->threads : util_ncpus();
-  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads > REMAT_MAX_THREADS) threads = REMAT_MAX_THREADS;
   if (threads < 1) threads = 1;
-  sfree_sqa W[SFREE_MAX_THREADS];
+  sfree_sqa W[REMAT_MAX_THREADS];
   double left = best_left(B);
   if (left < 0.01) return;
   /* Its own C_v: any number of copies where C_v is 2 or more (unless C_v
@@ -645,7 +639,7 @@ static void sfree_exact(sfree *F) {
   free_exact_params_init(&xp);
   xp.budget = B->p->budget;
   xp.copies = B->r->copies;
-  xp.time_limit = best_left(B) * SFREE_EXACT_SHARE;
+  xp.time_limit = best_left(B) * time_share(SHARE_FREE_EXACT);
   xp.stop = B->p->stop;
   int *seq, len;
   size_t states;
@@ -757,12 +751,14 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         int joint = !small && g->n <= SFREE_SEQ_NODES && p->heuristics;
         int mid = !small && !joint && g->n <= SFREE_SEQ_FIT_NODES && p->heuristics;
         double end = p->time_limit, split = -1;
-        if (small) end = best_elapsed(B) + best_left(B) * (1 - SFREE_CP_SHARE);
-        else if (joint) end = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
-        else if (mid) split = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
+        double cp_at = best_elapsed(B) + best_left(B) * (1 - time_share(SHARE_FREE_CP));
+        double seq_at = best_elapsed(B) + best_left(B) * (1 - time_share(SHARE_FREE_SEQ));
+        if (small) end = cp_at;
+        else if (joint) end = seq_at;
+        else if (mid) split = seq_at;
         if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower) {
-          h = sfree_descend(&F, h, F.order_lower,
-                            best_elapsed(B) + (end - best_elapsed(B)) * SFREE_DESCENT_SHARE);
+          double descent = (end - best_elapsed(B)) * time_share(SHARE_FREE_DESCENT);
+          h = sfree_descend(&F, h, F.order_lower, best_elapsed(B) + descent);
           if (B->fits) B->proven = 1; /* no recomputation: the base duration */
         }
         if (!B->fits) sfree_stages(&F, h, end, (joint || mid) && !F.input_minimal, split);

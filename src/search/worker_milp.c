@@ -7,15 +7,14 @@
 #include <string.h>
 
 #include "milp.h"
+#include "shares.h"
 #include "sim.h"
 #include "util.h"
 
-/* The MILP gets this share of the CP worker's time on graphs of at most
- * this many nodes and MILP nonzeros (the larger one when nothing fits as
- * it starts: its first schedule, then its proof from there, need two CBC
- * runs) ... */
-#define MW_SHARE 0.5
-#define MW_SHARE_UNFIT 0.8
+/* The MILP gets its share of the CP worker's time (shares.h) on graphs of
+ * at most this many nodes and MILP nonzeros (the larger one when nothing
+ * fits as it starts: its first schedule, then its proof from there, need
+ * two CBC runs) ... */
 #define MW_NODES 200
 #define MW_NONZEROS 1000000
 /* ... and, when the CP proves that nothing fits, this much longer to say
@@ -158,7 +157,8 @@ void mw_start(mw *M, double end) {
   M->bytes = sizeof(mw_out) + 3 * (size_t)M->cap * sizeof(int);
   M->out = child_shared(M->bytes);
   M->out->parent_fits = B->fits;
-  M->limit = best_left_by(B, end) * (B->fits ? MW_SHARE : MW_SHARE_UNFIT);
+  share_id share = B->fits ? SHARE_MILP_IN_CP : SHARE_MILP_IN_CP_UNFIT;
+  M->limit = best_left_by(B, end) * time_share(share);
   M->t0 = best_elapsed(B);
   child_start(&M->ch, mw_child, M);
 }

@@ -27,6 +27,7 @@
 
 void order_bound_params_init(order_bound_params *p) {
   memset(p, 0, sizeof *p);
+  p->deadline = DEADLINE_NONE;
   p->closure = 1;
 }
 
@@ -198,8 +199,7 @@ int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
   order_bound_batch_init(&b, g);
   int idx = 0, stopped = 0;
   while (idx < n && up[cand[idx]] > out->bound && !stopped) {
-    if ((p->stop && *p->stop) ||
-        (p->time_limit > 0 && util_now() - t0 > p->time_limit)) {
+    if ((p->stop && *p->stop) || deadline_passed(p->deadline)) {
       stopped = 1;
       break;
     }
@@ -219,8 +219,7 @@ int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
       if (b.up_anc[i] < hi) hi = b.up_anc[i];
       if (b.up_rest[i] < hi) hi = b.up_rest[i];
       if (hi <= out->bound || hi == b.a[i] || stopped) continue;
-      if ((p->stop && *p->stop) ||
-          (p->time_limit > 0 && util_now() - t0 > p->time_limit)) {
+      if ((p->stop && *p->stop) || deadline_passed(p->deadline)) {
         stopped = 1; /* the ancestor bounds of the batch still count */
         continue;
       }

@@ -14,6 +14,7 @@
 void order_dfs_init(order_dfs *D, const remat_graph *g, size_t max_bytes,
                     size_t max_pairs) {
   memset(D, 0, sizeof *D);
+  D->deadline = DEADLINE_NONE;
   size_t n = (size_t)(g->n ? g->n : 1);
   D->g = g;
   D->n = g->n;
@@ -108,7 +109,7 @@ static int order_dfs_halt(order_dfs *D, long long limit) {
   if (limit > 0 && D->states >= limit) return ORDER_DFS_TIME;
   if ((++D->tick & 255) != 0) return 0;
   if (D->stop && *D->stop) return ORDER_DFS_STOP;
-  if (D->deadline > 0 && util_now() > D->deadline) return ORDER_DFS_TIME;
+  if (deadline_passed(D->deadline)) return ORDER_DFS_TIME;
   return 0;
 }
 

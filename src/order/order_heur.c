@@ -56,6 +56,7 @@ int64_t order_heur_greedy(const remat_graph *g, order_heur_rule rule,
 void order_heur_beam_params_init(order_heur_beam_params *p) {
   memset(p, 0, sizeof *p);
   p->width = 64;
+  p->deadline = DEADLINE_NONE;
 }
 
 /* A state of a level, and a candidate for the next level. */
@@ -215,7 +216,7 @@ int64_t order_heur_beam(const remat_graph *g, const order_heur_beam_params *p,
   for (int k = 0; k < g->n && !gave_up; k++) {
     hb_step(&B, cur, k);
     cur ^= 1;
-    if ((p->stop && *p->stop) || (p->deadline > 0 && util_now() > p->deadline))
+    if ((p->stop && *p->stop) || deadline_passed(p->deadline))
       gave_up = 1;
   }
   int64_t peak = -1;

@@ -54,9 +54,10 @@ void bounds_order_cost(best *B, const int *order) {
   cp.budget = B->p->budget;
   cp.stop = B->p->stop;
   cp.order = order;
-  cp.time_limit = best_left(B) * time_share(SHARE_ORDER_COST);
-  if (cp.time_limit > BOUNDS_COST_MAX) cp.time_limit = BOUNDS_COST_MAX;
-  if (cp.time_limit < 0.01) cp.time_limit = 0.01;
+  double seconds = best_left(B) * time_share(SHARE_ORDER_COST);
+  if (seconds > BOUNDS_COST_MAX) seconds = BOUNDS_COST_MAX;
+  if (seconds < 0.01) seconds = 0.01;
+  cp.deadline = deadline_in(seconds);
   order_cost_out o;
   order_cost_run(B->g, &cp, &o);
   best_verbose(B, "order cost bound: %lld over %d nodes (%d cuts, %s), %.2fs", (long long)o.bound,

@@ -9,6 +9,7 @@
 void free_exact_params_init(free_exact_params *p) {
   memset(p, 0, sizeof *p);
   p->max_states = 2000000;
+  p->deadline = DEADLINE_NONE;
 }
 
 /* A state packed in 64 bits: kept copies (n bits), then computations per
@@ -205,7 +206,6 @@ free_exact_status free_exact_solve(const remat_graph *g, const free_exact_params
   }
   X.cb = most <= 3 ? 2 : 3;
   if (n + X.cb * n + 5 > 64) return FREE_EXACT_UNKNOWN;
-  double t0 = util_now();
   fex_grow(&X);
   size_t s0 = fex_slot(&X, 0);
   X.key[s0] = 0;
@@ -235,7 +235,7 @@ free_exact_status free_exact_solve(const remat_graph *g, const free_exact_params
     }
     fex_expand(&X, si);
     if (X.full || (p->stop && *p->stop) ||
-        (++pops % 4096 == 0 && p->time_limit > 0 && util_now() - t0 > p->time_limit)) {
+        (++pops % 4096 == 0 && deadline_passed(p->deadline))) {
       st = FREE_EXACT_UNKNOWN;
       break;
     }

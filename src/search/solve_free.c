@@ -639,7 +639,7 @@ static void sfree_exact(sfree *F) {
   free_exact_params_init(&xp);
   xp.budget = B->p->budget;
   xp.copies = B->r->copies;
-  xp.time_limit = best_left(B) * time_share(SHARE_FREE_EXACT);
+  xp.deadline = deadline_limit(util_now(), best_left(B) * time_share(SHARE_FREE_EXACT));
   xp.stop = B->p->stop;
   int *seq, len;
   size_t states;

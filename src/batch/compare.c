@@ -102,7 +102,9 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
   }
   base_params bp;
   base_params_init(&bp);
-  CMP_COMMON(bp);
+  bp.budget = M;
+  bp.deadline = deadline_limit(util_now(), p->time_limit);
+  bp.stop = p->stop;
   bp.method = bit == CMP_CHECKPOINT_ALL ? BASE_CHECKPOINT_ALL
               : bit == CMP_ECHO                                       ? BASE_ECHO
               : bit == CMP_CHEN_SQRTN_AP || bit == CMP_CHEN_SQRTN_LIN

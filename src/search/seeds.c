@@ -263,14 +263,16 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
   remat_result_init(&S->chen, g, p->budget, "baseline");
   remat_result_init(&S->echo, g, p->budget, "echo");
   /* a schedule that fails re-simulation is left out (not offered) */
-  if (base_best(g, p->budget, 0, p->time_limit * time_share(SHARE_SEEDS_BASELINES), p->stop, &S->chen) != REMAT_OK) {
+  double seconds = p->time_limit * time_share(SHARE_SEEDS_BASELINES);
+  if (base_best(g, p->budget, 0, deadline_limit(util_now(), seconds), p->stop, &S->chen) !=
+      REMAT_OK) {
     free(S->chen.seq);
     S->chen.seq = NULL;
   }
   echo_params ep;
   echo_params_init(&ep);
   ep.budget = p->budget;
-  ep.time_limit = p->time_limit * time_share(SHARE_SEEDS_BASELINES);
+  ep.deadline = deadline_limit(util_now(), seconds);
   ep.stop = p->stop;
   if (echo_run(g, &ep, &S->echo) != REMAT_OK) {
     free(S->echo.seq);
@@ -391,7 +393,7 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
   prog_init(&X.pr, p->verbose);
   err[0] = 0;
   int ntrace = r->ntrace;
-  double until = util_now() - t0 + p->time_limit * time_share(SHARE_SEEDS_BASELINES);
+  deadline until = deadline_in(p->time_limit * time_share(SHARE_SEEDS_BASELINES));
   int rc = base_best(g, p->budget, t0, until, p->stop, r);
   if (r->ntrace > ntrace) milp_best_line(&X.pr, util_now() - t0, r, "baselines");
   if (rc) seeds_error(&X, "a baseline schedule failed re-simulation");

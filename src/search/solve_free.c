@@ -338,7 +338,8 @@ static void sfree_segments(sfree *F, const remat_graph *h) {
   const remat_graph *on = h ? h : B->g;
   remat_result b;
   remat_result_init(&b, on, B->p->budget, "baseline");
-  int rc = base_best(on, B->p->budget, 0, best_left(B) * 0.05, B->p->stop, &b);
+  double seconds = best_left(B) * time_share(SHARE_FREE_BASELINES);
+  int rc = base_best(on, B->p->budget, 0, deadline_limit(util_now(), seconds), B->p->stop, &b);
   if (rc == REMAT_EINTERNAL) best_error(B, "%s", "a baseline failed re-simulation");
   if (rc == REMAT_OK && b.seq) sfree_back(F, b.seq, b.len, "baseline");
   remat_result_free(&b);

@@ -27,7 +27,7 @@ static seg_out run_seg(seen *S, const remat_graph *g, int64_t M, double seconds)
   seg_params p;
   seg_params_init(&p);
   p.budget = M;
-  p.time_limit = seconds;
+  p.deadline = deadline_in(seconds);
   p.io.report = check_report;
   p.io.ctx = S;
   seg_out out;

@@ -93,7 +93,7 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g,
   printf("budget: %lld\n", (long long)p.budget);
   pebble_params pp;
   pebble_params_init(&pp);
-  pp.time_limit = info_left(o, t0, 2);
+  pp.deadline = deadline_in(info_left(o, t0, 2));
   pebble_out po = {.status = PEBBLE_OPEN};
   if (p.budget >= remat_graph_min_peak(g)) {
     pebble_check(g, p.budget, &pp, &po);

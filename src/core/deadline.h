@@ -16,6 +16,8 @@ typedef struct deadline {
 } deadline;
 
 #define DEADLINE_NONE ((deadline){HUGE_VAL})
+/* Due at once: what stops a search from within. */
+#define DEADLINE_PAST ((deadline){-HUGE_VAL})
 
 static inline int deadline_none(deadline d) { return d.at == HUGE_VAL; }
 

@@ -23,8 +23,8 @@ void bounds_pebble(best *B) {
   if (!B->p->heuristics || best_stopped(B)) return;
   pebble_params pp;
   pebble_params_init(&pp);
-  pp.time_limit = B->p->time_limit * time_share(SHARE_PEBBLE);
-  if (pp.time_limit > BOUNDS_PEBBLE_MAX) pp.time_limit = BOUNDS_PEBBLE_MAX;
+  double seconds = B->p->time_limit * time_share(SHARE_PEBBLE);
+  pp.deadline = deadline_in(seconds < BOUNDS_PEBBLE_MAX ? seconds : BOUNDS_PEBBLE_MAX);
   pp.stop = B->p->stop;
   pebble_out o;
   pebble_check(B->g, B->p->budget, &pp, &o);

@@ -8,7 +8,7 @@
 
 void pebble_params_init(pebble_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 1.0;
+  p->deadline = deadline_in(1.0);
   p->max_sets = 4000000;
 }
 
@@ -277,7 +277,7 @@ void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
    * what is left */
   for (int k = p->first_level; k < PEBBLE_LEVELS; k++) {
     P.small = k ? budget / PEBBLE_SMALL[k - 1] : -1;
-    double left = p->time_limit - (util_now() - P.t0);
+    double left = deadline_left(p->deadline);
     double end = util_now() - P.t0 + (k + 1 < PEBBLE_LEVELS ? left / 2 : left);
     int v, st = pb_run(&P, order, own, end, &v);
     out->sets += P.nent;

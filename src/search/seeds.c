@@ -108,7 +108,7 @@ static int seeds_greedy_fits(const remat_graph *g, const remat_solve_params *p, 
   heur_params_init(&hp);
   hp.budget = p->budget;
   hp.copies = c;
-  hp.time_limit = p->time_limit * time_share(SHARE_SEEDS_HEUR);
+  hp.deadline = deadline_in(p->time_limit * time_share(SHARE_SEEDS_HEUR));
   hp.io.stop = p->stop;
   hp.io.report = seeds_stop_report;
   heur_stats hs = {0};
@@ -203,7 +203,7 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     heur_params_init(&hp);
     hp.budget = p->budget;
     hp.copies = any;
-    hp.time_limit = seconds;
+    hp.deadline = deadline_in(seconds);
     hp.io.report = seeds_probe_report;
     hp.io.ctx = &G;
     hp.io.stop = p->stop;
@@ -219,7 +219,7 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     anneal_params_init(&ap);
     ap.budget = p->budget;
     ap.copies = any;
-    ap.time_limit = left;
+    ap.deadline = deadline_in(left);
     ap.stall = SEEDS_PROBE_STALL;
     ap.io.report = seeds_probe_report;
     ap.io.ctx = &X;
@@ -345,7 +345,7 @@ void seeds_solve(best *B, const seeds_base *S) {
     heur_params_init(&hp);
     hp.budget = p->budget;
     hp.copies = B->r->copies;
-    hp.time_limit = seeds_heur_time(p->time_limit);
+    hp.deadline = deadline_in(seeds_heur_time(p->time_limit));
     hp.io = best_io(&c, p->seed);
     heur_stats hs = {0};
     hp.stats = &hs;
@@ -401,7 +401,7 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
     heur_params hp;
     heur_params_init(&hp);
     hp.budget = p->budget;
-    hp.time_limit = p->time_limit * time_share(SHARE_SEEDS_HEUR);
+    hp.deadline = deadline_in(p->time_limit * time_share(SHARE_SEEDS_HEUR));
     hp.io.report = seeds_report;
     hp.io.ctx = &X;
     hp.io.stop = p->stop;

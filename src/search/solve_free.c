@@ -346,7 +346,7 @@ static void sfree_segments(sfree *F, const remat_graph *h) {
   seg_params sp;
   seg_params_init(&sp);
   sp.budget = B->p->budget;
-  sp.time_limit = best_left(B);
+  sp.deadline = deadline_in(best_left(B));
   sp.io.report = sfree_seg_report;
   sp.io.ctx = F;
   sp.io.stop = B->p->stop;
@@ -368,7 +368,7 @@ static int64_t sfree_descent(best *B, int *ord, int64_t lower, double step, doub
   dp.lower = lower;
   dp.target = B->p->budget;
   dp.step = step;
-  dp.time_limit = seconds;
+  dp.deadline = deadline_in(seconds);
   dp.seed = seed;
   dp.stop = B->p->stop;
   return odesc_run(B->g, ord, &dp);
@@ -558,7 +558,7 @@ static void *sfree_sqa_tries(void *arg) {
                   W->p.io.seed + 7919u * (unsigned)r);
     sqa_params p = W->p;
     left = W->end - best_elapsed(B);
-    p.time_limit = left < 2 * SFREE_TRY ? left : SFREE_TRY;
+    p.deadline = deadline_in(left < 2 * SFREE_TRY ? left : SFREE_TRY);
     p.io.seed += 104729u * (unsigned)r;
     W->moves += sqa_run(g, ord, n, &p);
     W->tries++;
@@ -596,7 +596,7 @@ static void sfree_joint(sfree *F) {
     sqa_params_init(&W[k].p);
     W[k].p.budget = p->budget;
     W[k].p.copies = copies;
-    W[k].p.time_limit = left;
+    W[k].p.deadline = deadline_in(left);
     W[k].p.io = best_io(&W[k].c, p->seed * 7919u + 31 + 104729u * (unsigned)k);
     W[k].started = 0;
     W[k].moves = 0;

@@ -26,7 +26,7 @@ void aw_run(aw *W, double seconds, double stall) {
   anneal_params_init(&ap);
   ap.budget = B->p->budget;
   ap.copies = W->copies;
-  ap.time_limit = seconds;
+  ap.deadline = deadline_in(seconds);
   ap.stall = stall;
   ap.io = best_io(&W->c, W->seed);
   double t0 = util_now();

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "echo.h"
+#include "grow.h"
 #include "util.h"
 
 static const char *const base_methods[BASE_NMETHODS] = {
@@ -340,10 +341,7 @@ static int base_ctx_schedule(base_ctx *c, const int *ck, int nck, int **seq) {
   for (int v = 0; v < n; v++) c->mark[v] = 0;
   int *s = util_malloc((size_t)cap * sizeof *s);
   for (int t = 0; t < n; t++) {
-    if (len + t + 1 > cap) { /* a stage holds at most t + 1 nodes */
-      cap = 2 * cap > len + t + 1 ? 2 * cap : len + t + 1;
-      s = util_realloc(s, (size_t)cap * sizeof *s);
-    }
+    GROW(s, cap, len + t + 1, 1); /* a stage holds at most t + 1 nodes */
     len = base_stage(c, t, s, len);
     if ((t & 1023) == 1023 && base_ctx_stopped(c)) {
       free(s);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "grow.h"
 #include "order_flow.h"
 #include "order_walk.h"
 #include "util.h"
@@ -272,11 +273,7 @@ int order_bound_pairs(const remat_graph *g, int64_t *a, size_t max_pairs,
         sd |= b.dm[g->succ[k]];
       for (uint64_t bits = sd & ~b.dm[u] & ~b.am[u] & valid; bits;
            bits &= bits - 1) {
-        if (np == cap) {
-          cap = cap ? 2 * cap : 1024;
-          pu = util_realloc(pu, cap * sizeof *pu);
-          pv = util_realloc(pv, cap * sizeof *pv);
-        }
+        GROW_ALL(cap, np + 1, 1024, pu, pv);
         pu[np] = u;
         pv[np++] = b.v[__builtin_ctzll(bits)];
       }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "order_bound.h"
 #include "util.h"
 
@@ -120,12 +121,7 @@ static void order_dfs_children(order_dfs *D, order_dfs_frame *f) {
     int v = D->w.avail[i];
     int64_t cost = order_walk_cost(&D->w, v);
     if (cost > D->P || !order_dfs_ok(D, v)) continue;
-    if (D->ncs == D->cap_cs) {
-      D->cap_cs *= 2;
-      D->cs = util_realloc(D->cs, (size_t)D->cap_cs * sizeof *D->cs);
-      D->ckey = util_realloc(D->ckey, (size_t)D->cap_cs * sizeof *D->ckey);
-      D->ckey2 = util_realloc(D->ckey2, (size_t)D->cap_cs * sizeof *D->ckey2);
-    }
+    GROW_ALL(D->cap_cs, D->ncs + 1, 1, D->cs, D->ckey, D->ckey2);
     int64_t key = D->w.live + order_walk_delta(&D->w, v);
     if (D->noise > 0 && key <= INT64_MAX - D->noise)
       key += (int64_t)(util_xorshift(&D->rng) % (uint64_t)D->noise);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "util.h"
 
 void free_exact_params_init(free_exact_params *p) {
@@ -93,10 +94,7 @@ static int64_t fex_h(const fex *X, uint64_t k) {
 }
 
 static void fex_heap_push(fex *X, int64_t f, uint32_t s) {
-  if (X->hn == X->hcap) {
-    X->hcap = X->hcap ? 2 * X->hcap : 1 << 12;
-    X->heap = util_realloc(X->heap, X->hcap * sizeof *X->heap);
-  }
+  GROW(X->heap, X->hcap, X->hn + 1, 1 << 12);
   size_t c = X->hn++;
   while (c > 0 && X->heap[(c - 1) / 2].f > f) {
     X->heap[c] = X->heap[(c - 1) / 2];

@@ -355,9 +355,11 @@ static void test_best_time(void **state) {
   fixture *F = fx_new(1000, 2);
   F->p.time_limit = 100;
   assert_true(best_left(&F->B) > 99 && best_left(&F->B) <= 100);
-  assert_true(best_left_by(&F->B, 10) > 9 && best_left_by(&F->B, 10) <= 10);
-  assert_true(best_left_by(&F->B, 1000) <= 100); /* the time limit first */
-  assert_true(best_left_by(&F->B, -5) == 0);
+  deadline in10 = deadline_in(10);
+  assert_true(best_left_by(&F->B, in10) > 9 && best_left_by(&F->B, in10) <= 10);
+  assert_true(best_left_by(&F->B, deadline_in(1000)) <= 100); /* the time limit first */
+  assert_true(best_left_by(&F->B, deadline_in(-5)) == 0);
+  assert_true(best_left_by(&F->B, DEADLINE_NONE) <= 100);
   fx_free(F);
 }
 

@@ -142,7 +142,7 @@ static void anneal_optimum(fixture *F, best *B, int i) {
 
 static void window_optimum(fixture *F, best *B, int i) {
   ww W;
-  ww_init(&W, B, &F->C.md, 3 + (unsigned)i, 1.0);
+  ww_init(&W, B, &F->C.md, 3 + (unsigned)i, deadline_after(B->t0, 1.0));
   ww_run(&W);
   if (F->r.duration != F->optimum)
     fail_msg("graph %d: window worker %lld, optimum %lld", i, (long long)F->r.duration,

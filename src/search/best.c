@@ -27,13 +27,14 @@ void best_free(best *B) { pthread_mutex_destroy(&B->mu); }
 
 double best_elapsed(const best *B) { return util_now() - B->t0; }
 
-double best_left_by(const best *B, double end) {
-  if (end > B->p->time_limit) end = B->p->time_limit;
-  double left = end - best_elapsed(B);
+deadline best_deadline(const best *B) { return deadline_after(B->t0, B->p->time_limit); }
+
+double best_left_by(const best *B, deadline end) {
+  double left = deadline_left(deadline_sooner(end, best_deadline(B)));
   return left > 0 ? left : 0;
 }
 
-double best_left(const best *B) { return best_left_by(B, B->p->time_limit); }
+double best_left(const best *B) { return best_left_by(B, best_deadline(B)); }
 
 /* Record the first internal error (B->mu held, or no worker running). */
 static void best_internal(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

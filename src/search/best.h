@@ -15,6 +15,7 @@
 
 #include "child.h"
 #include "cover.h"
+#include "deadline.h"
 #include "gecode.h"
 #include "progress.h"
 #include "wbound.h"
@@ -125,8 +126,12 @@ double best_elapsed(const best *B);
  * what the bounds' children are told (bounds.h). */
 long long best_increase(const best *B);
 
-/* Seconds left until `end` (elapsed time) or the time limit. */
-double best_left_by(const best *B, double end);
+/* When the solve ends: its time limit after best_init. */
+deadline best_deadline(const best *B);
+
+/* Seconds left until `end` or the solve's deadline, whichever comes
+ * first (0 once passed). */
+double best_left_by(const best *B, deadline end);
 
 /* Seconds left until the time limit. */
 double best_left(const best *B);

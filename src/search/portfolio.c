@@ -122,7 +122,7 @@ static void solve_alone(solve *S, ww *W, aw *A, int cp) {
   aw_run(A, best_left(B) * time_share(SHARE_ALONE_ANNEAL), SOLVE_STALL);
   share_id slice = cp && !B->fits ? SHARE_ALONE_SLICE_UNFIT : SHARE_ALONE_SLICE;
   double share = time_share(slice);
-  double end = best_elapsed(B) + best_left(B) * share;
+  deadline end = deadline_in(best_left(B) * share);
   if (cp) {
     S->C.end = end;
     cpw_run(&S->C);
@@ -149,7 +149,8 @@ static void solve_phases(solve *S) {
   pthread_t tid[REMAT_MAX_THREADS];
   int spawned[REMAT_MAX_THREADS] = {0};
   for (int k = 0; k < threads; k++) {
-    ww_init(&Wd[k], B, &S->C.md, p->seed * 7919u + 1 + 104729u * (unsigned)k, p->time_limit);
+    ww_init(&Wd[k], B, &S->C.md, p->seed * 7919u + 1 + 104729u * (unsigned)k,
+            best_deadline(B));
     aw_init(&Ad[k], B, B->r->copies, p->seed * 7919u + 17 + 104729u * (unsigned)k);
   }
   if (cp && threads > 1) mw_start(&S->C.milp, S->C.end); /* forks: before any thread */

@@ -305,7 +305,7 @@ static void sfree_stage_found(void *ctx, const int *seq, int len) {
 typedef struct sfree_sw {
   sfree *F;
   int stall;    /* watch for stalls, not only the caller's stop */
-  double split; /* stop from then on once a schedule fits (-1: never) */
+  deadline split; /* stop from then on once a schedule fits (or never) */
 } sfree_sw;
 
 static void *sfree_stage_watch(void *arg) {
@@ -319,7 +319,7 @@ static void *sfree_stage_watch(void *arg) {
     if (tb < t0) tb = t0;
     if (W->stall && F->B.fits && now - tb > SFREE_STAGE_STALL && now - tb > tb - t0)
       F->stage_stop = 1;
-    if (W->split >= 0 && F->B.fits && now >= W->split) F->stage_stop = 1;
+    if (F->B.fits && deadline_passed(W->split)) F->stage_stop = 1;
   }
   return NULL;
 }
@@ -383,7 +383,7 @@ typedef struct sfree_odw {
   int *shared;          /* the best order (under mu) */
   int64_t *shared_peak;
   int64_t lower;
-  double end;           /* elapsed seconds */
+  deadline end;
   unsigned seed;
   int runs;
   pthread_t tid;
@@ -396,7 +396,7 @@ static void *sfree_odw_thread(void *arg) {
   int n = B->g->n;
   int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
   for (int r = 0; !best_stopped(B); r++) {
-    double left = W->end - best_elapsed(B);
+    double left = deadline_left(W->end);
     if (left < 0.05) break;
     int64_t peak = sfree_descent(B, ord, W->lower, r % 2 ? 0.5 : 1.0 / 16, left,
                                  W->seed + 7919u * (unsigned)r);
@@ -417,7 +417,7 @@ static void *sfree_odw_thread(void *arg) {
  * (order_descent.h) until `end` (elapsed seconds), one per thread;
  * returns the graph renumbered in the best order found when it peaks
  * lower (h freed), else h. */
-static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, double end) {
+static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, deadline end) {
   best *B = &F->B;
   const remat_graph *g = B->g;
   int n = g->n;
@@ -466,8 +466,8 @@ static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, doubl
 /* The stage-axis portfolio on h (g renumbered; NULL: g itself) until
  * `end` (elapsed seconds), or with `stall` until it stalls, or from
  * `split` on (-1: none) once a schedule fits (sfree_stage_watch). */
-static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall,
-                         double split) {
+static void sfree_stages(sfree *F, const remat_graph *h, deadline end, int stall,
+                         deadline split) {
   best *B = &F->B;
   const remat_graph *g = B->g;
   const remat_graph *on = h ? h : g;
@@ -525,7 +525,7 @@ typedef struct sfree_sqa {
   int started;
   long long moves;
   int64_t lower; /* tries: every order peaks at least this */
-  double end;    /* tries: until then (elapsed seconds) */
+  deadline end;  /* tries: until then */
   int tries;
 } sfree_sqa;
 
@@ -551,13 +551,13 @@ static void *sfree_sqa_tries(void *arg) {
   int n = g->n;
   int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
   for (int r = 0; !best_stopped(B); r++) {
-    double left = W->end - best_elapsed(B);
+    double left = deadline_left(W->end);
     if (left < 0.05) break;
     double t = left * time_share(SHARE_FREE_TRY_DESCENT);
     sfree_descent(B, ord, W->lower, 1.0 / 16, t < SFREE_TRY_DESCENT ? t : SFREE_TRY_DESCENT,
                   W->p.io.seed + 7919u * (unsigned)r);
     sqa_params p = W->p;
-    left = W->end - best_elapsed(B);
+    left = deadline_left(W->end);
     p.deadline = deadline_in(left < 2 * SFREE_TRY ? left : SFREE_TRY);
     p.io.seed += 104729u * (unsigned)r;
     W->moves += sqa_run(g, ord, n, &p);
@@ -601,7 +601,7 @@ static void sfree_joint(sfree *F) {
     W[k].started = 0;
     W[k].moves = 0;
     W[k].lower = F->order_lower;
-    W[k].end = best_elapsed(B) + left;
+    W[k].end = deadline_in(left);
     W[k].tries = 0;
     if (k > 0) {
       W[k].p.io.poll = NULL;
@@ -751,15 +751,15 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         }
         int joint = !small && g->n <= SFREE_SEQ_NODES && p->heuristics;
         int mid = !small && !joint && g->n <= SFREE_SEQ_FIT_NODES && p->heuristics;
-        double end = p->time_limit, split = -1;
-        double cp_at = best_elapsed(B) + best_left(B) * (1 - time_share(SHARE_FREE_CP));
-        double seq_at = best_elapsed(B) + best_left(B) * (1 - time_share(SHARE_FREE_SEQ));
+        deadline end = best_deadline(B), split = DEADLINE_NONE;
+        deadline cp_at = deadline_in(best_left(B) * (1 - time_share(SHARE_FREE_CP)));
+        deadline seq_at = deadline_in(best_left(B) * (1 - time_share(SHARE_FREE_SEQ)));
         if (small) end = cp_at;
         else if (joint) end = seq_at;
         else if (mid) split = seq_at;
         if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower) {
-          double descent = (end - best_elapsed(B)) * time_share(SHARE_FREE_DESCENT);
-          h = sfree_descend(&F, h, F.order_lower, best_elapsed(B) + descent);
+          double descent = deadline_left(end) * time_share(SHARE_FREE_DESCENT);
+          h = sfree_descend(&F, h, F.order_lower, deadline_in(descent));
           if (B->fits) B->proven = 1; /* no recomputation: the base duration */
         }
         if (!B->fits) sfree_stages(&F, h, end, (joint || mid) && !F.input_minimal, split);

@@ -23,7 +23,7 @@ int cpw_init(cpw *W, best *B, const int *copies, char *err, size_t errlen) {
   const remat_solve_params *p = B->p;
   memset(W, 0, sizeof *W);
   W->B = B;
-  W->end = p->time_limit;
+  W->end = best_deadline(B);
   mw_init(&W->milp, B);
   if (!copies) copies = p->copies;
   if (model_build_any(&W->md, p->free_order, B->g, 1, p->budget, copies,
@@ -239,10 +239,9 @@ static void cpw_phases(cpw *W) {
 }
 
 void cpw_run(cpw *W) {
-  best *B = W->B;
   if (mw_due(&W->milp)) {
-    double end = W->end, slice = best_elapsed(B) + CPW_FIRST;
-    W->end = slice < end ? slice : end;
+    deadline end = W->end;
+    W->end = deadline_sooner(deadline_in(CPW_FIRST), end);
     cpw_phases(W);
     W->end = end;
     mw_wait(&W->milp, W->end); /* also reaps a child started before the threads */

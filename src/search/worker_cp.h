@@ -27,7 +27,7 @@ typedef struct cpw {
   int complete;        /* a search completed: nothing more to learn */
   long seen;           /* shared version last adopted or produced */
   volatile int stop;   /* this worker's stop flag */
-  double end;          /* stop at this elapsed time */
+  deadline end;        /* when to stop */
   mw milp;             /* Checkmate's MILP in a child process */
 } cpw;
 

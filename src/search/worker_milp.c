@@ -147,7 +147,7 @@ static void mw_child(void *ctx) {
   o->done = 1;
 }
 
-void mw_start(mw *M, double end) {
+void mw_start(mw *M, deadline end) {
   best *B = M->B;
   if (M->out || M->ran || !mw_wanted(B)) return;
   if (best_stopped(B) && !best_nothing_fits(B)) return;
@@ -230,7 +230,7 @@ static const char *mw_optimum(mw *M) {
   return "proven optimal";
 }
 
-void mw_wait(mw *M, double end) {
+void mw_wait(mw *M, deadline end) {
   best *B = M->B;
   mw_start(M, end); /* when not started before the threads */
   mw_out *o = M->out;

@@ -46,11 +46,11 @@ void mw_init(mw *M, best *B);
 int mw_due(const mw *M);
 
 /* Start the child, if it is wanted and has not run, with a share of the
- * time left until `end` (elapsed time). */
-void mw_start(mw *M, double end);
+ * time left until `end`. */
+void mw_start(mw *M, deadline end);
 
 /* Start it if need be, then wait for it, feeding it, and take its results
  * (a schedule, a proof of optimality or infeasibility). */
-void mw_wait(mw *M, double end);
+void mw_wait(mw *M, deadline end);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include "window_search.h"
 
-void ww_init(ww *W, best *B, const model *md, unsigned seed, double end) {
+void ww_init(ww *W, best *B, const model *md, unsigned seed, deadline end) {
   memset(W, 0, sizeof *W);
   W->c.B = B;
   W->c.unit = "windows";

@@ -11,11 +11,11 @@ typedef struct ww {
   best_client c; /* its phase is the model's */
   model md;      /* the CP model's arrays, shared; only the phase is its own */
   unsigned seed;
-  double end;    /* stop at this elapsed time */
+  deadline end;  /* when to stop */
 } ww;
 
 /* A window worker on B over the CP model md (its arrays are shared). */
-void ww_init(ww *W, best *B, const model *md, unsigned seed, double end);
+void ww_init(ww *W, best *B, const model *md, unsigned seed, deadline end);
 
 /* Phase 1 while nothing fits, then phase 2, until W->end, a stop or a
  * proof (phase 2 with nothing left to recompute: the base duration). */

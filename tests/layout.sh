@@ -84,7 +84,10 @@ objs=$(find "$objdir" -name '*.o' 2>/dev/null | sort)
 [ -n "$objs" ] || breach "no objects in $objdir/ to read the calls from (build first)"
 for o in $objs; do
   f=${o#"$objdir"/}
-  nm -P "$o" | awk -v f="${f%.o}" '{ print f, $2, $1 }'
+  f=${f%.o}
+  # only the objects of today's sources (a moved file leaves its old one)
+  [ -e "src/$f.c" ] || [ -e "src/$f.cpp" ] || continue
+  nm -P "$o" | awk -v f="$f" '{ print f, $2, $1 }'
 done | awk '
   $2 == "U" { use[++n] = $1 " " $3; next }
   $2 !~ /^[wvU]$/ { def[$3] = $1 }

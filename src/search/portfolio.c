@@ -69,7 +69,7 @@
 typedef struct solve {
   best B;
   seeds_base base;
-  cpw C;
+  cp_worker C;
 } solve;
 
 /* The budget checks, the baselines and the CP model (its C_v are the
@@ -117,7 +117,7 @@ static int solve_bounds(solve *S) {
  * fits), then anneal for the rest.  (Taking turns again and again
  * measured worse: each new annealing run needs seconds to get back to its
  * good basins.) */
-static void solve_alone(solve *S, ww *W, aw *A, int cp) {
+static void solve_alone(solve *S, window_worker *W, anneal_worker *A, int cp) {
   best *B = &S->B;
   aw_run(A, best_left(B) * time_share(SHARE_ALONE_ANNEAL), SOLVE_STALL);
   share_id slice = cp && !B->fits ? SHARE_ALONE_SLICE_UNFIT : SHARE_ALONE_SLICE;
@@ -144,8 +144,8 @@ static void solve_phases(solve *S) {
   /* worker 0: the CP on small models, else window LNS; the others:
    * annealing and window LNS by turns, with their own seeds */
   int cp = p->fzn_solver || (S->C.md.ncopy <= SOLVE_SMALL && !S->C.md.too_wide);
-  ww Wd[REMAT_MAX_THREADS];
-  aw Ad[REMAT_MAX_THREADS];
+  window_worker Wd[REMAT_MAX_THREADS];
+  anneal_worker Ad[REMAT_MAX_THREADS];
   pthread_t tid[REMAT_MAX_THREADS];
   int spawned[REMAT_MAX_THREADS] = {0};
   for (int k = 0; k < threads; k++) {

@@ -665,7 +665,7 @@ static void sfree_exact(sfree *F) {
 /* The free-order model in the CP worker, to the time limit or a proof. */
 static void sfree_cp(sfree *F) {
   best *B = &F->B;
-  cpw C;
+  cp_worker C;
   char err[256];
   if (cpw_init(&C, B, NULL, err, sizeof err)) {
     best_verbose(B, "free-order CP: %s", err);

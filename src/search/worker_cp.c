@@ -127,7 +127,8 @@ static gz_status cpw_external(cp_worker *W, const util_buf *fzn, gz_stats *st, c
   FILE *f = fdopen(fd, "w");
   fwrite(fzn->s, 1, fzn->len, f);
   fclose(f);
-  ext_params ep = {B->p->fzn_solver, best_left(B), B->p->stop, cpw_on_solution, W, cpw_tick};
+  ext_params ep = {B->p->fzn_solver, best_deadline(B), B->p->stop, cpw_on_solution, W,
+                   cpw_tick};
   gz_status status = ext_solve(path, &ep, st, err, errlen);
   unlink(path);
   return status;

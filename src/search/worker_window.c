@@ -23,7 +23,7 @@ static gz_status ww_phase(window_worker *W, int phase) {
   if (!seq) return GZ_UNKNOWN;
   wsearch_params sp;
   wsearch_params_init(&sp);
-  sp.time_limit = best_left_by(B, W->end);
+  sp.deadline = deadline_sooner(W->end, best_deadline(B));
   sp.io = best_io(&W->c, W->seed + (unsigned)phase);
   gz_stats st;
   char err[1024] = "";

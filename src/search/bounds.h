@@ -11,7 +11,7 @@
 
 /* The pebbling proof (pebble.h), before any search, for a share of the
  * time: when no sequence computes some node within M, the solve is over
- * (B->pebble_node, proven, done); not with --no-heuristic. */
+ * (B->proof.pebble_node, proven, done); not with --no-heuristic. */
 void bounds_pebble(best *B);
 
 /* The order cost bound (order_cost.h) in the caller's thread, for
@@ -22,7 +22,7 @@ void bounds_pebble(best *B);
  * caller gave (remat_solve_params.order_cost) is taken instead.  In free
  * order, when nothing fits yet, it then starts the covering bound over
  * every order in a child (a fork: before any thread; cover_free.h), whose
- * bounds raise B->order_lb; bounds_cover_end stops it. */
+ * bounds raise B->proof.order_lb; bounds_cover_end stops it. */
 #define BOUNDS_COST_BY "order cost bound"
 void bounds_order_cost(best *B, const int *order);
 

@@ -172,26 +172,26 @@ static void solve_phases(solve *S) {
  * and which method proved it. */
 static void solve_infeasible(const best *B) {
   remat_result *r = B->r;
-  if (B->pebble_node >= 0) {
-    result_infeasible_pebble(r, B->g, B->pebble_node);
+  if (B->proof.pebble_node >= 0) {
+    result_infeasible_pebble(r, B->g, B->proof.pebble_node);
     return;
   }
-  const char *by = B->milp_proof == 1 || (B->milp_proof && B->window_proof != 2)
+  const char *by = B->proof.milp == 1 || (B->proof.milp && B->proof.window != 2)
                        ? "Checkmate's MILP"
-                   : B->window_proof ? "the window bound"
-                   : B->cover_proof  ? "the covering bound"
+                   : B->proof.window ? "the window bound"
+                   : B->proof.cover  ? "the covering bound"
                                      : NULL;
-  if (B->cover_proof && !B->milp_proof && !B->window_proof) {
+  if (B->proof.cover && !B->proof.milp && !B->proof.window) {
     result_infeasible(r, REMAT_COVERS_FIRSTS_COPIES, by, NULL);
     return;
   }
-  int any = B->milp_proof == 1 || B->window_proof == 2;
+  int any = B->proof.milp == 1 || B->proof.window == 2;
   result_infeasible(r, any ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES, by, NULL);
   size_t n = strlen(r->message);
-  if (!any && B->milp_proof == 2 && n < sizeof r->message)
+  if (!any && B->proof.milp == 2 && n < sizeof r->message)
     snprintf(r->message + n, sizeof r->message - n,
-             "; one with up to %d copies of a node does (--copies %d)", B->milp_copies,
-             B->milp_copies);
+             "; one with up to %d copies of a node does (--copies %d)", B->proof.milp_copies,
+             B->proof.milp_copies);
 }
 
 /* The widest set of schedules the best one is proven optimal in: every
@@ -201,8 +201,9 @@ static void solve_infeasible(const best *B) {
 static int solve_optimal_covers(const best *B) {
   const remat_result *r = B->r;
   if (r->duration <= r->base_duration) return REMAT_COVERS_ANY_ORDER;
-  if (B->order_lb >= 0 && (double)r->duration <= B->order_lb) return REMAT_COVERS_ANY_ORDER;
-  if (B->cover_lb >= 0 && (double)r->duration <= B->cover_lb)
+  double order_lb = B->proof.order_lb;
+  if (order_lb >= 0 && (double)r->duration <= order_lb) return REMAT_COVERS_ANY_ORDER;
+  if (B->proof.cover_lb >= 0 && (double)r->duration <= B->proof.cover_lb)
     return graph_order_unique(B->g) ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_FIRSTS_COPIES;
   return REMAT_COVERS_STAGES_COPIES;
 }
@@ -259,17 +260,18 @@ static int solve_conclude(solve *S) {
   }
   /* an optimum's bound holds where its proof does; else the order cost
    * bound's for every sequence, the others' for the stages */
+  int any_order = B->proof.order_lb >= 0 && r->bound <= B->proof.order_lb;
   if (r->has_bound)
     r->bound_covers = r->status == REMAT_STATUS_OPTIMAL ? r->proof_covers
-                      : B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
-                                                                    : REMAT_COVERS_STAGES_COPIES;
-  if (r->status == REMAT_STATUS_FEASIBLE && B->rounded_q)
+                      : any_order                       ? REMAT_COVERS_ANY_ORDER
+                                                        : REMAT_COVERS_STAGES_COPIES;
+  if (r->status == REMAT_STATUS_FEASIBLE && B->proof.rounded_q)
     /* the CP's proof holds for rounded durations only; the bound is
      * bounds_rounded's, or a higher one */
     snprintf(r->message, sizeof r->message,
              "optimal for durations rounded to multiples of %lld; with the exact "
              "durations at most %.0f above the optimum (lower bound %.0f)",
-             (long long)B->rounded_q, (double)r->duration - floor(r->bound),
+             (long long)B->proof.rounded_q, (double)r->duration - floor(r->bound),
              floor(r->bound));
   return B->fits ? REMAT_OK : REMAT_ENOFIT;
 }

@@ -479,8 +479,8 @@ static void sfree_stages(sfree *F, const remat_graph *h, deadline end, int stall
   for (int i = 0; i < g->n; i++) copies[i] = B->r->copies[F->perm && h ? F->perm[i] : i];
   p.copies = copies;
   p.keep_copies = 1; /* its schedules are offered to the free solve's C_v */
-  if (B->order_lb >= 0) /* every sequence's, so those of h's stages too */
-    p.order_cost = (int64_t)B->order_lb - B->r->base_duration;
+  if (B->proof.order_lb >= 0) /* every sequence's, so those of h's stages too */
+    p.order_cost = (int64_t)B->proof.order_lb - B->r->base_duration;
   /* the copies probe's schedule, in on's numbering: a start when it is on
    * on's stages (the order descent may have changed the order since) */
   int *warm = NULL;
@@ -680,13 +680,14 @@ static void sfree_status(sfree *F) {
   remat_result *r = B->r;
   long long M = B->p->budget, peak = r->peak;
   if (r->has_bound) /* the bounds over every order hold with any number of copies */
-    r->bound_covers = B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
-                                                                  : REMAT_COVERS_ANY_ORDER_COPIES;
+    r->bound_covers = B->proof.order_lb >= 0 && r->bound <= B->proof.order_lb
+                          ? REMAT_COVERS_ANY_ORDER
+                          : REMAT_COVERS_ANY_ORDER_COPIES;
   if (B->fits && B->proven) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
     r->bound = (double)r->duration;
-    int any = B->order_lb >= 0 && (double)r->duration <= B->order_lb;
+    int any = B->proof.order_lb >= 0 && (double)r->duration <= B->proof.order_lb;
     r->proof_covers = r->bound_covers =
         r->recomputations && !any ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_ANY_ORDER;
     if (!r->recomputations)
@@ -695,7 +696,7 @@ static void sfree_status(sfree *F) {
     else if (any)
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in any order, with any number of copies (the %s)",
-               B->order_by);
+               B->proof.order_by);
     else
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in free order with at most C_v copies per node");
@@ -705,8 +706,8 @@ static void sfree_status(sfree *F) {
       snprintf(r->message, sizeof r->message,
                "optimal on the input order's stages; the input order is a minimum-peak "
                "order (free order not proven)");
-  } else if (B->proven && B->pebble_node >= 0) {
-    result_infeasible_pebble(r, B->g, B->pebble_node);
+  } else if (B->proven && B->proof.pebble_node >= 0) {
+    result_infeasible_pebble(r, B->g, B->proof.pebble_node);
   } else if (B->proven) {
     result_infeasible(r, REMAT_COVERS_ANY_ORDER_COPIES, NULL, NULL);
   } else {

@@ -198,8 +198,8 @@ static int mw_poll(void *ctx) {
 static const char *mw_proof(milp_worker *M) {
   best *B = M->B;
   milp_worker_out *o = M->out;
-  B->milp_proof = o->any ? o->any : 3;
-  B->milp_copies = o->any_copies;
+  B->proof.milp = o->any ? o->any : 3;
+  B->proof.milp_copies = o->any_copies;
   B->proven = 1;
   B->done = 1;
   return o->any == 1   ? "proven infeasible, with any number of copies"
@@ -224,7 +224,7 @@ static const char *mw_optimum(milp_worker *M) {
   int rc = best_check_optimum(B, sim.duration, "Checkmate's MILP");
   if (rc < 0) return "an optimum above a schedule within budget (an internal error)";
   if (rc == 0) return "no proof taken";
-  B->milp_proof = 4;
+  B->proof.milp = 4;
   B->proven = 1;
   B->done = 1;
   return "proven optimal";

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "shares.h"
 #include "sim.h"
 #include "util.h"
 
@@ -185,16 +186,15 @@ void best_take_bound(best *B, double lb, const char *by) {
   pthread_mutex_unlock(&B->mu);
 }
 
-/* The window bound's child has this share of the time limit (at least
- * BEST_WINDOW_YIELD_MIN seconds) before it may yield (best.h). */
-#define BEST_WINDOW_YIELD 0.05
+/* The window bound's child has its share of the time limit (shares.h,
+ * at least BEST_WINDOW_YIELD_MIN seconds) before it may yield (best.h). */
 #define BEST_WINDOW_YIELD_MIN 2.0
 
 static void best_window_yield(best *B) {
   long long seen = __atomic_load_n(&B->children.win_yield_ms, __ATOMIC_ACQUIRE), at = seen;
   if (at < 0) return;
   if (at == 0) { /* its first check: when the child has had its share */
-    double wait = BEST_WINDOW_YIELD * B->p->time_limit;
+    double wait = time_share(SHARE_WINDOW_YIELD) * B->p->time_limit;
     if (wait < BEST_WINDOW_YIELD_MIN) wait = BEST_WINDOW_YIELD_MIN;
     at = (long long)(1000 * (B->children.win_child.t0 - B->t0 + wait));
   }

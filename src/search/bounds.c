@@ -101,8 +101,9 @@ static void bounds_cover_child(void *ctx) {
    * to seconds, the rest goes to the one with the inputs' rows, which
    * needs seconds on a few hundred layered nodes, a minute on a thousand
    * at 0.8 (bench/RESULTS.md, sections 14 and 20) */
-  double T = B->p->time_limit, t = 0.25 * T;
-  if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
+  double T = B->p->time_limit, t = time_share(SHARE_COVER) * T;
+  double short_t = time_share(SHARE_COVER_SHORT) * T;
+  if (t < 1) t = short_t < 1 ? short_t : 1;
   cp.time_limit = t;
   /* the recomputing steps' problem may need minutes to say more, whole
    * (its CBC) or built lazily (its LP's rounds, each bound taken as it

@@ -6,10 +6,11 @@
 #   - header names are unique across wings (includes name no folder);
 #   - no include cycle between modules (a module is a name: x.c, x.h);
 #   - no file in src/ longer than 800 lines;
-#   - no circle of files by calls: from the objects' symbols (nm on
-#     OBJDIR/**/*.o, default build/obj), a file that uses a symbol another
-#     file defines points to it, and no file reaches itself (within a
-#     folder too); each breach names the files and the symbols;
+#   - no circle of files, by includes or by calls: a file points to the
+#     modules it includes and, from the objects' symbols (nm on
+#     OBJDIR/**/*.o, default build/obj), to the files whose symbols it
+#     uses; no file reaches itself (within a folder too); each breach
+#     names the files and the symbols or headers that tie them;
 #   - README's Layout section names every file of src/ (cmd_* as a group).
 # Usage: bash tests/layout.sh [ROOT [OBJDIR]]   (prints every breach, exit 1 if any)
 set -uo pipefail
@@ -106,7 +107,7 @@ done < <(sort -u "$calls" | awk '
   { key = $1 SUBSEP $2
     if (!(key in sym)) { out[$1] = out[$1] " " $2; node[$1]; node[$2]; sym[key] = $3 }
     else if (index("," sym[key] ",", "," $3 ",") == 0) sym[key] = sym[key] "," $3 }
-  function visit(v,   ws, w, k, i, m, comp) {
+  function visit(v,   ws, w, k, i, j, m, comp) {
     idx[v] = low[v] = ++t; stack[++sp] = v; on[v] = 1
     m = split(out[v], ws, " ")
     for (i = 1; i <= m; i++) {

@@ -298,9 +298,9 @@ test-pytest: $(PYENV)/.installed | $(TLOG)
 test-e2e_torch: $(PYENV)/.installed
 test-e2e_torch: export REMAT_PY := $(CURDIR)/$(PYENV)/bin/python
 
-# src/'s layout rules (docs/architecture.md)
-test-layout: tests/layout.sh | $(TLOG)
-	$(call run_test,layout,bash $<)
+# src/'s layout rules (docs/architecture.md); the calls from the objects
+test-layout: tests/layout.sh $(LIB_OBJ) $(CLI_OBJ) | $(TLOG)
+	$(call run_test,layout,bash $< . $(BUILD)/obj)
 
 test-prop_claims: $(BUILD)/tests/prop_claims $(BIN)
 	$(call run_test,prop_claims,sh -c 'REMAT=$(BIN) $< --cases $(PROP_CASES) --seed $(PROP_SEED) && REMAT=$(BIN) $< --large --cases $(PROP_LARGE) --seed $(PROP_SEED) --time-limit 2')

@@ -264,6 +264,12 @@ enum { REMAT_LNS_AUTO = 0, REMAT_LNS_RANDOM, REMAT_LNS_NONE };
  * report.  Any other nonzero value stops it as Ctrl-C does. */
 #define REMAT_HALT 2
 
+/* Every method's time limit unless given, in seconds. */
+#define REMAT_TIME_LIMIT 60.0
+/* The most threads a solve runs (its workers); threads = 0 means all
+ * cores, up to that many. */
+#define REMAT_MAX_THREADS 16
+
 typedef struct remat_solve_params {
   int64_t budget;          /* M in bytes (required) */
   const int *copies;       /* C_v per node (0 = default), or NULL */

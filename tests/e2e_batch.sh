@@ -7,12 +7,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# a field of every line of a JSONL file (as remat writes it: compact, no
-# quotes inside values), one per line: field FILE KEY
-field() {
-  sed -n "s/.*\"$2\":\"\{0,1\}\([^\",]*\)\"\{0,1\}[,}].*/\1/p" "$1"
-}
-
 mkdir graphs
 t_diamond graphs/g1.json
 cat >graphs/g2.json <<'EOF'
@@ -40,7 +34,7 @@ run "$REMAT" batch graphs --budget 0.9,0.85 -j 2 --time-limit 2 -o out/sum
 [ "$rc" = 0 ] || fail "batch: exit $rc ($err)"
 [ "$(wc -l <out/sum.jsonl)" = 4 ] || fail "batch: $(wc -l <out/sum.jsonl) JSONL lines, expected 4"
 [ "$(echo "$err" | grep -c '^remat: \[[1-4]/4\]')" = 4 ] || fail "batch: no progress line per job: $err"
-[ "$(field out/sum.jsonl status | sort | uniq)" = optimal ] || fail "batch statuses: $(field out/sum.jsonl status)"
+[ "$(field out/sum.jsonl .status | sort | uniq)" = optimal ] || fail "batch statuses: $(field out/sum.jsonl .status)"
 [ "$(wc -l <out/sum.csv)" = 5 ] || fail "CSV rows: $(cat out/sum.csv)"
 head -1 out/sum.csv | grep -qx "graph,n,budget,budget_bytes,status,peak,tdi_percent,time_to_best_s,time_s,lower_bound_tdi_percent" ||
   fail "CSV header: $(head -1 out/sum.csv)"
@@ -48,13 +42,13 @@ grep -q "^g1,6,0.85,13,optimal,13,29.4118," out/sum.csv || fail "CSV row: $(cat 
 grep -q "| g2 | 6 | 0.9 (13) | optimal | 13 | 9.09 |" out/sum.md || fail "Markdown: $(cat out/sum.md)"
 grep -q "4 jobs: 4 optimal." out/sum.md || fail "Markdown counts: $(cat out/sum.md)"
 # every result re-simulates within its budget
-paste <(field out/sum.jsonl graph) <(field out/sum.jsonl result) <(field out/sum.jsonl budget_bytes) >triples.txt
+paste <(field out/sum.jsonl .graph) <(field out/sum.jsonl .result) <(field out/sum.jsonl .budget_bytes) >triples.txt
 [ "$(wc -l <triples.txt)" = 4 ] || fail "fields: $(cat triples.txt)"
 while IFS=$'\t' read -r graph result budget; do
   run "$REMAT" eval "$graph" "$result" --budget "$budget"
   [ "$rc" = 0 ] || fail "eval $result: $rc $out"
 done <triples.txt
-ids=$(field out/sum.jsonl id | sort)
+ids=$(field out/sum.jsonl .id | sort)
 grep -qx "graphs/g1.json --budget 0.85" <<<"$ids" || fail "job ids: $ids"
 
 # --------------------------------------------- --resume does no work
@@ -71,7 +65,7 @@ t_case "--merge reproduces the summary"
 run "$REMAT" batch --merge out/sum.jobs -o out/merged
 [ "$rc" = 0 ] || fail "merge: exit $rc ($err)"
 diff out/sum.csv out/merged.csv >/dev/null || fail "merge CSV differs: $(diff out/sum.csv out/merged.csv)"
-[ "$(field out/merged.jsonl id | sort)" = "$ids" ] || fail "merge ids: $(field out/merged.jsonl id)"
+[ "$(field out/merged.jsonl .id | sort)" = "$ids" ] || fail "merge ids: $(field out/merged.jsonl .id)"
 # a tampered result is caught by the re-simulation
 f=$(ls out/sum.jobs/g1_0.9_*.json)
 sed 's/"peak": 14/"peak": 12/' "$f" >out/tampered.json
@@ -101,7 +95,7 @@ printf '{"nodes": [' >graphs/bad.json
 run "$REMAT" batch graphs --budget 0.9,0.85 -j 2 --time-limit 2 --results out/bad.jsonl -q
 [ "$rc" = 4 ] || fail "bad graph: exit $rc, expected 4"
 [ "$(wc -l <out/bad.jsonl)" = 6 ] || fail "bad graph: $(wc -l <out/bad.jsonl) lines"
-[ "$(field out/bad.jsonl status | grep -c failed)" = 2 ] || fail "bad graph statuses"
+[ "$(field out/bad.jsonl .status | grep -c failed)" = 2 ] || fail "bad graph statuses"
 grep -q '"reason":"graphs/bad.json:1:11: JSON syntax error' out/bad.jsonl || fail "bad graph reason: $(cat out/bad.jsonl)"
 grep -q '^- `graphs/bad.json --budget 0.9`: failed: graphs/bad.json:1:11' out/bad.md || fail "bad graph in the Markdown"
 rm graphs/bad.json
@@ -115,9 +109,9 @@ graphs/g2.json       --time-limit 1
 EOF
 run "$REMAT" batch jobs.txt --budget 0.85 -q --results out/man.jsonl
 [ "$rc" = 0 ] || fail "manifest: exit $rc ($err)"
-[ "$(field out/man.jsonl id | sort | tr '\n' '|')" = "./graphs/g1.json --budget 0.9 --copies 3|./graphs/g2.json --budget 0.85|" ] ||
-  [ "$(field out/man.jsonl id | sort | tr '\n' '|')" = "graphs/g1.json --budget 0.9 --copies 3|graphs/g2.json --budget 0.85|" ] ||
-  fail "manifest ids: $(field out/man.jsonl id)"
+[ "$(field out/man.jsonl .id | sort | tr '\n' '|')" = "./graphs/g1.json --budget 0.9 --copies 3|./graphs/g2.json --budget 0.85|" ] ||
+  [ "$(field out/man.jsonl .id | sort | tr '\n' '|')" = "graphs/g1.json --budget 0.9 --copies 3|graphs/g2.json --budget 0.85|" ] ||
+  fail "manifest ids: $(field out/man.jsonl .id)"
 
 # ------------------------- --lp-bound: the LP's lower bound in the records
 t_case "--lp-bound in the records"
@@ -149,10 +143,10 @@ t_interrupt 2 "$REMAT" batch long2.json long5.json long6.json \
 [ "$rc" = 130 ] || fail "interrupted batch: exit $rc ($err)"
 # the ids with a final record (status other than interrupted)
 final_ids() {
-  paste -d '|' <(field "$1" id) <(field "$1" status) | { grep -v '|interrupted$' || true; } | cut -d '|' -f 1 | sort
+  paste -d '|' <(field "$1" .id) <(field "$1" .status) | { grep -v '|interrupted$' || true; } | cut -d '|' -f 1 | sort
 }
 done_before=$(final_ids out/long.jsonl)
-[ "$(field out/long.jsonl status | grep -c interrupted)" -ge 1 ] || fail "no interrupted job: $(cat out/long.jsonl)"
+[ "$(field out/long.jsonl .status | grep -c interrupted)" -ge 1 ] || fail "no interrupted job: $(cat out/long.jsonl)"
 grep -q "| pending |" out/long.md || fail "pending jobs not in the summary"
 run "$REMAT" batch long2.json long5.json long6.json \
   --budget 0.85,0.8 -j 2 --time-limit 6 -o out/long --resume

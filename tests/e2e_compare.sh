@@ -12,8 +12,8 @@ t_case "CSV rows equal the per-method commands"
   fail "compare exited with $?"
 [ "$(wc -l <t.csv)" = 19 ] || fail "expected a header and 18 rows, got $(wc -l <t.csv) lines"
 
-# field N of the row for (budget, method)
-field() { awk -F, -v b="$1" -v m="$2" -v k="$3" '$2 == b && $3 == m { print $k }' t.csv; }
+# csv_cell BUDGET METHOD N: field N of the row for (budget, method)
+csv_cell() { awk -F, -v b="$1" -v m="$2" -v k="$3" '$2 == b && $3 == m { print $k }' t.csv; }
 
 for B in 13 14; do
   # the CP and the MILP both prove the optimum; it is the per-method result
@@ -22,18 +22,18 @@ for B in 13 14; do
   for m in cp milp; do
     peak=$(sed -n 's/^ "peak": \([0-9]*\),$/\1/p' $m.json)
     tdi=$(sed -n 's/^ "tdi_percent": \(.*\),$/\1/p' $m.json)
-    [ "$(field $B $m 5)" = "$peak" ] || fail "$m at $B: table peak $(field $B $m 5), run $peak"
-    [ "$(field $B $m 4)" = "$(awk -v t="$tdi" 'BEGIN { printf "%.2f", t }')" ] ||
-      fail "$m at $B: table TDI $(field $B $m 4), run $tdi"
-    [ "$(field $B $m 9)" = optimal ] || fail "$m at $B: status $(field $B $m 9)"
+    [ "$(csv_cell $B $m 5)" = "$peak" ] || fail "$m at $B: table peak $(csv_cell $B $m 5), run $peak"
+    [ "$(csv_cell $B $m 4)" = "$(awk -v t="$tdi" 'BEGIN { printf "%.2f", t }')" ] ||
+      fail "$m at $B: table TDI $(csv_cell $B $m 4), run $tdi"
+    [ "$(csv_cell $B $m 9)" = optimal ] || fail "$m at $B: status $(csv_cell $B $m 9)"
   done
-  [ "$(field $B cp 4)" = "$(field $B milp 4)" ] || fail "CP and MILP optima differ at $B"
+  [ "$(csv_cell $B cp 4)" = "$(csv_cell $B milp 4)" ] || fail "CP and MILP optima differ at $B"
   # a baseline row is what remat baseline gives
   set +e
   "$REMAT" baseline g.json --budget $B --method chen-greedy -q -o base.json >/dev/null 2>&1
   set -e
   peak=$(sed -n 's/^ "peak": \([0-9]*\),$/\1/p' base.json)
-  [ "$(field $B chen-greedy 5)" = "$peak" ] || fail "chen-greedy at $B: table peak $(field $B chen-greedy 5), run $peak"
+  [ "$(csv_cell $B chen-greedy 5)" = "$peak" ] || fail "chen-greedy at $B: table peak $(csv_cell $B chen-greedy 5), run $peak"
 done
 
 # the other formats

@@ -34,8 +34,6 @@ t_case "the test graph"
 "$REMAT" info "$g" >"$tmp/info" || fail "remat info cannot read the test graph"
 grep -q "^nodes: 13$" "$tmp/info" || fail "the test graph does not have 13 nodes"
 
-field() { jq -r "$2" "$1"; }
-
 # The schedule in $1 re-simulates (remat eval) to the JSON's peak, duration.
 check_eval() {
   local json=$1 budget=$2

@@ -34,8 +34,9 @@ RT=$tmp/remat-torch
 RO=$tmp/remat-onnx
 M=$root/tests/torch_models.py
 
-# field FILE SCHEDULE KEY: KEY's value in SCHEDULE's section of a run report
-field() {
+# report_field FILE SCHEDULE KEY: KEY's value in SCHEDULE's section of a
+# run report
+report_field() {
   awk -v s="$2" -v k="$3:" '$1 == "schedule:" { in_s = ($2 == s) }
                             in_s && $1 == k { sub(/^[^:]*: /, ""); print; exit }' "$1"
 }
@@ -76,19 +77,19 @@ while IFS='|' read -r name shape tbatch; do
     [ "$rc" = "$want" ] || fail "run $g: exit $rc, want $want: $err"
     grep -q '^input_order: equal' out.txt || fail "run $g: input order: $out"
     for s in $s6 $s8; do
-      outputs=$(field out.txt $s outputs)
+      outputs=$(report_field out.txt $s outputs)
       case $outputs in equal*) ;; *) fail "run $g $s: outputs $outputs" ;; esac
-      measured=$(field out.txt $s peak_measured)
-      simulated=$(field out.txt $s peak_simulated)
+      measured=$(report_field out.txt $s peak_measured)
+      simulated=$(report_field out.txt $s peak_simulated)
       evalpeak=$("$REMAT" eval "$g" $s | awk '$1 == "peak:" { print $2 }') || true
       [ -n "$measured" ] && [ "$measured" = "$simulated" ] &&
         [ "$measured" = "$evalpeak" ] ||
         fail "run $g $s: peak measured $measured, simulated $simulated, remat eval $evalpeak"
-      within=$(field out.txt $s within_budget)
+      within=$(report_field out.txt $s within_budget)
       if [ $s = $s8 ] || [ "$rc6" = 0 ]; then w=yes; else w=no; fi
       [ "$within" = $w ] || fail "run $g $s: within_budget $within, want $w"
     done
-    [ "$(field out.txt $s6 recomputations)" -gt 0 ] ||
+    [ "$(report_field out.txt $s6 recomputations)" -gt 0 ] ||
       fail "run $g: no recomputation at 0.6"
   done
 done <<'EOF'

@@ -158,6 +158,10 @@ t__summary() {
   echo "$t_script: $t__passed passed, $t__failed failed$t__abort"
 }
 
+# field FILE PATH: the value at the jq path PATH (".status") in a JSON
+# file, or in each line of a JSONL file, one per line (strings unquoted)
+field() { jq -r "$2" "$1"; }
+
 # t_diamond FILE: the six-node diamond graph the scripts share (topo peak
 # 16; the least peak of any schedule 13)
 t_diamond() {

@@ -26,7 +26,7 @@ static void run_step(seen *S, const remat_graph *g, int64_t M, const int *copies
   anneal_params_init(&p);
   p.budget = M;
   p.copies = copies;
-  p.time_limit = 60;
+  p.deadline = deadline_in(60);
   p.max_moves = moves;
   p.io.seed = seed;
   p.target_step = target_step;

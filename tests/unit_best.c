@@ -265,7 +265,7 @@ static void test_best_at_bound(void **state) {
   assert_false(B->proven); /* over budget */
   assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
   assert_true(B->proven);
-  assert_int_equal(B->bound_proof, 1);
+  assert_int_equal(B->proof.bound, 1);
   assert_true(best_stopped(B));
   assert_false(best_nothing_fits(B));
   fx_free(F);
@@ -302,13 +302,13 @@ static void test_best_wrong_bound(void **state) {
   memset(&cov, 0, sizeof cov);
   cov.out[0].status = COVER_INFEASIBLE;
   cov.ready = 1;
-  B->cov = &cov;
+  B->children.cov = &cov;
   assert_int_equal(best_offer(B, remat0, 6, 1, "phase 1"), 1);
   best_take_cover(B);
   assert_false(B->proven);
   assert_true(B->internal);
   assert_non_null(strstr(B->errmsg, "covering bound proved that nothing fits"));
-  B->cov = NULL;
+  B->children.cov = NULL;
   fx_free(F);
   /* a proven optimum (the MILP's) at the best schedule stands; one above
    * it is the internal error */
@@ -327,7 +327,7 @@ static void test_best_wrong_bound(void **state) {
 
 /* The covering child's answers in turn: a stronger problem's LP value
  * below the bound so far lowers neither the bound nor cover_lb (what an
- * optimum's proof covers: solve.c). */
+ * optimum's proof covers: portfolio.c). */
 static void test_best_cover_answers(void **state) {
   (void)state;
   fixture *F = fx_remat0(NULL);
@@ -340,13 +340,13 @@ static void test_best_cover_answers(void **state) {
   cov.out[1].increase = 2;
   cov.out[1].lp = 1;
   cov.ready = 2;
-  B->cov = &cov;
+  B->children.cov = &cov;
   best_take_cover(B);
   double lb = (double)(F->r.base_duration + 3);
   assert_true(F->r.bound == lb);
-  assert_true(B->cover_lb == lb);
+  assert_true(B->proof.cover_lb == lb);
   assert_false(B->internal);
-  B->cov = NULL;
+  B->children.cov = NULL;
   fx_free(F);
 }
 
@@ -355,9 +355,11 @@ static void test_best_time(void **state) {
   fixture *F = fx_new(1000, 2);
   F->p.time_limit = 100;
   assert_true(best_left(&F->B) > 99 && best_left(&F->B) <= 100);
-  assert_true(best_left_by(&F->B, 10) > 9 && best_left_by(&F->B, 10) <= 10);
-  assert_true(best_left_by(&F->B, 1000) <= 100); /* the time limit first */
-  assert_true(best_left_by(&F->B, -5) == 0);
+  deadline in10 = deadline_in(10);
+  assert_true(best_left_by(&F->B, in10) > 9 && best_left_by(&F->B, in10) <= 10);
+  assert_true(best_left_by(&F->B, deadline_in(1000)) <= 100); /* the time limit first */
+  assert_true(best_left_by(&F->B, deadline_in(-5)) == 0);
+  assert_true(best_left_by(&F->B, DEADLINE_NONE) <= 100);
   fx_free(F);
 }
 

@@ -17,7 +17,7 @@
 #include "gecode.h"
 #include "graph.h"
 #include "heur.h"
-#include "model.h"
+#include "model_any.h"
 #include "oracle.h"
 
 typedef struct fixture {
@@ -60,7 +60,7 @@ static void fx_init(fixture *F, int n, int phase, int recompute, int mode) {
     heur_params_init(&hp);
     hp.budget = M;
     hp.copies = copies;
-    hp.time_limit = 0.2;
+    hp.deadline = deadline_in(0.2);
     hp.io.report = keep_last;
     hp.io.ctx = &got;
     heur_run(F->g, &hp);

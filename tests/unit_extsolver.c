@@ -17,7 +17,7 @@
 #include "decode.h"
 #include "extsolver.h"
 #include "graph.h"
-#include "model.h"
+#include "model_any.h"
 #include "util.h"
 
 /* The FlatZinc solution text of the input order, with PEAK = peak (phase
@@ -133,7 +133,8 @@ static gz_status ext_run_script(const char *name, const char *body,
                                 size_t errlen, char **path) {
   *path = script(name, body);
   *seen = 0;
-  ext_params p = {*path, limit, NULL, count_solution, seen, NULL};
+  deadline d = deadline_limit(util_now(), limit);
+  ext_params p = {*path, d, NULL, count_solution, seen, NULL};
   gz_stats st;
   return ext_solve("/dev/null", &p, &st, err, errlen);
 }

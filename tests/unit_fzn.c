@@ -12,7 +12,7 @@
 #include "fzn.h"
 #include "gecode.h"
 #include "graph.h"
-#include "model.h"
+#include "model_any.h"
 #include "oracle.h"
 #include "remat.h"
 #include "util.h"
@@ -112,7 +112,7 @@ static void test_backends_agree(void **state) {
     gp.on_solution = collect_solution;
     gp.ctx = &a;
     gz_status s1 = gz_solve(again, len, &gp, NULL, err, sizeof err);
-    ext_params ep = {"fzn-gecode", 20, NULL, collect_solution, &b, NULL};
+    ext_params ep = {"fzn-gecode", deadline_in(20), NULL, collect_solution, &b, NULL};
     gz_status s2 = ext_solve(path, &ep, NULL, err, sizeof err);
     if (s1 != s2 || a.obj != b.obj)
       fail_msg("seed %d: in-process status %d obj %lld, fzn-gecode status %d "

@@ -50,7 +50,7 @@ static void test_heur_validity(void **state) {
       heur_params_init(&p);
       p.budget = S.M;
       p.copies = S.copies;
-      p.time_limit = 0.05;
+      p.deadline = deadline_in(0.05);
       p.io.seed = (unsigned)seed;
       p.io.report = check_heur;
       p.io.ctx = &S;
@@ -93,7 +93,7 @@ static void test_heur_rebuild_chain(void **state) {
   heur_params_init(&p);
   p.budget = S.M;
   p.copies = copies;
-  p.time_limit = 1;
+  p.deadline = deadline_in(1);
   p.io.report = check_heur;
   p.io.ctx = &S;
   heur_run(g, &p);

@@ -9,7 +9,7 @@
 #include "fzn.h"
 #include "gecode.h"
 #include "graph.h"
-#include "model.h"
+#include "model_any.h"
 #include "oracle.h"
 #include "remat.h"
 #include "util.h"

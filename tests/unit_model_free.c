@@ -12,7 +12,7 @@
 #include "exhaustive.h"
 #include "fzn.h"
 #include "gecode.h"
-#include "model.h"
+#include "model_any.h"
 #include "oracle.h"
 #include "sim.h"
 

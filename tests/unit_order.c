@@ -367,7 +367,7 @@ static void test_window_search(void **state) {
     order_dfs_init(&D, g, (size_t)16 << 20, 100000);
     order_window_params wp;
     order_window_params_init(&wp);
-    wp.deadline = util_now() + 0.2;
+    wp.deadline = deadline_in(0.2);
     wp.seed = (uint64_t)seed + 1;
     order_window_out wo;
     int64_t pk = order_window_run(g, &D, &wp, ord, &wo);

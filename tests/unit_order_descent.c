@@ -69,7 +69,7 @@ static void test_odesc_brute_force(void **state) {
     int64_t start = odesc_peak(g, ord);
     odesc_params p;
     odesc_params_init(&p);
-    p.time_limit = 0.2;
+    p.deadline = deadline_in(0.2);
     p.seed = 1 + (unsigned)i;
     int64_t peak = odesc_run(g, ord, &p);
     assert_order(g, ord, peak);
@@ -94,14 +94,14 @@ static void test_odesc_target(void **state) {
   int64_t start = odesc_peak(g, ord);
   odesc_params p;
   odesc_params_init(&p);
-  p.time_limit = 5;
+  p.deadline = deadline_in(5);
   p.target = start - 1;
   int64_t peak = odesc_run(g, ord, &p);
   assert_order(g, ord, peak);
   assert_true(peak <= start - 1);
   for (int v = 0; v < n; v++) ord[v] = v;
   odesc_params_init(&p);
-  p.time_limit = 5;
+  p.deadline = deadline_in(5);
   p.lower = start;
   assert_int_equal(odesc_run(g, ord, &p), start);
   for (int v = 0; v < n; v++) assert_int_equal(ord[v], v);

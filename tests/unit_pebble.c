@@ -20,7 +20,7 @@
 static pebble_status check_at(const remat_graph *g, int64_t M, int level, int *node) {
   pebble_params p;
   pebble_params_init(&p);
-  p.time_limit = 5;
+  p.deadline = deadline_in(5);
   p.first_level = level;
   pebble_out o;
   pebble_check(g, M, &p, &o);

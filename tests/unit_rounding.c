@@ -47,7 +47,7 @@ static void rounding_and_baselines(const remat_graph *g) {
         remat_result_free(&r);
       }
     remat_result_init(&r, g, budgets[k], "baselines");
-    assert_int_equal(base_best(g, budgets[k], 0, 0, NULL, &r), 0);
+    assert_int_equal(base_best(g, budgets[k], 0, DEADLINE_NONE, NULL, &r), 0);
     check_result(g, &r);
     /* polishing keeps a fitting schedule fitting and never lengthens it */
     int fits = r.seq && r.peak <= budgets[k];

@@ -104,7 +104,7 @@ static int *off_the_stages(const remat_graph *g, const remat_result *r) {
 
 static void test_warm_start_off_the_stages(void **state) {
   (void)state;
-  /* 1,200 copies: the window search is worker 0 (solve.c) */
+  /* 1,200 copies: the window search is worker 0 (portfolio.c) */
   remat_graph *g = gen_layered(600, 3);
   remat_solve_params p = solve_params(remat_topo_peak(g) * 85 / 100, 3, 2);
   p.keep_copies = 1;

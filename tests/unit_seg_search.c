@@ -27,7 +27,7 @@ static seg_out run_seg(seen *S, const remat_graph *g, int64_t M, double seconds)
   seg_params p;
   seg_params_init(&p);
   p.budget = M;
-  p.time_limit = seconds;
+  p.deadline = deadline_in(seconds);
   p.io.report = check_report;
   p.io.ctx = S;
   seg_out out;
@@ -49,7 +49,7 @@ static void test_seg_training(void **state) {
     assert_true(out.dropped > 0 && out.dropped < 1000);
     remat_result b;
     remat_result_init(&b, g, M, "baseline");
-    assert_int_equal(base_best(g, M, 0, 0, NULL, &b), REMAT_OK);
+    assert_int_equal(base_best(g, M, 0, DEADLINE_NONE, NULL, &b), REMAT_OK);
     assert_true(b.peak <= M);
     assert_true(out.duration < b.duration);
     remat_result_free(&b);

@@ -31,7 +31,7 @@ static void run_sqa(seen *S, const remat_graph *g, int64_t M, const int *copies,
   p.budget = M;
   p.copies = copies;
   p.max_moves = moves;
-  p.time_limit = seconds;
+  p.deadline = deadline_in(seconds);
   p.io.report = check_report;
   p.io.ctx = S;
   if (seq) { /* the start counts as the first report */

@@ -54,7 +54,7 @@ static void window_sound(int phase) {
     heur_params hp;
     heur_params_init(&hp);
     hp.budget = M;
-    hp.time_limit = 0.05;
+    hp.deadline = deadline_in(0.05);
     hp.io.report = take_first;
     hp.io.ctx = &got;
     heur_run(g, &hp);

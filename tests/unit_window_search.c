@@ -83,7 +83,7 @@ static gz_status run(watch *W, const remat_graph *g, int phase, int64_t M, const
   assert_int_equal(model_build(&md, g, phase, M, NULL, g->n, err, sizeof err), 0);
   wsearch_params p;
   wsearch_params_init(&p);
-  p.time_limit = seconds;
+  p.deadline = deadline_in(seconds);
   p.io.report = watch_report;
   p.io.poll = watch_poll;
   p.io.halt = watch_halt;

@@ -22,7 +22,7 @@ typedef struct fixture {
   remat_solve_params p;
   remat_result r;
   best B;
-  cpw C; /* owns the model */
+  cp_worker C; /* owns the model */
   int64_t optimum;
 } fixture;
 
@@ -131,7 +131,7 @@ static void each_fixture(double time_limit,
 /* The annealing worker reaches the optimum; its schedules came in through
  * the worker_io, in phase 1 while nothing fitted. */
 static void anneal_optimum(fixture *F, best *B, int i) {
-  aw A;
+  anneal_worker A;
   aw_init(&A, B, F->r.copies, 1 + (unsigned)i);
   aw_run(&A, 0.3, 0);
   aw_free(&A);
@@ -141,8 +141,8 @@ static void anneal_optimum(fixture *F, best *B, int i) {
 }
 
 static void window_optimum(fixture *F, best *B, int i) {
-  ww W;
-  ww_init(&W, B, &F->C.md, 3 + (unsigned)i, 1.0);
+  window_worker W;
+  ww_init(&W, B, &F->C.md, 3 + (unsigned)i, deadline_after(B->t0, 1.0));
   ww_run(&W);
   if (F->r.duration != F->optimum)
     fail_msg("graph %d: window worker %lld, optimum %lld", i, (long long)F->r.duration,

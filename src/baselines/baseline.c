@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "echo.h"
+#include "grow.h"
 #include "util.h"
 
 static const char *const base_methods[BASE_NMETHODS] = {
@@ -41,6 +42,7 @@ void base_params_init(base_params *p) {
   p->method = BASE_CHEN_GREEDY;
   p->candidates = BASE_CAND_AP;
   p->max_evals = 64;
+  p->deadline = DEADLINE_NONE;
 }
 
 void base_info_free(base_info *info) {
@@ -198,7 +200,7 @@ typedef struct base_ctx {
   int *seed_off, *seed; /* per stage t, the i with S[t+1,i] and not S[t,i] */
   int *mark, *stack;    /* closure of one stage, stamped with t + 1 */
   volatile int *stop;   /* give up a schedule when set or past deadline */
-  double deadline;      /* util_now() time, 0: none */
+  deadline deadline;
 } base_ctx;
 
 static void base_ctx_init(base_ctx *c, const remat_graph *g) {
@@ -216,7 +218,7 @@ static void base_ctx_init(base_ctx *c, const remat_graph *g) {
   c->stack = util_malloc(sz * sizeof *c->stack);
   c->last_fwd = -1;
   c->stop = NULL;
-  c->deadline = 0;
+  c->deadline = DEADLINE_NONE;
   for (int v = 0; v < n; v++) {
     int deg = g->succ_off[v + 1] - g->succ_off[v];
     c->lastuse[v] = deg ? g->succ[g->succ_off[v + 1] - 1] : v;
@@ -321,9 +323,9 @@ static int base_stage(base_ctx *c, int t, int *out, int len) {
   return len;
 }
 
-/* Stop set, or past the deadline (a util_now() time, 0: none). */
-static int base_expired(volatile int *stop, double deadline) {
-  return (stop && *stop) || (deadline > 0 && util_now() > deadline);
+/* Stop set, or past the deadline. */
+static int base_expired(volatile int *stop, deadline d) {
+  return (stop && *stop) || deadline_passed(d);
 }
 
 static int base_ctx_stopped(const base_ctx *c) {
@@ -339,10 +341,7 @@ static int base_ctx_schedule(base_ctx *c, const int *ck, int nck, int **seq) {
   for (int v = 0; v < n; v++) c->mark[v] = 0;
   int *s = util_malloc((size_t)cap * sizeof *s);
   for (int t = 0; t < n; t++) {
-    if (len + t + 1 > cap) { /* a stage holds at most t + 1 nodes */
-      cap = 2 * cap > len + t + 1 ? 2 * cap : len + t + 1;
-      s = util_realloc(s, (size_t)cap * sizeof *s);
-    }
+    GROW(s, cap, len + t + 1, 1); /* a stage holds at most t + 1 nodes */
     len = base_stage(c, t, s, len);
     if ((t & 1023) == 1023 && base_ctx_stopped(c)) {
       free(s);
@@ -542,7 +541,7 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
   }
   base_ctx_init(&x.bc, g);
   x.bc.stop = p->stop;
-  if (p->time_limit > 0) x.bc.deadline = x.t0 + p->time_limit;
+  x.bc.deadline = p->deadline;
   x.ck = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *x.ck);
   if (p->method == BASE_ECHO) { /* no checkpoint sets: echo.c */
     free(x.ck);
@@ -551,7 +550,7 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
     echo_params_init(&ep);
     ep.budget = p->budget;
     ep.t0 = x.t0;
-    ep.time_limit = p->time_limit;
+    ep.deadline = p->deadline;
     ep.stop = p->stop;
     ep.phase = p->phase;
     return echo_run(g, &ep, r);
@@ -575,20 +574,20 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
   return x.internal ? REMAT_EINTERNAL : REMAT_OK;
 }
 
-int base_best(const remat_graph *g, int64_t budget, double t0,
-              double time_limit, volatile int *stop, remat_result *r) {
+int base_best(const remat_graph *g, int64_t budget, double t0, deadline d,
+              volatile int *stop, remat_result *r) {
   base_params p;
   base_params_init(&p);
   p.budget = budget;
   p.max_evals = 24;
   p.t0 = t0 > 0 ? t0 : util_now();
   p.stop = stop;
-  p.time_limit = time_limit;
+  p.deadline = d;
   p.method = BASE_CHECKPOINT_ALL;
   int rc = base_run(g, &p, r, NULL);
   for (int c = 0; c < BASE_NCAND; c++)
     for (int m = BASE_CHEN_SQRTN; m <= BASE_CHEN_GREEDY; m++) {
-      if (base_expired(stop, time_limit > 0 ? p.t0 + time_limit : 0)) return rc;
+      if (base_expired(stop, d)) return rc;
       p.candidates = c;
       p.method = m;
       if (base_run(g, &p, r, NULL)) rc = REMAT_EINTERNAL;
@@ -641,8 +640,7 @@ int remat_baseline(const remat_graph *g, const char *method,
              p.method < 0 ? (method ? method : "(null)") : candidates);
     return REMAT_EUSAGE;
   }
-  if (time_limit < 0) time_limit = 0;
-  p.time_limit = time_limit;
+  p.deadline = deadline_limit(util_now(), time_limit);
   p.stop = stop;
   return base_solve(g, &p, r, NULL);
 }

@@ -36,6 +36,7 @@
 
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 enum {
@@ -62,8 +63,8 @@ typedef struct base_params {
   volatile int *stop; /* stop early when nonzero */
   double t0;          /* util_now() at the start, for trace times (0:
                          now) */
-  double time_limit;  /* seconds from t0; 0: none (the schedules built
-                         by then are kept) */
+  deadline deadline;  /* when to stop, keeping the schedules built by
+                         then (DEADLINE_NONE) */
   int phase;          /* trace phase of offered schedules (0) */
 } base_params;
 
@@ -102,12 +103,12 @@ int base_solve(const remat_graph *g, base_params *p, remat_result *r,
 /* All methods on both candidate sets (chen-greedy with max_evals 24),
  * every schedule offered to r (phase 0): the warm start of remat solve and
  * remat milp.  t0 is util_now() at the caller's start, for trace times (0:
- * now); stop may be NULL; time_limit in seconds from t0 (0: none).  About
+ * now); stop may be NULL; d: when to stop (DEADLINE_NONE).  About
  * 100 schedules: fast on the benchmark graphs, seconds on the largest
  * (bench/RESULTS.md#large-graphs and #design-choices).  Returns like
  * base_run. */
-int base_best(const remat_graph *g, int64_t budget, double t0,
-              double time_limit, volatile int *stop, remat_result *r);
+int base_best(const remat_graph *g, int64_t budget, double t0, deadline d,
+              volatile int *stop, remat_result *r);
 
 /* Candidates: the articulation points of the undirected forward graph
  * (with Checkmate's virtual input before the first and output after the

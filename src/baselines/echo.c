@@ -29,6 +29,7 @@
 void echo_params_init(echo_params *p) {
   memset(p, 0, sizeof *p);
   p->max_depth = 4;
+  p->deadline = DEADLINE_NONE;
 }
 
 /* Heavy operator kinds (substrings of the lower-cased op). */
@@ -83,13 +84,12 @@ typedef struct echo {
   int *lastuse, *trial, *chain, *latest;
   int64_t *mem;
   unsigned char *mark;
-  double end; /* util_now() to stop at (0: none) */
 } echo;
 
 /* The time is up or the caller stopped: a round keeps its best trial so
  * far (on large graphs one round takes seconds). */
 static int echo_expired(const echo *E) {
-  return (E->p->stop && *E->p->stop) || (E->end > 0 && util_now() > E->end);
+  return (E->p->stop && *E->p->stop) || deadline_passed(E->p->deadline);
 }
 
 /* Peak, steps at the peak and duration of s[0..len); -1 if invalid. */
@@ -205,7 +205,6 @@ int echo_run(const remat_graph *g, const echo_params *p, remat_result *r) {
   memset(&E, 0, sizeof E);
   E.g = g;
   E.p = p;
-  E.end = p->time_limit > 0 ? t0 + p->time_limit : 0;
   unsigned char *cheap = echo_cheap(g);
   E.cheap = cheap;
   E.cap = 4 * n + 16;

@@ -9,13 +9,14 @@
 
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 typedef struct echo_params {
   int64_t budget;     /* M in bytes (required) */
   int max_depth;      /* cheap inputs recomputed along with a value (4) */
   double t0;          /* util_now() at the start, for trace times (0: now) */
-  double time_limit;  /* seconds from t0 (0: none) */
+  deadline deadline;  /* when to stop, keeping the best (DEADLINE_NONE) */
   volatile int *stop; /* stop when nonzero, keeping the best */
   int phase;          /* trace phase of offered schedules (0) */
 } echo_params;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "budget.h"
+#include "grow.h"
 #include "remat.h"
 #include "options.h"
 #include "util.h"
@@ -100,7 +101,7 @@ char *batch_join_words(char *const *w, int n) {
 
 void batch_defaults_init(batch_defaults *d) {
   memset(d, 0, sizeof *d);
-  d->time_limit = 60;
+  d->time_limit = REMAT_TIME_LIMIT;
   d->threads = 1;
 }
 
@@ -273,10 +274,7 @@ int batch_add_job(batch_list *L, const char *graph, const char *budget,
       free(id);
       return 0;
     }
-  if (L->n == L->cap) {
-    L->cap = L->cap ? 2 * L->cap : 16;
-    L->job = util_realloc(L->job, (size_t)L->cap * sizeof *L->job);
-  }
+  GROW(L->job, L->cap, L->n + 1, 16);
   batch_job *j = &L->job[L->n++];
   j->graph = util_strdup(graph);
   j->budget = util_strdup(budget);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "remat.h"
 #include "util.h"
 
@@ -185,11 +186,7 @@ void batch_recs_free(batch_recs *R) {
 }
 
 void batch_recs_take(batch_recs *R, batch_rec *r) {
-  if (R->n == R->cap) {
-    R->cap = R->cap ? 2 * R->cap : 16;
-    R->rec = util_realloc(R->rec, (size_t)R->cap * sizeof *R->rec);
-  }
-  R->rec[R->n++] = *r;
+  PUSH(R->rec, R->n, R->cap, 16, *r);
   batch_rec_init(r);
 }
 

@@ -57,8 +57,8 @@ int cmp_methods_parse(const char *list, char *err, size_t errlen) {
 }
 
 void cmp_params_init(cmp_params *p) {
-  *p = (cmp_params){.time_limit = 60, .seed = 1, .methods = CMP_ALL, .default_copies = 2,
-                    .verbose = 1, .heuristics = 1};
+  *p = (cmp_params){.time_limit = REMAT_TIME_LIMIT, .seed = 1, .methods = CMP_ALL,
+                    .default_copies = 2, .verbose = 1, .heuristics = 1};
 }
 
 /* What every method's parameters x get from the comparison: the budget,
@@ -102,7 +102,9 @@ static int cmp_one(const remat_graph *g, int bit, int64_t M, const cmp_params *p
   }
   base_params bp;
   base_params_init(&bp);
-  CMP_COMMON(bp);
+  bp.budget = M;
+  bp.deadline = deadline_limit(util_now(), p->time_limit);
+  bp.stop = p->stop;
   bp.method = bit == CMP_CHECKPOINT_ALL ? BASE_CHECKPOINT_ALL
               : bit == CMP_ECHO                                       ? BASE_ECHO
               : bit == CMP_CHEN_SQRTN_AP || bit == CMP_CHEN_SQRTN_LIN

@@ -10,8 +10,8 @@
 #include "util.h"
 
 void tune_params_init(tune_params *p) {
-  *p = (tune_params){.time_limit = 60, .share = 0.25, .min_round = 1, .patience = 2,
-                     .raise_share = 0.1, .max_rounds = 50};
+  *p = (tune_params){.time_limit = REMAT_TIME_LIMIT, .share = 0.25, .min_round = 1,
+                     .patience = 2, .raise_share = 0.1, .max_rounds = 50};
   remat_solve_params_init(&p->solve);
 }
 

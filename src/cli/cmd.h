@@ -24,6 +24,10 @@ typedef struct cmd_def {
   const char *more; /* printed after the options by --help, or NULL */
 } cmd_def;
 
+/* remat batch's positional arguments, for the table and for the command
+ * itself (--merge takes none, so the table cannot require one). */
+#define CMD_BATCH_USAGE "GRAPHS|DIRS|MANIFEST... --budget 0.9,0.8 [-j N] [options]"
+
 cmd_fn cmd_solve, cmd_emit, cmd_eval, cmd_info, cmd_gen, cmd_milp,
     cmd_baseline, cmd_compare, cmd_batch, cmd_tune, cmd_plot, cmd_order;
 

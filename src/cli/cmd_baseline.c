@@ -49,7 +49,7 @@ int cmd_baseline(const char *name, const cli_opts *o) {
   remat_result r;
   remat_result_init(&r, g, p.budget, base_method_name(p.method));
   base_info info;
-  p.time_limit = o->time_limit;
+  p.deadline = deadline_limit(util_now(), o->time_limit);
   rc = base_solve(g, &p, &r, &info);
   json_t *extra = cmd_baseline_extra(g, &p, &info);
   rc = cmdu_finish(name, o, g, &r, extra, rc);

@@ -441,7 +441,7 @@ static int cb_main(batch_run *B) {
   if (o->merge) return cb_merge(B);
   if (!o->npos) {
     fprintf(stderr, "remat %s: missing arguments\nusage: remat %s %s\n",
-            B->cmd, B->cmd, cmd_find(B->cmd)->usage);
+            B->cmd, B->cmd, CMD_BATCH_USAGE);
     return 2;
   }
   batch_defaults d;

@@ -7,7 +7,7 @@
 #include "cmd.h"
 #include "cmdutil.h"
 #include "fzn.h"
-#include "model.h"
+#include "model_any.h"
 #include "util.h"
 
 int cmd_emit(const char *name, const cli_opts *o) {
@@ -22,9 +22,8 @@ int cmd_emit(const char *name, const cli_opts *o) {
   }
   model md;
   char err[512];
-  if ((o->free_order ? model_build_free : model_build)(
-          &md, g, (int)o->phase, budget, copies ? copies : g->copies, uniform, err,
-          sizeof err)) {
+  if (model_build_any(&md, o->free_order, g, (int)o->phase, budget,
+                      copies ? copies : g->copies, uniform, err, sizeof err)) {
     fprintf(stderr, "remat %s: %s\n", name, err);
     rc = 2;
     goto copies;

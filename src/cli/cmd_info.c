@@ -93,7 +93,7 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g,
   printf("budget: %lld\n", (long long)p.budget);
   pebble_params pp;
   pebble_params_init(&pp);
-  pp.time_limit = info_left(o, t0, 2);
+  pp.deadline = deadline_in(info_left(o, t0, 2));
   pebble_out po = {.status = PEBBLE_OPEN};
   if (p.budget >= remat_graph_min_peak(g)) {
     pebble_check(g, p.budget, &pp, &po);
@@ -113,7 +113,7 @@ static int info_bound(const char *name, const cli_opts *o, const remat_graph *g,
     order_cost_params cp;
     order_cost_params_init(&cp);
     cp.budget = p.budget;
-    cp.time_limit = info_left(o, t0, 2);
+    cp.deadline = deadline_in(info_left(o, t0, 2));
     order_cost_out co;
     order_cost_run(g, &cp, &co);
     int64_t base = remat_graph_base_duration(g);
@@ -150,7 +150,7 @@ int cmd_info(const char *name, const cli_opts *o) {
   /* the peak every order without recomputation reaches (order_bound.h) */
   order_bound_params obp;
   order_bound_params_init(&obp);
-  obp.time_limit = info_left(o, t0, 2);
+  obp.deadline = deadline_in(info_left(o, t0, 2));
   order_bound_out obo;
   order_bound_run(g, &obp, &obo);
   printf("order_lower_bound: %lld%s\n", (long long)obo.bound,

@@ -12,6 +12,7 @@
 
 #include "batch_records.h"
 #include "cmd.h"
+#include "grow.h"
 #include "plot.h"
 #include "result.h"
 #include "util.h"
@@ -41,20 +42,13 @@ static void tc_add(tcurves *T, const char *graph, const char *label, const plot_
   for (int i = 0; i < T->n && !c; i++)
     if (!strcmp(T->c[i].label, label) && !strcmp(T->c[i].graph, graph)) c = &T->c[i];
   if (!c) {
-    if (T->n == T->cap) {
-      T->cap = T->cap ? 2 * T->cap : 8;
-      T->c = util_realloc(T->c, (size_t)T->cap * sizeof *T->c);
-    }
+    GROW(T->c, T->cap, T->n + 1, 8);
     c = &T->c[T->n++];
     memset(c, 0, sizeof *c);
     c->label = util_strdup(label);
     c->graph = util_strdup(graph);
   }
-  if (c->n == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 16;
-    c->pts = util_realloc(c->pts, (size_t)c->cap * sizeof *c->pts);
-  }
-  c->pts[c->n++] = *p;
+  PUSH(c->pts, c->n, c->cap, 16, *p);
 }
 
 static double tc_real(const json_t *o, const char *key) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "idmap.h"
 #include "util.h"
 
@@ -21,11 +22,7 @@ void graph_raw_init(graph_raw *r, int n) {
 }
 
 void graph_raw_add_edge(graph_raw *r, int src, int dst) {
-  if (r->ne == r->cap_e) {
-    r->cap_e = r->cap_e ? 2 * r->cap_e : 64;
-    r->src = util_realloc(r->src, (size_t)r->cap_e * sizeof *r->src);
-    r->dst = util_realloc(r->dst, (size_t)r->cap_e * sizeof *r->dst);
-  }
+  GROW_ALL(r->cap_e, r->ne + 1, 64, r->src, r->dst);
   r->src[r->ne] = src;
   r->dst[r->ne] = dst;
   r->ne++;

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "remat.h"
+
 /* Commands, as bits so that an option can list the commands it applies
  * to.  CMD_JOB is no command: it marks the options one batch job (a line
  * of a manifest) may carry. */
@@ -35,9 +37,6 @@ enum {
 #define CMD_ALL (CMD_JOB - 1) /* every command (not CMD_JOB) */
 #define CMD_SOLVERS (CMD_SOLVE | CMD_MILP | CMD_BASELINE | CMD_COMPARE | CMD_BATCH | CMD_TUNE)
 
-/* --threads' maximum: the portfolio's number of workers (solve.c's
- * SOLVE_MAX_WORKERS); 0 means all cores, up to that many. */
-#define CLI_MAX_THREADS 16
 /* C_v's maximum, as in graph files (reader.c). */
 #define CLI_MAX_COPIES 1000000
 /* gen --nodes' maximum. */
@@ -71,12 +70,12 @@ enum {
     "11.3GB; compare, batch: lists 0.9,0.8")                                  \
   O(output, "output", 'o', TEXT, NULL, "FILE", CMD_ALL, NULL,                 \
     "write the result (JSON, FlatZinc, SVG, table...) to FILE")               \
-  O(time_limit, "time-limit", 't', REAL, 60.0, "S",                           \
+  O(time_limit, "time-limit", 't', REAL, REMAT_TIME_LIMIT, "S",              \
     CMD_SOLVERS | CMD_INFO | CMD_ORDER | CMD_JOB, "(0, 1e9]",                             \
     "time limit in seconds for the whole solve (batch: per job)")            \
   O(threads, "threads", 0, INT, 0, "N",                                       \
     CMD_SOLVE | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_TUNE | CMD_JOB,      \
-    "[0, " CLI_STR(CLI_MAX_THREADS) "]",                                      \
+    "[0, " CLI_STR(REMAT_MAX_THREADS) "]",                                    \
     "solver threads (0 = all cores; batch: per job, default 1)")             \
   O(seed, "seed", 0, INT, 1, "N",                                             \
     (CMD_SOLVERS & ~CMD_BASELINE) | CMD_GEN | CMD_ORDER | CMD_JOB,            \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "grow.h"
 #include "reader.h"
 #include "sim.h"
 #include "util.h"
@@ -83,12 +84,8 @@ void result_raise_bound(remat_result *r, double lb, double seconds) {
   if (r->has_bound && lb <= r->bound) return;
   r->has_bound = 1;
   r->bound = lb;
-  if (r->nbound_trace == r->cap_bound_trace) {
-    r->cap_bound_trace = r->cap_bound_trace ? 2 * r->cap_bound_trace : 8;
-    r->bound_trace = util_realloc(r->bound_trace,
-                                  (size_t)r->cap_bound_trace * sizeof *r->bound_trace);
-  }
-  r->bound_trace[r->nbound_trace++] = (remat_bound_point){seconds, lb};
+  remat_bound_point point = {seconds, lb};
+  PUSH(r->bound_trace, r->nbound_trace, r->cap_bound_trace, 8, point);
 }
 
 void result_infeasible(remat_result *r, int covers, const char *by, const char *why) {
@@ -155,11 +152,8 @@ int remat_result_offer(remat_result *r, const remat_graph *g, const int *seq,
   r->tdi = remat_tdi(r->base_duration, (double)s.duration);
   r->t_best = seconds;
   if (s.peak <= r->budget && r->t_first_fit < 0) r->t_first_fit = seconds;
-  if (r->ntrace == r->cap_trace) {
-    r->cap_trace = r->cap_trace ? 2 * r->cap_trace : 16;
-    r->trace = util_realloc(r->trace, (size_t)r->cap_trace * sizeof *r->trace);
-  }
-  r->trace[r->ntrace++] = (remat_trace){seconds, phase, s.peak, s.duration};
+  remat_trace step = {seconds, phase, s.peak, s.duration};
+  PUSH(r->trace, r->ntrace, r->cap_trace, 16, step);
   return 1;
 }
 

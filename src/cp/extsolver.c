@@ -165,7 +165,7 @@ gz_status ext_solve(const char *fzn_path, const ext_params *p, gz_stats *stats,
       last_tick = now;
     }
     if (r.stop_asked || (p->stop && *p->stop) ||
-        (p->time_limit > 0 && now - t0 >= p->time_limit))
+        deadline_passed(p->deadline))
       child_stop(&c);
   }
   if (r.line.len) ext_line(&r, r.line.s); /* unterminated last line */

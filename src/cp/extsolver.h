@@ -11,6 +11,7 @@
 #ifndef REMAT_EXTSOLVER_H
 #define REMAT_EXTSOLVER_H
 
+#include "deadline.h"
 #include "gecode.h"
 
 /* Seconds between SIGTERM and SIGKILL, and the longest wait for the
@@ -19,7 +20,7 @@
 
 typedef struct ext_params {
   const char *cmd;       /* command line, split at blanks ("fzn-gecode -p 2") */
-  double time_limit;     /* seconds, <= 0: none */
+  deadline deadline;     /* when to stop it (DEADLINE_NONE) */
   volatile int *stop;    /* stop when it becomes nonzero */
   gz_solution_fn on_solution;
   void *ctx;

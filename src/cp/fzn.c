@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fzn_free.h"
 #include "graph.h"
 
 void fzn_params_init(fzn_params *p) {

@@ -50,10 +50,6 @@ void fzn_peak_var(const model *md, util_buf *b);
  * constraints, memory and the solve item. */
 void fzn_body(const model *md, const fzn_params *p, util_buf *out, util_buf *cons,
               fzn_layout *layout);
-/* The free-order model's parts (fzn_free.c): its declarations, and its
- * constraints (to cons, with the declarations they need to decl). */
-void fzn_free_decls(const model *md, util_buf *b);
-void fzn_free_constraints(const model *md, util_buf *decl, util_buf *cons);
 void fzn_layout_free(fzn_layout *l);
 
 /* The layout of the model's LNS variables (as fzn_write gives it). */

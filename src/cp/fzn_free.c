@@ -1,6 +1,6 @@
 /* fzn_free.c -- the free-order model (model_free.c) as FlatZinc.
  *
- * Variables as in the stage model (fzn.h), but every copy's start is a
+ * Variables as in the stage model (fzn.h, which calls this file), but every copy's start is a
  * variable: first copies over the events their node's longest paths allow
  * (md->lo, md->hi), later ones over the events after that or their parking
  * slot.  Constraints: the interval shape and the order of a node's copies
@@ -8,7 +8,7 @@
  * inactive copies rest at distinct slots); each edge's first copies in
  * order (implied, it helps propagation); precedence as a disjunction over
  * the predecessor's copies; one cumulative for memory. */
-#include "fzn.h"
+#include "fzn_free.h"
 
 #include <stdlib.h>
 

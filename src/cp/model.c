@@ -85,7 +85,7 @@ void model_copies(model *md, const int *copies, int default_copies, int most_cop
     for (int i = md->first[v]; i < md->first[v + 1]; i++) md->node[i] = v;
 }
 
-void model_scale(model *md) {
+void model_scale(model *md, model_encoder *encode) {
   const remat_graph *g = md->g;
   int n = md->n;
   /* heights: every copy may be live at once; durations: only later copies
@@ -120,7 +120,7 @@ void model_scale(model *md) {
   model_sol_alloc(md, &x);
   int *seq = util_malloc((size_t)n * sizeof *seq);
   for (int v = 0; v < n; v++) seq[v] = v;
-  model_encode(md, seq, n, &x);
+  encode(md, seq, n, &x);
   int64_t ub = model_peak(md, &x);
   md->ub_peak = (int)(ub > md->cap ? ub : md->cap);
   if (md->ub_peak < md->lb_peak) md->ub_peak = md->lb_peak;
@@ -143,7 +143,7 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
   *md = (model){.g = g, .n = n, .phase = phase, .budget = budget,
                 .horizon = model_event(n, n)};
   model_copies(md, copies, default_copies, n);
-  model_scale(md);
+  model_scale(md, model_stage_encode);
   return 0;
 }
 
@@ -165,8 +165,7 @@ void model_sol_free(model_sol *x) {
   x->s = x->e = x->a = NULL;
 }
 
-int model_encode(const model *md, const int *seq, int len, model_sol *x) {
-  if (md->free_order) return model_free_encode(md, seq, len, x);
+int model_stage_encode(const model *md, const int *seq, int len, model_sol *x) {
   const remat_graph *g = md->g;
   int n = md->n;
   /* inactive defaults */
@@ -276,9 +275,8 @@ int64_t model_peak(const model *md, const model_sol *x) {
   return peak;
 }
 
-int model_check(const model *md, const model_sol *x, int cap, char *err,
-                size_t errlen) {
-  if (md->free_order) return model_free_check(md, x, cap, err, errlen);
+int model_stage_check(const model *md, const model_sol *x, int cap, char *err,
+                      size_t errlen) {
   const remat_graph *g = md->g;
   for (int v = 0; v < md->n; v++)
     for (int c = md->first[v]; c < md->first[v + 1]; c++) {

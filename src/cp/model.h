@@ -55,22 +55,22 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
                 size_t errlen);
 void model_free(model *md);
 
-/* The free-order model of the paper's Sections 2.1-2.2 (model_free.c):
- * events 1..K, K the number of copies, one computation per event at most,
- * any copy of any node at any event that its inputs allow; the first copy
- * of each node active, the others optional and ordered.  C_v, scaling and
- * phases as model_build.  Returns 0 or REMAT_EUSAGE with a message. */
-int model_build_free(model *md, const remat_graph *g, int phase, int64_t budget,
-                     const int *copies, int default_copies, char *err,
-                     size_t errlen);
+/* A solution of the model: per copy, start, end, active. */
+typedef struct model_sol {
+  int *s, *e, *a;
+} model_sol;
+
+/* How a model puts a sequence into its values (model_stage_encode,
+ * model_free_encode): 0, or -1 when the model cannot hold it. */
+typedef int model_encoder(const model *md, const int *seq, int len, model_sol *x);
 
 /* Shared by both models (model.c): the copies per node (C_v from copies,
  * default_copies, at most most_copies, 1 for a sink) into md->first and
  * md->node; then the memory and duration quanta, the scaled heights,
  * durations and capacity, and the peak bounds from an initial solution
- * (the input order). */
+ * (the input order, put into the model by its own encoder). */
 void model_copies(model *md, const int *copies, int default_copies, int most_copies);
-void model_scale(model *md);
+void model_scale(model *md, model_encoder *encode);
 
 /* Event of stage k (1-based) at position p (1-based). */
 static inline int model_event(int k, int p) {
@@ -91,33 +91,23 @@ static inline int model_later_max(const model *md, int v) {
  * never meets another task.) */
 static inline int model_park(const model *md, int c) { return md->horizon + 1 + c; }
 
-/* A solution of the model: per copy, start, end, active. */
-typedef struct model_sol {
-  int *s, *e, *a;
-} model_sol;
-
 void model_sol_alloc(const model *md, model_sol *x);
 void model_sol_free(model_sol *x);
 
-/* Encode a schedule into model values (intervals from each copy's compute
- * to its last reader).  Fails (returns -1) when the sequence is not
- * stage-structured for the input order (free order: longer than the
- * events) or needs more copies than C_v. */
-int model_encode(const model *md, const int *seq, int len, model_sol *x);
+/* Encode a schedule into the stage model's values (intervals from each
+ * copy's compute to its last reader).  Fails (returns -1) when the
+ * sequence is not stage-structured for the input order or needs more
+ * copies than C_v.  For either model: model_encode (model_any.h). */
+int model_stage_encode(const model *md, const int *seq, int len, model_sol *x);
 
 /* Decode: the active copies sorted by start.  *seq is allocated. */
 int model_decode(const model *md, const model_sol *x, int **seq, int *len);
 
-/* Check a solution against the model's constraints in scaled units; 0 if
- * fine, else -1 with a message (used by tests and as an internal check). */
-int model_check(const model *md, const model_sol *x, int cap, char *err,
-                size_t errlen);
-
-/* The free-order model's encoding and check (model_encode and model_check
- * call them for a free-order model). */
-int model_free_encode(const model *md, const int *seq, int len, model_sol *x);
-int model_free_check(const model *md, const model_sol *x, int cap, char *err,
-                     size_t errlen);
+/* Check a solution against the stage model's constraints in scaled units;
+ * 0 if fine, else -1 with a message.  For either model: model_check
+ * (model_any.h). */
+int model_stage_check(const model *md, const model_sol *x, int cap, char *err,
+                      size_t errlen);
 
 /* Scaled peak of a model solution (max over events of active heights). */
 int64_t model_peak(const model *md, const model_sol *x);

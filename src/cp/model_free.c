@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "graph.h"
-#include "model.h"
+#include "model_free.h"
 #include "util.h"
 
 /* Longest paths: depth[v] = nodes on the longest path into v (excluding
@@ -57,7 +57,7 @@ int model_build_free(model *md, const remat_graph *g, int phase, int64_t budget,
   }
   md->horizon = md->ncopy;
   model_free_windows(md);
-  model_scale(md);
+  model_scale(md, model_free_encode);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "grow.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -69,11 +70,7 @@ typedef struct gen_edges {
 } gen_edges;
 
 static void gen_edge(gen_edges *e, int u, int v) {
-  if (e->n == e->cap) {
-    e->cap = e->cap ? 2 * e->cap : 64;
-    e->src = util_realloc(e->src, (size_t)e->cap * sizeof *e->src);
-    e->dst = util_realloc(e->dst, (size_t)e->cap * sizeof *e->dst);
-  }
+  GROW_ALL(e->cap, e->n + 1, 64, e->src, e->dst);
   e->src[e->n] = u;
   e->dst[e->n] = v;
   e->n++;

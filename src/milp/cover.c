@@ -10,6 +10,7 @@
 #include "cover_free.h"
 #include "cover_lp.h"
 #include "cover_steps.h"
+#include "grow.h"
 #include "sim.h"
 #include "util.h"
 
@@ -37,6 +38,13 @@ const char *cover_bound_how(const cover_out *o) {
   return o->lp == 1 ? ", LP relaxation" : o->lp == 2 ? ", CBC found nothing below it" : ", out of time";
 }
 
+/* A column of the problem. */
+typedef struct cv_col {
+  int u;    /* its node */
+  int a, b; /* a gap: the stages a..b; an input's R_p: a = -1; its E_pk:
+               a = b = k */
+} cv_col;
+
 /* The problem: gaps (columns) and overloaded stages (rows). */
 typedef struct cv {
   const remat_graph *g;
@@ -46,10 +54,8 @@ typedef struct cv {
   int *row;       /* row of stage k, or -1 when L_k <= M */
   int nrows;      /* overloaded stages */
   int *before;    /* before[k]: overloaded stages among 0..k-1 */
-  int *cu, *ca, *cb; /* gap j: node cu, stages ca..cb */
-  int ngaps, ncols, cap; /* columns: the gaps, then (inputs) the columns
-                            R_p (cu = p, ca = -1) and E_pk (cu = p,
-                            ca = cb = k, no cost) */
+  cv_col *col;    /* the gaps, then (inputs) R_p and E_pk (no cost) */
+  int ngaps, ncols, cap;
   double limit;   /* seconds for this run of CBC */
   int lp_only;    /* with the inputs' rows: their LP alone, no CBC */
   /* the inputs' rows E_pk - a (y_j - R_p) >= 0: gap j, input p, stage k,
@@ -62,7 +68,7 @@ typedef struct cv {
 } cv;
 
 static void cv_free(cv *C) {
-  UTIL_FREE(C->load, C->row, C->before, C->cu, C->ca, C->cb, C->ij, C->ip,
+  UTIL_FREE(C->load, C->row, C->before, C->col, C->ij, C->ip,
             C->ik, C->ia, C->lr, C->rcol);
 }
 
@@ -85,16 +91,7 @@ static int cv_copies(const cv *C, int u) {
 static int cv_hits(const cv *C, int a, int b) { return C->before[b + 1] - C->before[a]; }
 
 static void cv_add(cv *C, int u, int a, int b) {
-  if (C->ncols == C->cap) {
-    C->cap = C->cap ? 2 * C->cap : 1024;
-    C->cu = util_realloc(C->cu, (size_t)C->cap * sizeof *C->cu);
-    C->ca = util_realloc(C->ca, (size_t)C->cap * sizeof *C->ca);
-    C->cb = util_realloc(C->cb, (size_t)C->cap * sizeof *C->cb);
-  }
-  C->cu[C->ncols] = u;
-  C->ca[C->ncols] = a;
-  C->cb[C->ncols] = b;
-  C->ncols++;
+  PUSH(C->col, C->ncols, C->cap, 1024, ((cv_col){u, a, b}));
 }
 
 /* The gaps between u's needed points (u, then its readers ascending) that
@@ -135,13 +132,7 @@ static void cv_gaps(cv *C) {
  * added until then are a relaxation too. */
 static int cv_in_add(cv *C, int j, int p, int k, double a, long long space) {
   if (5LL * C->nin >= space) return 0;
-  if (C->nin == C->incap) {
-    C->incap = C->incap ? 2 * C->incap : 1024;
-    C->ij = util_realloc(C->ij, (size_t)C->incap * sizeof *C->ij);
-    C->ip = util_realloc(C->ip, (size_t)C->incap * sizeof *C->ip);
-    C->ik = util_realloc(C->ik, (size_t)C->incap * sizeof *C->ik);
-    C->ia = util_realloc(C->ia, (size_t)C->incap * sizeof *C->ia);
-  }
+  GROW_ALL(C->incap, C->nin + 1, 1024, C->ij, C->ip, C->ik, C->ia);
   C->ij[C->nin] = j;
   C->ip[C->nin] = p;
   C->ik[C->nin] = k;
@@ -166,7 +157,7 @@ static void cv_inputs(cv *C) {
   int *pick = util_malloc((size_t)(n ? n : 1) * sizeof *pick);
   int full = 0;
   for (int j = 0; j < C->ngaps && !full; j++) {
-    int u = C->cu[j], a = C->ca[j], b = C->cb[j], np = 0;
+    int u = C->col[j].u, a = C->col[j].a, b = C->col[j].b, np = 0;
     /* the inputs that die before the gap's last overloaded stage */
     for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++) {
       int p = g->pred[q];
@@ -174,12 +165,7 @@ static void cv_inputs(cv *C) {
       if (from <= b && cv_hits(C, from, b)) pick[np++] = p;
     }
     /* heaviest first, while they fit in m_u together */
-    for (int x = 1; x < np; x++)
-      for (int y = x; y > 0 && g->m[pick[y]] > g->m[pick[y - 1]]; y--) {
-        int t = pick[y];
-        pick[y] = pick[y - 1];
-        pick[y - 1] = t;
-      }
+    cover_heaviest_first(g->m, pick, np);
     int64_t room = g->m[u];
     for (int x = 0; x < np && room > 0; x++) {
       int p = pick[x];
@@ -231,7 +217,7 @@ static void cv_in_cols(cv *C) {
       }
       C->ik[i] = ecol[k];
     }
-    for (int x = start[p]; x < start[p + 1]; x++) ecol[C->ca[C->ik[ord[x]]]] = -1;
+    for (int x = start[p]; x < start[p + 1]; x++) ecol[C->col[C->ik[ord[x]]].a] = -1;
   }
   UTIL_FREE(pos, ecol, ord, start);
 }
@@ -243,8 +229,8 @@ static int cv_coverable(const cv *C, int64_t M) {
    * sums of 64-bit sizes; only compared with the excess) */
   double *diff = util_calloc((size_t)C->n + 1, sizeof *diff);
   for (int j = 0; j < C->ngaps; j++) {
-    diff[C->ca[j]] += (double)C->g->m[C->cu[j]];
-    diff[C->cb[j] + 1] -= (double)C->g->m[C->cu[j]];
+    diff[C->col[j].a] += (double)C->g->m[C->col[j].u];
+    diff[C->col[j].b + 1] -= (double)C->g->m[C->col[j].u];
   }
   int ok = 1;
   double room = 0;
@@ -280,11 +266,11 @@ static void cv_in_by_col(const cv *C, int **ioff, int **irow) {
 }
 
 static int cv_is_gap(const cv *C, int c) { return c < C->ngaps; }
-static int cv_is_r(const cv *C, int c) { return c >= C->ngaps && C->ca[c] < 0; }
+static int cv_is_r(const cv *C, int c) { return c >= C->ngaps && C->col[c].a < 0; }
 
 /* A column's cost (E columns cost nothing). */
 static int64_t cv_cost(const cv *C, int c) {
-  return cv_is_gap(C, c) || cv_is_r(C, c) ? C->g->w[C->cu[c]] : 0;
+  return cv_is_gap(C, c) || cv_is_r(C, c) ? C->g->w[C->col[c].u] : 0;
 }
 
 /* The problem in compressed sparse columns (cover_lp.h).  Row k is
@@ -305,8 +291,9 @@ static void cv_build(const cv *C, covlp *L, long long nnz) {
   double *clip = util_malloc(((size_t)C->n + 1) * sizeof *clip);
   for (int k = 0; k < C->n; k++) clip[k] = 1;
   for (int c = 0; c < C->ncols; c++) {
-    if (cv_is_gap(C, c) || cv_is_r(C, c)) ngap[C->cu[c]]++;
-    else clip[C->ca[c]] += (double)g->m[C->cu[c]] / (double)(C->load[C->ca[c]] - M);
+    const cv_col *x = &C->col[c];
+    if (cv_is_gap(C, c) || cv_is_r(C, c)) ngap[x->u]++;
+    else clip[x->a] += (double)g->m[x->u] / (double)(C->load[x->a] - M);
   }
   int nrows = C->nrows;
   for (int u = 0; u < C->n; u++) {
@@ -320,11 +307,11 @@ static void cv_build(const cv *C, covlp *L, long long nnz) {
   covlp_alloc(L, C->ncols, nrows, nnz);
   long long z = 0;
   for (int j = 0; j < C->ncols; j++) {
-    int u = C->cu[j];
+    int u = C->col[j].u;
     L->start[j] = (int)z;
     if (cv_is_gap(C, j) || !cv_is_r(C, j)) {
       /* a gap frees m_u at its overloaded stages; E_uk holds m_u at k */
-      int a = C->ca[j], b = C->cb[j], sign = cv_is_gap(C, j) ? 1 : -1;
+      int a = C->col[j].a, b = C->col[j].b, sign = cv_is_gap(C, j) ? 1 : -1;
       for (int k = a; k <= b; k++) {
         if (C->row[k] < 0) continue;
         double R = (double)(C->load[k] - M), v = (double)g->m[u] / R;
@@ -366,7 +353,7 @@ static void cv_build(const cv *C, covlp *L, long long nnz) {
 static long long cv_nnz(const cv *C) {
   long long z = 0;
   for (int j = 0; j < C->ncols; j++) {
-    if (!cv_is_r(C, j)) z += cv_hits(C, C->ca[j], C->cb[j]);
+    if (!cv_is_r(C, j)) z += cv_hits(C, C->col[j].a, C->col[j].b);
     z += 1; /* the node's row */
   }
   return z + 3LL * C->nin;

@@ -44,7 +44,13 @@
 
 #include "cover_lp.h"
 #include "graph.h"
+#include "grow.h"
 #include "util.h"
+
+/* A lattice edge: ideal a plus node k is ideal b. */
+typedef struct covf_edge {
+  int a, k, b;
+} covf_edge;
 
 typedef struct covf {
   const remat_graph *g;
@@ -54,7 +60,7 @@ typedef struct covf {
   int nsets, cap;
   int *slot;          /* open addressing: ideal index or -1 */
   int nslot;
-  int *ea, *ek, *eb;  /* lattice edge: ideal ea + node ek = ideal eb */
+  covf_edge *edge;    /* the lattice's edges */
   int ne, ecap;
   int64_t *live;      /* the live set's size per ideal */
   /* the gaps' columns: node, hash of T */
@@ -66,7 +72,7 @@ typedef struct covf {
 } covf;
 
 static void covf_free(covf *F) {
-  UTIL_FREE(F->sets, F->slot, F->ea, F->ek, F->eb, F->live, F->yu, F->yh, F->yslot);
+  UTIL_FREE(F->sets, F->slot, F->edge, F->live, F->yu, F->yh, F->yslot);
 }
 
 static uint64_t covf_mix(uint64_t h, uint64_t x) {
@@ -93,26 +99,15 @@ static int covf_ideal(covf *F, const uint64_t *s) {
     i = (i + 1) & (F->nslot - 1);
   }
   if (F->nsets == COVF_MAX_IDEALS) return -1;
-  if (F->nsets == F->cap) {
-    F->cap = F->cap ? 2 * F->cap : 256;
+  if (GROW_CAP(F->cap, F->nsets + 1, 256))
     F->sets = util_realloc(F->sets, (size_t)F->cap * bytes);
-  }
   memcpy(F->sets + (size_t)F->nsets * F->W, s, bytes);
   F->slot[i] = F->nsets;
   return F->nsets++;
 }
 
-static void covf_edge(covf *F, int a, int k, int b) {
-  if (F->ne == F->ecap) {
-    F->ecap = F->ecap ? 2 * F->ecap : 1024;
-    F->ea = util_realloc(F->ea, (size_t)F->ecap * sizeof *F->ea);
-    F->ek = util_realloc(F->ek, (size_t)F->ecap * sizeof *F->ek);
-    F->eb = util_realloc(F->eb, (size_t)F->ecap * sizeof *F->eb);
-  }
-  F->ea[F->ne] = a;
-  F->ek[F->ne] = k;
-  F->eb[F->ne] = b;
-  F->ne++;
+static void covf_add_edge(covf *F, int a, int k, int b) {
+  PUSH(F->edge, F->ne, F->ecap, 1024, ((covf_edge){a, k, b}));
 }
 
 /* Every ideal (breadth first from the empty set) and the lattice's edges;
@@ -138,7 +133,7 @@ static int covf_lattice(covf *F) {
       int b = covf_ideal(F, s);
       s[k >> 6] &= ~(1ULL << (k & 63));
       if (b < 0) rc = -1;
-      else covf_edge(F, i, k, b);
+      else covf_add_edge(F, i, k, b);
     }
   }
   free(s);
@@ -191,11 +186,7 @@ static int covf_gap(covf *F, int u, const uint64_t *s) {
     if (F->yu[c] == u && F->yh[c] == h) return c;
     i = (i + 1) & (F->nyslot - 1);
   }
-  if (F->ny == F->ycap) {
-    F->ycap = F->ycap ? 2 * F->ycap : 1024;
-    F->yu = util_realloc(F->yu, (size_t)F->ycap * sizeof *F->yu);
-    F->yh = util_realloc(F->yh, (size_t)F->ycap * sizeof *F->yh);
-  }
+  GROW_ALL(F->ycap, F->ny + 1, 1024, F->yu, F->yh);
   F->yu[F->ny] = u;
   F->yh[F->ny] = h;
   F->yslot[i] = F->ny;
@@ -239,19 +230,11 @@ typedef struct covf_prob {
 } covf_prob;
 
 static void covf_put(covf_prob *P, int kind, int col, int row, double v) {
-  if (P->n == P->cap) {
-    P->cap = P->cap ? 2 * P->cap : 4096;
-    P->a = util_realloc(P->a, (size_t)P->cap * sizeof *P->a);
-  }
-  P->a[P->n++] = (covf_nz){kind, col, row, v};
+  PUSH(P->a, P->n, P->cap, 4096, ((covf_nz){kind, col, row, v}));
 }
 
 static int covf_row(covf_prob *P, double lb, double ub) {
-  if (P->nrows == P->rcap) {
-    P->rcap = P->rcap ? 2 * P->rcap : 4096;
-    P->rlb = util_realloc(P->rlb, (size_t)P->rcap * sizeof *P->rlb);
-    P->rub = util_realloc(P->rub, (size_t)P->rcap * sizeof *P->rub);
-  }
+  GROW_ALL(P->rcap, P->nrows + 1, 4096, P->rlb, P->rub);
   P->rlb[P->nrows] = lb;
   P->rub[P->nrows] = ub;
   return P->nrows++;
@@ -289,12 +272,7 @@ static int covf_shares(const covf *F, const uint64_t *s, int u, int64_t R, int *
     if (g->m[p] > 0 && !covf_is_live(g, s, p) && (double)big <= COVER_MAX_RATIO * (double)R)
       pick[np++] = p;
   }
-  for (int x = 1; x < np; x++)
-    for (int y = x; y > 0 && g->m[pick[y]] > g->m[pick[y - 1]]; y--) {
-      int t = pick[y];
-      pick[y] = pick[y - 1];
-      pick[y - 1] = t;
-    }
+  cover_heaviest_first(g->m, pick, np);
   int64_t room = g->m[u];
   int n = 0;
   for (; n < np && room > 0; n++) {
@@ -316,8 +294,8 @@ static int covf_shares(const covf *F, const uint64_t *s, int u, int64_t R, int *
 static void covf_edge_row(covf *F, covf_prob *P, int e, int64_t R, int inputs, int *mark,
                           int *pick, double *share) {
   const remat_graph *g = F->g;
-  int k = F->ek[e];
-  const uint64_t *s = F->sets + (size_t)F->ea[e] * F->W;
+  int k = F->edge[e].k;
+  const uint64_t *s = F->sets + (size_t)F->edge[e].a * F->W;
   int row = covf_row(P, 0, DBL_MAX);
   covf_put(P, COVF_X, e, row, -(1.0 - 0.5 / (double)R));
   /* A y alone meets the row whatever E is, as unscaled: y's coefficient
@@ -373,9 +351,9 @@ static int covf_build(covf *F, covlp *L, int inputs) {
   }
   int nover = 0;
   for (int e = 0; e < F->ne && nover >= 0; e++) {
-    covf_put(&P, COVF_X, e, F->ea[e], 1);
-    covf_put(&P, COVF_X, e, F->eb[e], -1);
-    int64_t R = g->m[F->ek[e]] + F->live[F->ea[e]] - M;
+    covf_put(&P, COVF_X, e, F->edge[e].a, 1);
+    covf_put(&P, COVF_X, e, F->edge[e].b, -1);
+    int64_t R = g->m[F->edge[e].k] + F->live[F->edge[e].a] - M;
     if (R <= 0) continue;
     nover++;
     covf_edge_row(F, &P, e, R, inputs, mark, pick, share);

@@ -10,6 +10,7 @@
 
 #include "child.h"
 #include "cover_lp.h"
+#include "grow.h"
 #include "util.h"
 
 /* Rows whose coefficients would pass this ratio to the stage's excess are
@@ -61,13 +62,7 @@ static int cs_copies(const cs *S, int u) {
 static int cs_hits(const cs *S, int a, int b) { return S->before[b + 1] - S->before[a]; }
 
 static int cs_col(cs *S, double lb, double ub, int64_t cost, int integer) {
-  if (S->ncols == S->ccap) {
-    S->ccap = S->ccap ? 2 * S->ccap : 1024;
-    S->lb = util_realloc(S->lb, (size_t)S->ccap * sizeof *S->lb);
-    S->ub = util_realloc(S->ub, (size_t)S->ccap * sizeof *S->ub);
-    S->cost = util_realloc(S->cost, (size_t)S->ccap * sizeof *S->cost);
-    S->integer = util_realloc(S->integer, (size_t)S->ccap * sizeof *S->integer);
-  }
+  GROW_ALL(S->ccap, S->ncols + 1, 1024, S->lb, S->ub, S->cost, S->integer);
   S->lb[S->ncols] = lb;
   S->ub[S->ncols] = ub;
   S->cost[S->ncols] = cost;
@@ -76,13 +71,7 @@ static int cs_col(cs *S, double lb, double ub, int64_t cost, int integer) {
 }
 
 static int cs_row(cs *S, double lb, double ub) {
-  if (S->nrows == S->rcap) {
-    S->rcap = S->rcap ? 2 * S->rcap : 1024;
-    S->rlb = util_realloc(S->rlb, (size_t)S->rcap * sizeof *S->rlb);
-    S->rub = util_realloc(S->rub, (size_t)S->rcap * sizeof *S->rub);
-    S->rlazy = util_realloc(S->rlazy, (size_t)S->rcap * sizeof *S->rlazy);
-    S->rf = util_realloc(S->rf, (size_t)S->rcap * sizeof *S->rf);
-  }
+  GROW_ALL(S->rcap, S->nrows + 1, 1024, S->rlb, S->rub, S->rlazy, S->rf);
   S->rlb[S->nrows] = lb;
   S->rub[S->nrows] = ub;
   S->rlazy[S->nrows] = 0;
@@ -95,12 +84,7 @@ static void cs_put(cs *S, int row, int col, double v) {
     S->full = 1;
     return;
   }
-  if (S->nnz == S->tcap) {
-    S->tcap = S->tcap ? 2 * S->tcap : 4096;
-    S->tr = util_realloc(S->tr, (size_t)S->tcap * sizeof *S->tr);
-    S->tc = util_realloc(S->tc, (size_t)S->tcap * sizeof *S->tc);
-    S->tv = util_realloc(S->tv, (size_t)S->tcap * sizeof *S->tv);
-  }
+  GROW_ALL(S->tcap, S->nnz + 1, 4096, S->tr, S->tc, S->tv);
   S->tr[S->nnz] = row;
   S->tc[S->nnz] = col;
   S->tv[S->nnz] = v;
@@ -124,24 +108,14 @@ static void cs_gaps(cs *S) {
       int a = prev, b = g->succ[e];
       prev = b;
       if (!cs_hits(S, a + 1, b)) continue;
-      if (S->ngaps == S->gcap) {
-        S->gcap = S->gcap ? 2 * S->gcap : 1024;
-        S->gu = util_realloc(S->gu, (size_t)S->gcap * sizeof *S->gu);
-        S->ga = util_realloc(S->ga, (size_t)S->gcap * sizeof *S->ga);
-        S->gb = util_realloc(S->gb, (size_t)S->gcap * sizeof *S->gb);
-        S->gc = util_realloc(S->gc, (size_t)S->gcap * sizeof *S->gc);
-        S->gn = util_realloc(S->gn, (size_t)S->gcap * sizeof *S->gn);
-      }
+      GROW_ALL(S->gcap, S->ngaps + 1, 1024, S->gu, S->ga, S->gb, S->gc, S->gn);
       int j = S->ngaps++;
       S->gu[j] = u;
       S->ga[j] = a;
       S->gb[j] = b;
       S->gc[j] = S->npieces;
       for (int s = a + 1; s <= b;) {
-        if (S->npieces == cap) {
-          cap *= 2;
-          S->pfirst = util_realloc(S->pfirst, (size_t)cap * sizeof *S->pfirst);
-        }
+        GROW(S->pfirst, cap, S->npieces + 1, 1);
         S->pfirst[S->npieces++] = s;
         if (S->over[s]) s++;
         else

@@ -18,6 +18,17 @@
 #define COVER_MIN_SHARE 0.01
 #define COVER_MAX_RATIO 1e6
 
+/* The inputs' rows take the heaviest inputs first: pick[0..np) sorted by
+ * memory m (descending; stable, ties keep their order). */
+static inline void cover_heaviest_first(const int64_t *m, int *pick, int np) {
+  for (int x = 1; x < np; x++)
+    for (int y = x; y > 0 && m[pick[y]] > m[pick[y - 1]]; y--) {
+      int t = pick[y];
+      pick[y] = pick[y - 1];
+      pick[y - 1] = t;
+    }
+}
+
 /* How cover_solve ended. */
 typedef enum cover_status {
   COVER_OPTIMAL = 0,    /* the covering problem's optimum: the bound */

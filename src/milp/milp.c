@@ -21,7 +21,7 @@
 
 void milp_params_init(milp_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 60;
+  p->time_limit = REMAT_TIME_LIMIT;
   p->verbose = 1;
   p->seed = 1;
 }

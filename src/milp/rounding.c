@@ -19,7 +19,7 @@ static const double round_default_thresholds[] = {0.1, 0.2, 0.3, 0.4, 0.5,
 void round_params_init(round_params *p) {
   memset(p, 0, sizeof *p);
   p->eps = 0.1;
-  p->time_limit = 60;
+  p->time_limit = REMAT_TIME_LIMIT;
   p->verbose = 1;
 }
 

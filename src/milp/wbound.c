@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "grow.h"
 #include "sim.h"
 #include "solver_end.h"
 #include "util.h"
@@ -167,11 +168,7 @@ static void wb_extra(wb_run *R, int u, int t) {
       if (R->xt[i] < t) R->xt[i] = t;
       return;
     }
-  if (R->nx == R->xcap) {
-    R->xcap = R->xcap ? 2 * R->xcap : 64;
-    R->xu = util_realloc(R->xu, (size_t)R->xcap * sizeof *R->xu);
-    R->xt = util_realloc(R->xt, (size_t)R->xcap * sizeof *R->xt);
-  }
+  GROW_ALL(R->xcap, R->nx + 1, 64, R->xu, R->xt);
   R->xu[R->nx] = u;
   R->xt[R->nx++] = t;
 }

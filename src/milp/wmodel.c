@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "util.h"
 
 /* Largest budget in memory units, largest total duration (times n) in
@@ -184,11 +185,7 @@ typedef struct wm_bld {
 } wm_bld;
 
 static int wm_row(wm_bld *B, double lb, double ub) {
-  if (B->nrows == B->rcap) {
-    B->rcap = B->rcap ? 2 * B->rcap : 4096;
-    B->lb = util_realloc(B->lb, (size_t)B->rcap * sizeof *B->lb);
-    B->ub = util_realloc(B->ub, (size_t)B->rcap * sizeof *B->ub);
-  }
+  GROW_ALL(B->rcap, B->nrows + 1, 4096, B->lb, B->ub);
   B->lb[B->nrows] = lb;
   B->ub[B->nrows] = ub;
   return B->nrows++;
@@ -200,12 +197,7 @@ static void wm_put(wm_bld *B, int row, int col, double v) {
     B->over = 1;
     return;
   }
-  if (B->nz == B->zcap) {
-    B->zcap = B->zcap ? 2 * B->zcap : 65536;
-    B->row = util_realloc(B->row, (size_t)B->zcap * sizeof *B->row);
-    B->col = util_realloc(B->col, (size_t)B->zcap * sizeof *B->col);
-    B->val = util_realloc(B->val, (size_t)B->zcap * sizeof *B->val);
-  }
+  GROW_ALL(B->zcap, B->nz + 1, 65536, B->row, B->col, B->val);
   B->row[B->nz] = row;
   B->col[B->nz] = col;
   B->val[B->nz++] = v;
@@ -382,19 +374,15 @@ int wm_build(wmodel *W, const wm_rows *L, long long max_nnz, char *err, size_t e
 /* ------------------------------------------------------------------ */
 
 static void wm_rows_term(wm_rows *L, int kind, int t, int u, double coef) {
-  if (L->nterm == L->tcap) {
-    L->tcap = L->tcap ? 2 * L->tcap : 1024;
-    L->term = util_realloc(L->term, (size_t)L->tcap * sizeof *L->term);
-  }
+  GROW(L->term, L->tcap, L->nterm + 1, 1024);
   wm_term e = {kind, t, u, coef};
   L->term[L->nterm++] = e;
 }
 
 static void wm_rows_open(wm_rows *L) {
-  if (L->n + 1 >= L->cap) {
-    L->cap = L->cap ? 2 * L->cap : 64;
+  if (GROW_CAP(L->cap, L->n + 2, 64)) { /* start has one more entry */
     L->start = util_realloc(L->start, (size_t)(L->cap + 1) * sizeof *L->start);
-    L->rhs = util_realloc(L->rhs, (size_t)L->cap * sizeof *L->rhs);
+    GROW_RESIZE(L->rhs, L->cap);
   }
   if (L->n == 0) L->start[0] = 0;
 }

@@ -14,8 +14,9 @@
 #include "util.h"
 
 void order_params_init(order_params *p) {
-  *p = (order_params){.time_limit = 60, .seed = 1, .exact = 1, .exact_max_nodes = 20000,
-                      .exact_max_bytes = (size_t)512 << 20, .beam_max_nodes = 20000};
+  *p = (order_params){.time_limit = REMAT_TIME_LIMIT, .seed = 1, .exact = 1,
+                      .exact_max_nodes = 20000, .exact_max_bytes = (size_t)512 << 20,
+                      .beam_max_nodes = 20000};
 }
 
 const char *order_open_name(order_open o) {
@@ -33,14 +34,15 @@ typedef struct ord_run {
   const remat_graph *g;
   const order_params *p;
   order_result *r;
-  double t0, deadline;
+  double t0;
+  deadline deadline;
   const char *phase;
 } ord_run;
 
 static double ord_now(const ord_run *R) { return util_now() - R->t0; }
 
 static int ord_halt(const ord_run *R) {
-  return (R->p->stop && *R->p->stop) || util_now() > R->deadline;
+  return (R->p->stop && *R->p->stop) || deadline_passed(R->deadline);
 }
 
 static void ord_event(ord_run *R) {
@@ -73,7 +75,7 @@ static void ord_bound(ord_run *R) {
   order_bound_params_init(&bp);
   bp.order = R->r->order;
   bp.stop = R->p->stop;
-  bp.time_limit = R->p->time_limit > 0 ? 0.25 * R->p->time_limit : 0;
+  bp.deadline = deadline_limit(util_now(), 0.25 * R->p->time_limit);
   order_bound_out bo;
   order_bound_run(R->g, &bp, &bo);
   R->r->bound = bo.bound;
@@ -108,7 +110,7 @@ static void ord_heuristics(ord_run *R, int *ord) {
     R->r->beam_width = w;
     ord_offer(R, ord, pk);
     double took = util_now() - start;
-    if (4 * took > 0.05 * (R->deadline - util_now())) break;
+    if (4 * took > 0.05 * deadline_left(R->deadline)) break;
   }
   R->r->t_heur = util_now() - t;
 }
@@ -124,7 +126,7 @@ static void ord_exact(ord_run *R, int *ord) {
   order_exact_params ep;
   order_exact_params_init(&ep);
   ep.lower = R->r->lower;
-  ep.deadline = t + (R->deadline - t) / 2;
+  ep.deadline = deadline_halfway(t, R->deadline);
   ep.stop = R->p->stop;
   ep.max_bytes = R->p->exact_max_bytes;
   ep.max_nodes = R->p->exact_max_nodes;
@@ -184,8 +186,8 @@ static void ord_window(ord_run *R, int *ord, const int *heur) {
 int order_solve(const remat_graph *g, const order_params *p, order_result *r) {
   memset(r, 0, sizeof *r);
   int n = g->n;
-  ord_run R = {g, p, r, util_now(), 0, "start"};
-  R.deadline = p->time_limit > 0 ? R.t0 + p->time_limit : 1e300;
+  ord_run R = {g, p, r, util_now(), DEADLINE_NONE, "start"};
+  R.deadline = deadline_limit(R.t0, p->time_limit);
   r->n = n;
   r->order = util_malloc((size_t)(n ? n : 1) * sizeof *r->order);
   for (int i = 0; i < n; i++) r->order[i] = p->start ? p->start[i] : i;

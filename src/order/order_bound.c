@@ -21,12 +21,14 @@
 #include <string.h>
 
 #include "graph.h"
+#include "grow.h"
 #include "order_flow.h"
 #include "order_walk.h"
 #include "util.h"
 
 void order_bound_params_init(order_bound_params *p) {
   memset(p, 0, sizeof *p);
+  p->deadline = DEADLINE_NONE;
   p->closure = 1;
 }
 
@@ -198,8 +200,7 @@ int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
   order_bound_batch_init(&b, g);
   int idx = 0, stopped = 0;
   while (idx < n && up[cand[idx]] > out->bound && !stopped) {
-    if ((p->stop && *p->stop) ||
-        (p->time_limit > 0 && util_now() - t0 > p->time_limit)) {
+    if ((p->stop && *p->stop) || deadline_passed(p->deadline)) {
       stopped = 1;
       break;
     }
@@ -219,8 +220,7 @@ int64_t order_bound_run(const remat_graph *g, const order_bound_params *p,
       if (b.up_anc[i] < hi) hi = b.up_anc[i];
       if (b.up_rest[i] < hi) hi = b.up_rest[i];
       if (hi <= out->bound || hi == b.a[i] || stopped) continue;
-      if ((p->stop && *p->stop) ||
-          (p->time_limit > 0 && util_now() - t0 > p->time_limit)) {
+      if ((p->stop && *p->stop) || deadline_passed(p->deadline)) {
         stopped = 1; /* the ancestor bounds of the batch still count */
         continue;
       }
@@ -273,11 +273,7 @@ int order_bound_pairs(const remat_graph *g, int64_t *a, size_t max_pairs,
         sd |= b.dm[g->succ[k]];
       for (uint64_t bits = sd & ~b.dm[u] & ~b.am[u] & valid; bits;
            bits &= bits - 1) {
-        if (np == cap) {
-          cap = cap ? 2 * cap : 1024;
-          pu = util_realloc(pu, cap * sizeof *pu);
-          pv = util_realloc(pv, cap * sizeof *pv);
-        }
+        GROW_ALL(cap, np + 1, 1024, pu, pv);
         pu[np] = u;
         pv[np++] = b.v[__builtin_ctzll(bits)];
       }

@@ -19,10 +19,11 @@
 #ifndef REMAT_ORDER_BOUND_H
 #define REMAT_ORDER_BOUND_H
 
+#include "deadline.h"
 #include "remat.h"
 
 typedef struct order_bound_params {
-  double time_limit;  /* seconds; <= 0: no limit (0) */
+  deadline deadline;  /* when to stop (DEADLINE_NONE) */
   volatile int *stop; /* stop when nonzero (NULL) */
   int closure;        /* 1: the closure bound, 0: the ancestor bound (1) */
   const int *order;   /* a known order (or NULL, the input order): the

@@ -27,6 +27,7 @@
 
 void order_cost_params_init(order_cost_params *p) {
   memset(p, 0, sizeof *p);
+  p->deadline = DEADLINE_NONE;
   p->lambdas = 32;
 }
 
@@ -39,8 +40,7 @@ typedef struct ocost {
 } ocost;
 
 static int ocost_stopped(const ocost *C) {
-  return (C->p->stop && *C->p->stop) ||
-         (C->p->time_limit > 0 && util_now() - C->t0 > C->p->time_limit);
+  return (C->p->stop && *C->p->stop) || deadline_passed(C->p->deadline);
 }
 
 /* A capacity x times K, rounded down below the true value (x may be up to

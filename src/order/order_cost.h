@@ -25,11 +25,12 @@
 
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 typedef struct order_cost_params {
   int64_t budget;     /* M (required) */
-  double time_limit;  /* seconds; <= 0: no limit (0) */
+  deadline deadline;  /* when to stop (DEADLINE_NONE) */
   volatile int *stop; /* stop when nonzero (NULL) */
   const int *order;   /* a known order (NULL: the input order): nodes are
                          looked at by decreasing memory at their step in

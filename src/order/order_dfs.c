@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "order_bound.h"
 #include "util.h"
 
 void order_dfs_init(order_dfs *D, const remat_graph *g, size_t max_bytes,
                     size_t max_pairs) {
   memset(D, 0, sizeof *D);
+  D->deadline = DEADLINE_NONE;
   size_t n = (size_t)(g->n ? g->n : 1);
   D->g = g;
   D->n = g->n;
@@ -108,7 +110,7 @@ static int order_dfs_halt(order_dfs *D, long long limit) {
   if (limit > 0 && D->states >= limit) return ORDER_DFS_TIME;
   if ((++D->tick & 255) != 0) return 0;
   if (D->stop && *D->stop) return ORDER_DFS_STOP;
-  if (D->deadline > 0 && util_now() > D->deadline) return ORDER_DFS_TIME;
+  if (deadline_passed(D->deadline)) return ORDER_DFS_TIME;
   return 0;
 }
 
@@ -119,12 +121,7 @@ static void order_dfs_children(order_dfs *D, order_dfs_frame *f) {
     int v = D->w.avail[i];
     int64_t cost = order_walk_cost(&D->w, v);
     if (cost > D->P || !order_dfs_ok(D, v)) continue;
-    if (D->ncs == D->cap_cs) {
-      D->cap_cs *= 2;
-      D->cs = util_realloc(D->cs, (size_t)D->cap_cs * sizeof *D->cs);
-      D->ckey = util_realloc(D->ckey, (size_t)D->cap_cs * sizeof *D->ckey);
-      D->ckey2 = util_realloc(D->ckey2, (size_t)D->cap_cs * sizeof *D->ckey2);
-    }
+    GROW_ALL(D->cap_cs, D->ncs + 1, 1, D->cs, D->ckey, D->ckey2);
     int64_t key = D->w.live + order_walk_delta(&D->w, v);
     if (D->noise > 0 && key <= INT64_MAX - D->noise)
       key += (int64_t)(util_xorshift(&D->rng) % (uint64_t)D->noise);

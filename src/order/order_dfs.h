@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "deadline.h"
 #include "order_memo.h"
 #include "order_walk.h"
 #include "remat.h"
@@ -56,7 +57,7 @@ typedef struct order_dfs {
   int64_t *ckey, *ckey2;
   int64_t P;
   int goal;               /* nodes taken at success */
-  double deadline;        /* util_now() time; 0: none */
+  deadline deadline;      /* when to stop (DEADLINE_NONE) */
   long long budget;       /* sets to expand per decision; <= 0: no limit */
   volatile int *stop;
   int64_t noise;          /* > 0: children ranked with a random term in

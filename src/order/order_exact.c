@@ -10,6 +10,7 @@
 
 void order_exact_params_init(order_exact_params *p) {
   memset(p, 0, sizeof *p);
+  p->deadline = DEADLINE_NONE;
   p->max_bytes = (size_t)512 << 20;
   p->max_nodes = 20000;
   p->max_pairs = 10000000;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 /* Why the search ended. */
@@ -23,7 +24,7 @@ typedef enum order_exact_why {
 
 typedef struct order_exact_params {
   int64_t lower;       /* a lower bound valid for every order (0) */
-  double deadline;     /* util_now() time to give up at; 0: none */
+  deadline deadline;   /* when to give up (DEADLINE_NONE) */
   volatile int *stop;  /* give up when nonzero */
   size_t max_bytes;    /* memory for the dead sets (512 MiB) */
   int max_nodes;       /* larger graphs are not searched (20000) */

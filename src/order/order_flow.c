@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "util.h"
 
 void order_flow_init(order_flow *f) { memset(f, 0, sizeof *f); }
@@ -32,12 +33,7 @@ void order_flow_reset(order_flow *f, int n) {
 }
 
 static void order_flow_half(order_flow *f, int a, int b, int64_t cap) {
-  if (f->m == f->cap_m) {
-    f->cap_m = f->cap_m ? 2 * f->cap_m : 64;
-    f->next = util_realloc(f->next, (size_t)f->cap_m * sizeof *f->next);
-    f->to = util_realloc(f->to, (size_t)f->cap_m * sizeof *f->to);
-    f->res = util_realloc(f->res, (size_t)f->cap_m * sizeof *f->res);
-  }
+  GROW_ALL(f->cap_m, f->m + 1, 64, f->next, f->to, f->res);
   int e = f->m++;
   f->to[e] = b;
   f->res[e] = cap;

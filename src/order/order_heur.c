@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "grow.h"
 #include "order_walk.h"
 #include "util.h"
 
@@ -56,6 +57,7 @@ int64_t order_heur_greedy(const remat_graph *g, order_heur_rule rule,
 void order_heur_beam_params_init(order_heur_beam_params *p) {
   memset(p, 0, sizeof *p);
   p->width = 64;
+  p->deadline = DEADLINE_NONE;
 }
 
 /* A state of a level, and a candidate for the next level. */
@@ -117,11 +119,7 @@ static int hb_child_cmp(const void *x, const void *y) {
 }
 
 static void hb_pool_push(hb_level *L, int v) {
-  if (L->npool == L->cap_pool) {
-    L->cap_pool = L->cap_pool ? 2 * L->cap_pool : 256;
-    L->pool = util_realloc(L->pool, (size_t)L->cap_pool * sizeof *L->pool);
-  }
-  L->pool[L->npool++] = v;
+  PUSH(L->pool, L->npool, L->cap_pool, 256, v);
 }
 
 /* 1 if the hash was not chosen yet at this level (and records it). */
@@ -146,10 +144,7 @@ static void hb_step(hb *B, int cur, int level) {
     const uint64_t *bits = L->bits + (size_t)s * (size_t)B->words;
     for (int a = 0; a < st->nav; a++) {
       int v = L->pool[st->av_off + a];
-      if (B->nch == B->cap_ch) {
-        B->cap_ch = B->cap_ch ? 2 * B->cap_ch : 1024;
-        B->ch = util_realloc(B->ch, (size_t)B->cap_ch * sizeof *B->ch);
-      }
+      GROW(B->ch, B->cap_ch, B->nch + 1, 1024);
       int64_t cost = st->live + g->m[v];
       B->ch[B->nch++] = (hb_child){cost > st->peak ? cost : st->peak,
                                      st->live + hb_delta(B, bits, v),
@@ -215,7 +210,7 @@ int64_t order_heur_beam(const remat_graph *g, const order_heur_beam_params *p,
   for (int k = 0; k < g->n && !gave_up; k++) {
     hb_step(&B, cur, k);
     cur ^= 1;
-    if ((p->stop && *p->stop) || (p->deadline > 0 && util_now() > p->deadline))
+    if ((p->stop && *p->stop) || deadline_passed(p->deadline))
       gave_up = 1;
   }
   int64_t peak = -1;

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 /* How a step is chosen among the available nodes (smallest first). */
@@ -24,7 +25,7 @@ int64_t order_heur_greedy(const remat_graph *g, order_heur_rule rule,
 
 typedef struct order_heur_beam_params {
   int width;          /* states kept per level (64) */
-  double deadline;    /* util_now() time to give up at; 0: none */
+  deadline deadline;  /* when to give up (DEADLINE_NONE) */
   volatile int *stop; /* give up when nonzero */
 } order_heur_beam_params;
 

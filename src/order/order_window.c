@@ -14,7 +14,8 @@
 
 void order_window_params_init(order_window_params *p) {
   *p = (order_window_params){.min_len = 16, .max_len = 512, .budget = 2000, .tries = 8,
-                             .kicks = 4, .kick_slack = 0.001, .seed = 1};
+                             .kicks = 4, .kick_slack = 0.001, .deadline = DEADLINE_NONE,
+                             .seed = 1};
 }
 
 typedef struct ow {
@@ -31,7 +32,7 @@ typedef struct ow {
 
 static int ow_halt(const ow *W) {
   return (W->p->stop && *W->p->stop) ||
-         (W->p->deadline > 0 && util_now() > W->p->deadline);
+         deadline_passed(W->p->deadline);
 }
 
 /* Reorder the window of length len from lo so that its steps are within

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "deadline.h"
 #include "order_dfs.h"
 #include "remat.h"
 
@@ -29,7 +30,7 @@ typedef struct order_window_params {
                             fraction of it (0.001) */
   int max_kicks;         /* stop after this many kicks without a better
                             order; 0: no limit (0) */
-  double deadline;       /* util_now() time to stop at; 0: none */
+  deadline deadline;     /* when to stop (DEADLINE_NONE) */
   volatile int *stop;
   uint64_t seed;         /* window offsets and noise (nonzero) */
   /* called with each better order (may be NULL) */

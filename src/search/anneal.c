@@ -12,7 +12,7 @@
 
 void anneal_params_init(anneal_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 1.0;
+  p->deadline = deadline_in(1.0);
   worker_io_init(&p->io);
   p->target_step = 0.005;
 }
@@ -401,7 +401,7 @@ static int an_done(an *A, double start, long long moves) {
   if (A->stopped || (p->max_moves && moves >= p->max_moves)) return 1;
   if ((moves & 255) != 0) return 0;
   double now = util_now();
-  if (now - start > p->time_limit || an_halted(A)) return 1;
+  if (deadline_passed(p->deadline) || an_halted(A)) return 1;
   if (p->stall > 0) {
     double quiet = now - A->last_better, before = A->last_better - start;
     if (quiet > p->stall && quiet > before) return 1;

@@ -31,13 +31,14 @@
 #ifndef REMAT_ANNEAL_H
 #define REMAT_ANNEAL_H
 
+#include "deadline.h"
 #include "remat.h"
 #include "worker.h"
 
 typedef struct anneal_params {
   int64_t budget;
   const int *copies; /* C_v per node, first copy included (NULL or 0: any) */
-  double time_limit; /* seconds */
+  deadline deadline; /* when to stop (anneal_params_init: 1 s from then) */
   long long max_moves; /* stop after this many moves (0: no limit) */
   /* stop once no new best came for stall seconds and for longer than the
    * search took to find the last one (0: run to the time limit) */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "shares.h"
 #include "sim.h"
 #include "util.h"
 
@@ -16,9 +17,9 @@ void best_init(best *B, const remat_graph *g, const remat_solve_params *p, remat
   B->p = p;
   B->r = r;
   B->t0 = util_now();
-  B->cover_lb = -1;
-  B->order_lb = -1;
-  B->pebble_node = -1;
+  B->proof.cover_lb = -1;
+  B->proof.order_lb = -1;
+  B->proof.pebble_node = -1;
   pthread_mutex_init(&B->mu, NULL);
   prog_init(&B->pr, p->verbose);
 }
@@ -27,13 +28,14 @@ void best_free(best *B) { pthread_mutex_destroy(&B->mu); }
 
 double best_elapsed(const best *B) { return util_now() - B->t0; }
 
-double best_left_by(const best *B, double end) {
-  if (end > B->p->time_limit) end = B->p->time_limit;
-  double left = end - best_elapsed(B);
+deadline best_deadline(const best *B) { return deadline_after(B->t0, B->p->time_limit); }
+
+double best_left_by(const best *B, deadline end) {
+  double left = deadline_left(deadline_sooner(end, best_deadline(B)));
   return left > 0 ? left : 0;
 }
 
-double best_left(const best *B) { return best_left_by(B, B->p->time_limit); }
+double best_left(const best *B) { return best_left_by(B, best_deadline(B)); }
 
 /* Record the first internal error (B->mu held, or no worker running). */
 static void best_internal(best *B, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -55,7 +57,7 @@ static int best_bound_wrong(best *B, double lb) {
   best_internal(B,
                 "a lower bound (%s: duration >= %.0f) is above a schedule within budget "
                 "(duration %lld); no proof taken",
-                B->bound_by ? B->bound_by : "lower bound", lb, (long long)r->duration);
+                B->proof.bound_by ? B->proof.bound_by : "lower bound", lb, (long long)r->duration);
   return 1;
 }
 
@@ -97,16 +99,17 @@ static void best_at_bound(best *B) {
     return;
   if (best_bound_wrong(B, r->bound)) return;
   B->proven = 1;
-  B->bound_proof = 1;
+  B->proof.bound = 1;
   B->done = 1;
   prog_line(&B->pr, "[%7.2fs] optimal   TDI %.3f%% is the %s", best_elapsed(B), r->tdi,
-            B->bound_by ? B->bound_by : "lower bound");
+            B->proof.bound_by ? B->proof.bound_by : "lower bound");
 }
 
 void best_cp_rounded(best *B, double lb, int64_t q) {
   pthread_mutex_lock(&B->mu);
-  B->rounded_q = q;
-  if (!B->r->has_bound || lb > B->r->bound) B->bound_by = "CP's optimum for rounded durations";
+  B->proof.rounded_q = q;
+  if (!B->r->has_bound || lb > B->r->bound)
+    B->proof.bound_by = "CP's optimum for rounded durations";
   B->done = 1;
   if (best_raise_bound(B, lb) < 0) {
     pthread_mutex_unlock(&B->mu);
@@ -122,44 +125,45 @@ void best_cp_rounded(best *B, double lb, int64_t q) {
  * the bound (a stronger problem's LP may start below the bound so far). */
 static int best_cover_take(best *B, const cover_out *o) {
   remat_result *r = B->r;
-  if (B->cov_any && o->status == COVER_INFEASIBLE) return 0; /* not a proof there */
+  if (B->children.cov_any && o->status == COVER_INFEASIBLE) return 0; /* not a proof there */
   if (o->status == COVER_INFEASIBLE && B->fits) {
     best_proof_wrong(B, "covering bound");
   } else if (o->status == COVER_INFEASIBLE) {
     B->proven = 1;
-    B->cover_proof = 1;
+    B->proof.cover = 1;
     B->done = 1;
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
     int higher = !r->has_bound || lb > r->bound;
-    if (higher) B->bound_by = B->cov_any ? BEST_COVER_ANY_BY : "covering bound";
+    if (higher) B->proof.bound_by = B->children.cov_any ? BEST_COVER_ANY_BY : "covering bound";
     if (best_raise_bound(B, lb) < 0) return 0;
-    if (B->cov_any && lb > B->order_lb) {
-      B->order_lb = lb;
-      B->order_by = BEST_COVER_ANY_BY;
+    if (B->children.cov_any && lb > B->proof.order_lb) {
+      B->proof.order_lb = lb;
+      B->proof.order_by = BEST_COVER_ANY_BY;
     }
-    if (!B->cov_any && lb > B->cover_lb) B->cover_lb = lb;
+    if (!B->children.cov_any && lb > B->proof.cover_lb) B->proof.cover_lb = lb;
     return higher;
   }
   return 0;
 }
 
 void best_take_cover(best *B) {
-  if (!B->cov || B->cov_taken >= __atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE)) return;
+  best_children *K = &B->children;
+  if (!K->cov || K->cov_taken >= __atomic_load_n(&K->cov->ready, __ATOMIC_ACQUIRE)) return;
   pthread_mutex_lock(&B->mu);
-  int ready = __atomic_load_n(&B->cov->ready, __ATOMIC_ACQUIRE);
+  int ready = __atomic_load_n(&B->children.cov->ready, __ATOMIC_ACQUIRE);
   /* every answer goes to the bound's trace; the progress line shows the
    * highest of those that came together (CBC's steps below the schedule
    * come by the dozen on small graphs) */
   const cover_out *shown = NULL;
-  while (B->cov_taken < ready) {
-    const cover_out *o = &B->cov->out[B->cov_taken++];
+  while (B->children.cov_taken < ready) {
+    const cover_out *o = &B->children.cov->out[B->children.cov_taken++];
     if (best_cover_take(B, o)) shown = o;
   }
   if (shown)
     prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (%s%s)", best_elapsed(B),
               remat_tdi(B->r->base_duration, (double)(B->r->base_duration + shown->increase)),
-              B->cov_any ? BEST_COVER_ANY_BY : "covering bound", cover_bound_how(shown));
+              B->children.cov_any ? BEST_COVER_ANY_BY : "covering bound", cover_bound_how(shown));
   best_at_bound(B);
   pthread_mutex_unlock(&B->mu);
 }
@@ -169,7 +173,7 @@ void best_take_cover(best *B) {
 static void best_new_bound(best *B, double lb, const char *by) {
   remat_result *r = B->r;
   if (r->has_bound && lb <= r->bound) return;
-  B->bound_by = by;
+  B->proof.bound_by = by;
   if (best_raise_bound(B, lb) < 0) return;
   prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (%s)", best_elapsed(B),
             remat_tdi(r->base_duration, lb), by);
@@ -182,60 +186,59 @@ void best_take_bound(best *B, double lb, const char *by) {
   pthread_mutex_unlock(&B->mu);
 }
 
-/* The window bound's child has this share of the time limit (at least
- * BEST_WINDOW_YIELD_MIN seconds) before it may yield (best.h). */
-#define BEST_WINDOW_YIELD 0.05
+/* The window bound's child has its share of the time limit (shares.h,
+ * at least BEST_WINDOW_YIELD_MIN seconds) before it may yield (best.h). */
 #define BEST_WINDOW_YIELD_MIN 2.0
 
 static void best_window_yield(best *B) {
-  long long seen = __atomic_load_n(&B->win_yield_ms, __ATOMIC_ACQUIRE), at = seen;
+  long long seen = __atomic_load_n(&B->children.win_yield_ms, __ATOMIC_ACQUIRE), at = seen;
   if (at < 0) return;
   if (at == 0) { /* its first check: when the child has had its share */
-    double wait = BEST_WINDOW_YIELD * B->p->time_limit;
+    double wait = time_share(SHARE_WINDOW_YIELD) * B->p->time_limit;
     if (wait < BEST_WINDOW_YIELD_MIN) wait = BEST_WINDOW_YIELD_MIN;
-    at = (long long)(1000 * (B->win_child.t0 - B->t0 + wait));
+    at = (long long)(1000 * (B->children.win_child.t0 - B->t0 + wait));
   }
   long long now = (long long)(1000 * best_elapsed(B));
   if (now < at ||
-      !__atomic_compare_exchange_n(&B->win_yield_ms, &seen, now + 1000, 0, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE))
+      !__atomic_compare_exchange_n(&B->children.win_yield_ms, &seen, now + 1000, 0,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return; /* another thread asks this time */
   pthread_mutex_lock(&B->mu);
-  if (B->fits && B->cover_lb > (double)(B->r->base_duration + B->win_seen)) {
-    if (!child_yield(&B->win_child) && B->p->verbose >= 2)
+  if (B->fits && B->proof.cover_lb > (double)(B->r->base_duration + B->children.win_seen)) {
+    if (!child_yield(&B->children.win_child) && B->p->verbose >= 2)
       prog_line(&B->pr, "window bound: below the covering bound, its child yields its core");
-    __atomic_store_n(&B->win_yield_ms, -1LL, __ATOMIC_RELEASE);
+    __atomic_store_n(&B->children.win_yield_ms, -1LL, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&B->mu);
 }
 
 void best_take_window(best *B) {
-  best_window *w = B->win;
+  best_window *w = B->children.win;
   if (!w) return;
   best_window_yield(B);
   long long inc = __atomic_load_n(&w->increase, __ATOMIC_ACQUIRE);
   int ready = __atomic_load_n(&w->ready, __ATOMIC_ACQUIRE);
-  if (inc <= B->win_seen && (!ready || B->win_taken) &&
-      !(B->window_proof && __atomic_load_n(&w->any_ready, __ATOMIC_ACQUIRE)))
+  if (inc <= B->children.win_seen && (!ready || B->children.win_taken) &&
+      !(B->proof.window && __atomic_load_n(&w->any_ready, __ATOMIC_ACQUIRE)))
     return;
   pthread_mutex_lock(&B->mu);
   remat_result *r = B->r;
-  if (inc > B->win_seen && !B->win_taken) {
-    B->win_seen = inc;
+  if (inc > B->children.win_seen && !B->children.win_taken) {
+    B->children.win_seen = inc;
     best_new_bound(B, (double)(r->base_duration + inc), "window bound");
   }
-  if (ready && !B->win_taken) {
-    B->win_taken = 1;
+  if (ready && !B->children.win_taken) {
+    B->children.win_taken = 1;
     if (w->status == WBOUND_INFEASIBLE && B->fits) best_proof_wrong(B, "window bound");
     if (w->status == WBOUND_INFEASIBLE && !B->fits && !B->proven) {
       B->proven = 1;
-      B->cover_proof = 1;
-      B->window_proof = 1;
+      B->proof.cover = 1;
+      B->proof.window = 1;
       B->done = 1;
     }
   }
-  if (B->window_proof && __atomic_load_n(&w->any_ready, __ATOMIC_ACQUIRE))
-    B->window_proof = w->any ? 2 : 1;
+  if (B->proof.window && __atomic_load_n(&w->any_ready, __ATOMIC_ACQUIRE))
+    B->proof.window = w->any ? 2 : 1;
   pthread_mutex_unlock(&B->mu);
 }
 
@@ -292,8 +295,9 @@ int best_offer(best *B, const int *seq, int len, int phase, const char *what) {
     const remat_result *r = B->r;
     B->fits = r->peak <= r->budget;
     B->version++;
-    if (B->win && B->fits) __atomic_store_n(&B->win->incumbent, best_increase(B), __ATOMIC_RELEASE);
-    if (B->cov && B->fits) __atomic_store_n(&B->cov->incumbent, best_increase(B), __ATOMIC_RELEASE);
+    best_children *K = &B->children;
+    if (K->win && B->fits) __atomic_store_n(&K->win->incumbent, best_increase(B), __ATOMIC_RELEASE);
+    if (K->cov && B->fits) __atomic_store_n(&K->cov->incumbent, best_increase(B), __ATOMIC_RELEASE);
     prog_line(&B->pr, "[%7.2fs] %-9s peak %lld (%.1f%% of budget)  TDI %.2f%%%s",
               best_elapsed(B), what, (long long)r->peak,
               100.0 * (double)r->peak / (double)r->budget, r->tdi,

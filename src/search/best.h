@@ -1,4 +1,4 @@
-/* best.h -- the portfolio's shared best schedule (solve.c).
+/* best.h -- the portfolio's shared best schedule (portfolio.c).
  *
  * Every worker offers its schedules here and adopts the others'
  * improvements: the best schedule is the result being built (r), with a
@@ -15,6 +15,7 @@
 
 #include "child.h"
 #include "cover.h"
+#include "deadline.h"
 #include "gecode.h"
 #include "progress.h"
 #include "wbound.h"
@@ -55,6 +56,54 @@ typedef struct best_window {
   int any_ready; /* set (release) after any is written */
 } best_window;
 
+/* What the solve has proven, and by what: the conclusion reads it
+ * (portfolio.c, solve_free.c). */
+typedef struct best_proofs {
+  int milp;              /* proven by the MILP: infeasible 1 with any
+                            number of copies, 2 with C_v but a schedule
+                            with milp_copies fits, 3 with C_v; 4 optimal */
+  int milp_copies;
+  int cover;             /* proven by a lower bound (covering or window):
+                            nothing fits with C_v */
+  double cover_lb;       /* the covering bound's lower bound (-1: none) */
+  double order_lb;       /* the order cost bound's, or the covering bound
+                            over every order's: over every sequence with
+                            any number of copies (-1: none) */
+  const char *order_by;  /* which of them order_lb is */
+  int bound;             /* proven optimal: the best schedule is at the
+                            lower bound */
+  int64_t rounded_q;     /* the CP's optimum is proven for durations
+                            rounded to multiples of this (0: not) */
+  int window;            /* nothing fits (cover) by the window bound: 1
+                            with C_v copies, 2 with any number */
+  int pebble_node;       /* nothing fits in any order with any number of
+                            copies: no sequence computes this node within
+                            M (pebble.h; -1: no such proof) */
+  const char *bound_by;  /* which bound r->bound is ("covering bound") */
+} best_proofs;
+
+/* The bounds' helper processes (bounds.h) and what the parent took of
+ * their answers. */
+typedef struct best_children {
+  best_cover *cov;       /* the covering bound's child writes here (NULL:
+                            not started) */
+  int cov_any;           /* ... the covering bound over every order
+                            (bounds_cover_any_start): its bounds hold for
+                            every sequence, like proof.order_lb */
+  double cov_limit;      /* its child's time limit (seconds from its start) */
+  child cov_child;
+  _Atomic int cov_taken; /* how many of its answers were read (best_take_cover) */
+  best_window *win;      /* the window bound's child writes here (NULL:
+                            not started) */
+  child win_child;
+  long long win_seen;    /* the last of its bounds taken (0 at first) */
+  long long win_yield_ms; /* from B->t0, when best_take_window next
+                            asks whether the child should yield its core
+                            (best.c, with __atomic builtins; 0: not
+                            asked yet, -1: never again) */
+  int win_taken;         /* its final answer was read */
+} best_children;
+
 typedef struct best {
   const remat_graph *g;
   const remat_solve_params *p;
@@ -66,48 +115,12 @@ typedef struct best {
   _Atomic long version;  /* bumped at every improvement */
   _Atomic int done;      /* a worker proved the result: stop the others */
   int proven;            /* optimal (fits) or infeasible (does not) */
-  int milp_proof;        /* proven by the MILP: infeasible 1 with any
-                            number of copies, 2 with C_v but a schedule
-                            with milp_copies fits, 3 with C_v; 4 optimal */
-  int milp_copies;
-  best_cover *cov;       /* the covering bound's child writes here (NULL:
-                            not started) */
-  int cov_any;           /* ... the covering bound over every order
-                            (bounds_cover_any_start): its bounds hold for
-                            every sequence, like order_lb */
-  double cov_limit;      /* its child's time limit (seconds from its start) */
-  child cov_child;
-  _Atomic int cov_taken; /* how many of its answers were read (best_take_cover) */
-  int cover_proof;       /* proven by a lower bound (covering or window):
-                            nothing fits with C_v */
-  double cover_lb;       /* the covering bound's lower bound (-1: none) */
-  double order_lb;       /* the order cost bound's, or the covering bound
-                            over every order's: over every sequence with
-                            any number of copies (-1: none) */
-  const char *order_by;  /* which of them order_lb is */
-  int bound_proof;       /* proven optimal: the best schedule is at the
-                            lower bound */
-  int64_t rounded_q;     /* the CP's optimum is proven for durations
-                            rounded to multiples of this (0: not) */
-  best_window *win;      /* the window bound's child writes here (NULL:
-                            not started) */
-  child win_child;
-  long long win_seen;    /* the last of its bounds taken (0 at first) */
-  long long win_yield_ms; /* from B->t0, when best_take_window next
-                            asks whether the child should yield its core
-                            (best.c, with __atomic builtins; 0: not
-                            asked yet, -1: never again) */
-  int win_taken;         /* its final answer was read */
-  int window_proof;      /* nothing fits (cover_proof) by the window
-                            bound: 1 with C_v copies, 2 with any number */
+  best_proofs proof;     /* what is proven, and by what */
+  best_children children; /* the bounds' helper processes */
   int raise_copies;      /* best_offer raises C_v (where it is 2 or more) to
                             the copies of a schedule within budget and
                             shorter than the best instead of refusing it
                             (free order's joint annealing) */
-  int pebble_node;       /* nothing fits in any order with any number of
-                            copies: no sequence computes this node within
-                            M (pebble.h; -1: no such proof) */
-  const char *bound_by;  /* which bound r->bound is ("covering bound") */
   int internal;          /* an internal error happened */
   char errmsg[512];
   char unproven[256];    /* why the external solver ended by itself
@@ -125,8 +138,12 @@ double best_elapsed(const best *B);
  * what the bounds' children are told (bounds.h). */
 long long best_increase(const best *B);
 
-/* Seconds left until `end` (elapsed time) or the time limit. */
-double best_left_by(const best *B, double end);
+/* When the solve ends: its time limit after best_init. */
+deadline best_deadline(const best *B);
+
+/* Seconds left until `end` or the solve's deadline, whichever comes
+ * first (0 once passed). */
+double best_left_by(const best *B, deadline end);
 
 /* Seconds left until the time limit. */
 double best_left(const best *B);

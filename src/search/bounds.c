@@ -10,21 +10,21 @@
 #include "order_cost.h"
 #include "pebble.h"
 #include "result.h"
+#include "shares.h"
 #include "util.h"
 
-/* The pebbling proof's share of the time and its cap: it settles narrow
- * graphs (the networks' blocks) in milliseconds and wide ones never. */
-#define BOUNDS_PEBBLE_SHARE 0.05
+/* The pebbling proof's cap on its share (shares.h): it settles narrow
+ * graphs (the networks' blocks) in milliseconds and wide ones never; the
+ * order cost bound's. */
 #define BOUNDS_PEBBLE_MAX 1.0
-#define BOUNDS_COST_SHARE 0.05
 #define BOUNDS_COST_MAX 5.0
 
 void bounds_pebble(best *B) {
   if (!B->p->heuristics || best_stopped(B)) return;
   pebble_params pp;
   pebble_params_init(&pp);
-  pp.time_limit = B->p->time_limit * BOUNDS_PEBBLE_SHARE;
-  if (pp.time_limit > BOUNDS_PEBBLE_MAX) pp.time_limit = BOUNDS_PEBBLE_MAX;
+  double seconds = B->p->time_limit * time_share(SHARE_PEBBLE);
+  pp.deadline = deadline_in(seconds < BOUNDS_PEBBLE_MAX ? seconds : BOUNDS_PEBBLE_MAX);
   pp.stop = B->p->stop;
   pebble_out o;
   pebble_check(B->g, B->p->budget, &pp, &o);
@@ -34,7 +34,7 @@ void bounds_pebble(best *B) {
                                              : "gave up",
                o.sets, o.seconds);
   if (o.status != PEBBLE_INFEASIBLE) return;
-  B->pebble_node = o.node;
+  B->proof.pebble_node = o.node;
   B->proven = 1;
   B->done = 1;
 }
@@ -43,9 +43,9 @@ static void bounds_cover_any_start(best *B);
 
 void bounds_order_cost(best *B, const int *order) {
   if (B->p->order_cost > 0) { /* the caller's (free order's bounds) */
-    B->order_lb = (double)(B->r->base_duration + B->p->order_cost);
-    B->order_by = "bound over every order";
-    best_take_bound(B, B->order_lb, B->order_by);
+    B->proof.order_lb = (double)(B->r->base_duration + B->p->order_cost);
+    B->proof.order_by = "bound over every order";
+    best_take_bound(B, B->proof.order_lb, B->proof.order_by);
     return;
   }
   if (!B->p->heuristics || best_stopped(B)) return;
@@ -54,17 +54,18 @@ void bounds_order_cost(best *B, const int *order) {
   cp.budget = B->p->budget;
   cp.stop = B->p->stop;
   cp.order = order;
-  cp.time_limit = best_left(B) * BOUNDS_COST_SHARE;
-  if (cp.time_limit > BOUNDS_COST_MAX) cp.time_limit = BOUNDS_COST_MAX;
-  if (cp.time_limit < 0.01) cp.time_limit = 0.01;
+  double seconds = best_left(B) * time_share(SHARE_ORDER_COST);
+  if (seconds > BOUNDS_COST_MAX) seconds = BOUNDS_COST_MAX;
+  if (seconds < 0.01) seconds = 0.01;
+  cp.deadline = deadline_in(seconds);
   order_cost_out o;
   order_cost_run(B->g, &cp, &o);
   best_verbose(B, "order cost bound: %lld over %d nodes (%d cuts, %s), %.2fs", (long long)o.bound,
                o.nodes, o.cuts, o.complete ? "complete" : "stopped", o.seconds);
   if (o.bound > 0) {
-    B->order_lb = (double)(B->r->base_duration + o.bound);
-    B->order_by = BOUNDS_COST_BY;
-    best_take_bound(B, B->order_lb, BOUNDS_COST_BY);
+    B->proof.order_lb = (double)(B->r->base_duration + o.bound);
+    B->proof.order_by = BOUNDS_COST_BY;
+    best_take_bound(B, B->proof.order_lb, BOUNDS_COST_BY);
   }
   if (B->p->free_order && !B->fits && !best_stopped(B)) bounds_cover_any_start(B);
 }
@@ -101,8 +102,9 @@ static void bounds_cover_child(void *ctx) {
    * needs seconds on a few hundred layered nodes, a minute on a thousand
    * at 0.8 (bench/RESULTS.md#design-choices and
    * #cover-inputs-rows) */
-  double T = B->p->time_limit, t = 0.25 * T;
-  if (t < 1) t = 0.5 * T < 1 ? 0.5 * T : 1;
+  double T = B->p->time_limit, t = time_share(SHARE_COVER) * T;
+  double short_t = time_share(SHARE_COVER_SHORT) * T;
+  if (t < 1) t = short_t < 1 ? short_t : 1;
   cp.time_limit = t;
   /* the recomputing steps' problem may need minutes to say more, whole
    * (its CBC) or built lazily (its LP's rounds, each bound taken as it
@@ -112,24 +114,23 @@ static void bounds_cover_child(void *ctx) {
   child_deadline(t + 2); /* whatever CBC does */
   cp.plain_done = bounds_cover_answer;
   cp.incumbent_now = bounds_cover_incumbent;
-  cp.ctx = B->cov;
+  cp.ctx = B->children.cov;
   cover_out o;
   cover_solve(B->g, &cp, &o);
-  bounds_cover_answer(B->cov, &o);
+  bounds_cover_answer(B->children.cov, &o);
 }
 
 void bounds_cover_start(best *B) {
   if (!B->p->heuristics) return;
-  B->cov = child_shared(sizeof *B->cov);
-  B->cov->incumbent = best_increase(B);
-  child_start(&B->cov_child, bounds_cover_child, B);
+  B->children.cov = child_shared(sizeof *B->children.cov);
+  B->children.cov->incumbent = best_increase(B);
+  child_start(&B->children.cov_child, bounds_cover_child, B);
 }
 
-/* The covering bound over every order has this share of the time limit
- * (at least BOUNDS_COVER_ANY_MIN seconds): its problem is small where it
+/* The covering bound over every order has its share of the time left
+ * (shares.h; at least BOUNDS_COVER_ANY_MIN seconds): its problem is small where it
  * is built at all (cover_free.h), and CBC solves it in a fraction of a
  * second on the training graphs. */
-#define BOUNDS_COVER_ANY_SHARE 0.25
 #define BOUNDS_COVER_ANY_MIN 1.0
 
 static void bounds_cover_any_child(void *ctx) {
@@ -138,25 +139,25 @@ static void bounds_cover_any_child(void *ctx) {
   cover_params_init(&cp);
   cp.budget = B->p->budget;
   cp.any_order = 1; /* any number of copies: it holds whatever C_v becomes */
-  cp.time_limit = B->cov_limit;
+  cp.time_limit = B->children.cov_limit;
   child_deadline(cp.time_limit + 1); /* whatever CBC does */
   cp.plain_done = bounds_cover_answer; /* the plain problem's answer at once */
-  cp.ctx = B->cov;
+  cp.ctx = B->children.cov;
   cover_out o;
   cover_solve(B->g, &cp, &o);
-  bounds_cover_answer(B->cov, &o);
+  bounds_cover_answer(B->children.cov, &o);
 }
 
 /* In free order: the covering bound over every order (cover_free.h, any
  * number of copies) in a child, as bounds_cover_start does; its bounds
- * raise B->order_lb (best.h, cov_any).  Not above COVF_MAX_NODES nodes. */
+ * raise B->proof.order_lb (best.h, cov_any).  Not above COVF_MAX_NODES nodes. */
 static void bounds_cover_any_start(best *B) {
   if (!B->p->heuristics || B->g->n > COVF_MAX_NODES) return;
-  B->cov = child_shared(sizeof *B->cov);
-  B->cov_any = 1;
-  double t = BOUNDS_COVER_ANY_SHARE * best_left(B);
-  B->cov_limit = t > BOUNDS_COVER_ANY_MIN ? t : BOUNDS_COVER_ANY_MIN;
-  child_start(&B->cov_child, bounds_cover_any_child, B);
+  B->children.cov = child_shared(sizeof *B->children.cov);
+  B->children.cov_any = 1;
+  double t = time_share(SHARE_COVER_ANY) * best_left(B);
+  B->children.cov_limit = t > BOUNDS_COVER_ANY_MIN ? t : BOUNDS_COVER_ANY_MIN;
+  child_start(&B->children.cov_child, bounds_cover_any_child, B);
 }
 
 /* While the search waits for the covering bound's child: stop it on
@@ -172,18 +173,18 @@ static int bounds_cover_halt(void *ctx) {
  * with the inputs' rows, takes seconds): its child then keeps the time it
  * was given, within the time limit; not after Ctrl-C. */
 void bounds_cover_end(best *B) {
-  if (!B->cov) return;
+  if (!B->children.cov) return;
   double wait = 0;
-  if (B->cov_any && B->fits && !B->proven && !best_interrupted(B)) {
-    wait = B->cov_child.t0 + B->cov_limit - util_now();
+  if (B->children.cov_any && B->fits && !B->proven && !best_interrupted(B)) {
+    wait = B->children.cov_child.t0 + B->children.cov_limit - util_now();
     if (wait > best_left(B)) wait = best_left(B);
     if (wait < 0) wait = 0;
   }
-  child_wait(&B->cov_child, util_now() - B->cov_child.t0 + wait, best_child_grace(B, 0.1),
-             bounds_cover_halt, B, NULL);
+  child *c = &B->children.cov_child;
+  child_wait(c, util_now() - c->t0 + wait, best_child_grace(B, 0.1), bounds_cover_halt, B, NULL);
   best_take_cover(B);
-  child_shared_free(B->cov, sizeof *B->cov);
-  B->cov = NULL;
+  child_shared_free(B->children.cov, sizeof *B->children.cov);
+  B->children.cov = NULL;
 }
 
 /* In the window bound's child: each higher bound, at once. */
@@ -214,11 +215,11 @@ static void bounds_window_child(void *ctx) {
   wp.time_limit = t > 0.1 ? t : 0.1;
   wp.on_bound = bounds_window_raised;
   wp.incumbent_now = bounds_window_incumbent;
-  wp.ctx = B->win;
+  wp.ctx = B->children.win;
   child_deadline(wp.time_limit + BOUNDS_ANY_WAIT + 1); /* whatever CBC does */
   wbound_out o;
   wbound_solve(B->g, &wp, &o);
-  best_window *w = B->win;
+  best_window *w = B->children.win;
   w->status = o.status;
   w->rounds = o.rounds;
   w->seconds = o.seconds;
@@ -243,22 +244,23 @@ void bounds_window_start(best *B) {
   /* below 2 s its models would not be solved, and stopping CBC's root LP
    * costs a fraction of a second */
   if (!B->p->heuristics || B->done || best_left(B) < 2) return;
-  B->win = child_shared(sizeof *B->win);
-  B->win->incumbent = best_increase(B);
-  child_start(&B->win_child, bounds_window_child, B);
+  B->children.win = child_shared(sizeof *B->children.win);
+  B->children.win->incumbent = best_increase(B);
+  child_start(&B->children.win_child, bounds_window_child, B);
 }
 
 void bounds_window_end(best *B) {
-  if (!B->win) return;
+  if (!B->children.win) return;
   best_take_window(B);
   double wait = 0;
-  if (B->window_proof == 1 && !__atomic_load_n(&B->win->any_ready, __ATOMIC_ACQUIRE))
-    wait = util_now() - B->win_child.t0 + BOUNDS_ANY_WAIT;
+  if (B->proof.window == 1 && !__atomic_load_n(&B->children.win->any_ready, __ATOMIC_ACQUIRE))
+    wait = util_now() - B->children.win_child.t0 + BOUNDS_ANY_WAIT;
   /* (its last answer, when waited for, keeps the usual grace) */
-  child_wait(&B->win_child, wait, wait > 0 ? 1.0 : best_child_grace(B, 1.0), NULL, NULL, NULL);
+  double grace = wait > 0 ? 1.0 : best_child_grace(B, 1.0);
+  child_wait(&B->children.win_child, wait, grace, NULL, NULL, NULL);
   best_take_window(B);
-  child_shared_free(B->win, sizeof *B->win);
-  B->win = NULL;
+  child_shared_free(B->children.win, sizeof *B->children.win);
+  B->children.win = NULL;
 }
 
 void bounds_lp(best *B) {
@@ -271,7 +273,7 @@ void bounds_lp(best *B) {
   double base = (double)r->base_duration;
   if (st == 0) {
     double lb = lp < base ? base : lp; /* rounded down (milp_lp_bound) */
-    if (!r->has_bound || lb > r->bound) B->bound_by = "LP bound";
+    if (!r->has_bound || lb > r->bound) B->proof.bound_by = "LP bound";
     if (best_raise_bound(B, lb) < 0) return;
     if (B->fits && (double)r->duration <= lb) {
       r->status = REMAT_STATUS_OPTIMAL;

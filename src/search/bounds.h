@@ -11,18 +11,18 @@
 
 /* The pebbling proof (pebble.h), before any search, for a share of the
  * time: when no sequence computes some node within M, the solve is over
- * (B->pebble_node, proven, done); not with --no-heuristic. */
+ * (B->proof.pebble_node, proven, done); not with --no-heuristic. */
 void bounds_pebble(best *B);
 
 /* The order cost bound (order_cost.h) in the caller's thread, for
- * BOUNDS_COST_SHARE of the time left (at most BOUNDS_COST_MAX s): a lower
+ * its share of the time left (shares.h, ORDER_COST) (at most BOUNDS_COST_MAX s): a lower
  * bound on every sequence in any order, so on the stage model's too,
  * raised on B as BOUNDS_COST_BY; nodes are looked at by their memory in
  * `order` (NULL: the input order); not with --no-heuristic.  A bound the
  * caller gave (remat_solve_params.order_cost) is taken instead.  In free
  * order, when nothing fits yet, it then starts the covering bound over
  * every order in a child (a fork: before any thread; cover_free.h), whose
- * bounds raise B->order_lb; bounds_cover_end stops it. */
+ * bounds raise B->proof.order_lb; bounds_cover_end stops it. */
 #define BOUNDS_COST_BY "order cost bound"
 void bounds_order_cost(best *B, const int *order);
 

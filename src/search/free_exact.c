@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "util.h"
 
 void free_exact_params_init(free_exact_params *p) {
   memset(p, 0, sizeof *p);
   p->max_states = 2000000;
+  p->deadline = DEADLINE_NONE;
 }
 
 /* A state packed in 64 bits: kept copies (n bits), then computations per
@@ -92,10 +94,7 @@ static int64_t fex_h(const fex *X, uint64_t k) {
 }
 
 static void fex_heap_push(fex *X, int64_t f, uint32_t s) {
-  if (X->hn == X->hcap) {
-    X->hcap = X->hcap ? 2 * X->hcap : 1 << 12;
-    X->heap = util_realloc(X->heap, X->hcap * sizeof *X->heap);
-  }
+  GROW(X->heap, X->hcap, X->hn + 1, 1 << 12);
   size_t c = X->hn++;
   while (c > 0 && X->heap[(c - 1) / 2].f > f) {
     X->heap[c] = X->heap[(c - 1) / 2];
@@ -205,7 +204,6 @@ free_exact_status free_exact_solve(const remat_graph *g, const free_exact_params
   }
   X.cb = most <= 3 ? 2 : 3;
   if (n + X.cb * n + 5 > 64) return FREE_EXACT_UNKNOWN;
-  double t0 = util_now();
   fex_grow(&X);
   size_t s0 = fex_slot(&X, 0);
   X.key[s0] = 0;
@@ -235,7 +233,7 @@ free_exact_status free_exact_solve(const remat_graph *g, const free_exact_params
     }
     fex_expand(&X, si);
     if (X.full || (p->stop && *p->stop) ||
-        (++pops % 4096 == 0 && p->time_limit > 0 && util_now() - t0 > p->time_limit)) {
+        (++pops % 4096 == 0 && deadline_passed(p->deadline))) {
       st = FREE_EXACT_UNKNOWN;
       break;
     }

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 #define FREE_EXACT_MAXN 16
@@ -34,7 +35,7 @@ typedef struct free_exact_params {
   int64_t budget;       /* M */
   const int *copies;    /* C_v per node (at most 7; NULL: 2) */
   size_t max_states;    /* give up beyond (2,000,000) */
-  double time_limit;    /* seconds (<= 0: none) */
+  deadline deadline;    /* when to give up (DEADLINE_NONE) */
   volatile int *stop;   /* stop when nonzero, or NULL */
 } free_exact_params;
 

@@ -36,7 +36,7 @@
 
 void heur_params_init(heur_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 1.0;
+  p->deadline = deadline_in(1.0);
   worker_io_init(&p->io);
 }
 
@@ -48,7 +48,7 @@ typedef struct heur {
   plan_eval E;    /* tracks the schedule being worked on */
   plan_eval S;    /* scratch: evaluates candidate moves in full */
   uint64_t rng;
-  double deadline;
+  deadline deadline;
 } heur;
 
 static uint64_t heur_rand(heur *H) { return util_xorshift(&H->rng); }
@@ -56,7 +56,7 @@ static uint64_t heur_rand(heur *H) { return util_xorshift(&H->rng); }
 /* Out of time, stopped, or halted (in the solve: a proof came, e.g. the
  * covering bound's, while the heuristics run). */
 static int heur_out_of_time(const heur *H) {
-  return util_now() > H->deadline || worker_halted(&H->p->io);
+  return deadline_passed(H->deadline) || worker_halted(&H->p->io);
 }
 
 static int heur_copies_ok(const heur *H, int v, int extra) {
@@ -485,7 +485,7 @@ int heur_run(const remat_graph *g, const heur_params *p) {
   if (g->n > 60000) return 0;
   heur H = {.g = g, .p = p, .n = g->n, .M = p->budget,
             .rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->io.seed << 1),
-            .deadline = util_now() + p->time_limit};
+            .deadline = p->deadline};
   plan_eval_init(&H.E, g, p->budget);
   plan_eval_init(&H.S, g, p->budget);
   plan s = {0};

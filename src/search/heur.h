@@ -3,6 +3,7 @@
 #ifndef REMAT_HEUR_H
 #define REMAT_HEUR_H
 
+#include "deadline.h"
 #include "remat.h"
 #include "worker.h"
 
@@ -18,7 +19,7 @@ typedef struct heur_stats {
 typedef struct heur_params {
   int64_t budget;
   const int *copies;   /* C_v limit per node (NULL: unlimited) */
-  double time_limit;   /* seconds */
+  deadline deadline;   /* when to stop (heur_params_init: 1 s from then) */
   heur_stats *stats;   /* filled in when not NULL */
   /* report: each schedule, named "greedy", "exchange" or "heuristic";
    * stop, seed (the heuristics neither poll, halt nor tick) */

@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "util.h"
 
 void pebble_params_init(pebble_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 1.0;
+  p->deadline = deadline_in(1.0);
   p->max_sets = 4000000;
 }
 
@@ -97,10 +98,7 @@ static long pb_find(pb *P, const int *s, int len) {
     P->cap_pool = 2 * (P->npool + (size_t)len + 1) + 4096;
     P->pool = util_realloc(P->pool, P->cap_pool * sizeof *P->pool);
   }
-  if (P->nent == P->cap_ent) {
-    P->cap_ent = P->cap_ent ? 2 * P->cap_ent : 1024;
-    P->ent = util_realloc(P->ent, P->cap_ent * sizeof *P->ent);
-  }
+  GROW(P->ent, P->cap_ent, P->nent + 1, 1024);
   size_t e = P->nent++;
   P->ent[e] = (pb_ent){h, P->npool, PB_UNKNOWN};
   P->pool[P->npool++] = len;
@@ -173,10 +171,7 @@ static int pb_out_of_time(pb *P) {
 }
 
 static void pb_push(pb *P, size_t e) {
-  if (P->nstack == P->cap_stack) {
-    P->cap_stack = P->cap_stack ? 2 * P->cap_stack : 256;
-    P->stack = util_realloc(P->stack, P->cap_stack * sizeof *P->stack);
-  }
+  GROW(P->stack, P->cap_stack, P->nstack + 1, 256);
   int len;
   pb_set(P, e, &len);
   P->stack[P->nstack++] = (pb_frame){e, len - 1};
@@ -277,7 +272,7 @@ void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
    * what is left */
   for (int k = p->first_level; k < PEBBLE_LEVELS; k++) {
     P.small = k ? budget / PEBBLE_SMALL[k - 1] : -1;
-    double left = p->time_limit - (util_now() - P.t0);
+    double left = deadline_left(p->deadline);
     double end = util_now() - P.t0 + (k + 1 < PEBBLE_LEVELS ? left / 2 : left);
     int v, st = pb_run(&P, order, own, end, &v);
     out->sets += P.nent;

@@ -33,10 +33,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 typedef struct pebble_params {
-  double time_limit;  /* seconds (1) */
+  deadline deadline;  /* when to stop (1 s from pebble_params_init) */
   size_t max_sets;    /* sets the table may hold (4,000,000) */
   int first_level;    /* 0: the exact search first; k > 0: start with
                          the k-th relaxation (for the tests) */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "model.h"
 #include "util.h"
 
@@ -53,10 +54,7 @@ int plan_has(const plan *s, int key) {
 int plan_insert(plan *s, int key) {
   int i = plan_find(s, key);
   if (i < s->len && s->key[i] == key) return 0;
-  if (s->len == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 64;
-    s->key = util_realloc(s->key, (size_t)s->cap * sizeof *s->key);
-  }
+  GROW(s->key, s->cap, s->len + 1, 64);
   memmove(s->key + i + 1, s->key + i, (size_t)(s->len - i) * sizeof *s->key);
   s->key[i] = key;
   s->len++;
@@ -186,10 +184,7 @@ static int plan_cp_find(const plan_eval *E, int v, int key) {
 }
 
 static void plan_cp_add(plan_eval *E, int v, int key) {
-  if (E->cpn[v] == E->cpcap[v]) {
-    E->cpcap[v] = E->cpcap[v] ? 2 * E->cpcap[v] : 2;
-    E->cp[v] = util_realloc(E->cp[v], (size_t)E->cpcap[v] * sizeof **E->cp);
-  }
+  GROW(E->cp[v], E->cpcap[v], E->cpn[v] + 1, 2);
   int i = plan_cp_find(E, v, key);
   memmove(E->cp[v] + i + 1, E->cp[v] + i, (size_t)(E->cpn[v] - i) * sizeof **E->cp);
   E->cp[v][i] = key;

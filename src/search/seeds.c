@@ -1,5 +1,6 @@
 /* seeds.c -- the first schedules (seeds.h). */
 #include "seeds.h"
+#include "shares.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ int seeds_input_order(best *B) {
 /* The heuristics' share of the time: 5%, but at least what the greedy
  * needs on large graphs (up to 2 s) unless the time limit is tiny. */
 static double seeds_heur_time(double time_limit) {
-  double share = time_limit * 0.05, floor_ = time_limit * 0.3;
+  double share = time_limit * time_share(SHARE_SEEDS_HEUR), floor_ = time_limit * time_share(SHARE_SEEDS_HEUR_FLOOR);
   if (floor_ > 2) floor_ = 2;
   return share > floor_ ? share : floor_;
 }
@@ -88,10 +89,9 @@ static int seeds_base_any_fits(const seeds_base *S, const remat_solve_params *p)
  * fits either.  The polish's: 5%. */
 #define SEEDS_ROUND_NODES 80
 #define SEEDS_ROUND_FLOOR 2.0
-#define SEEDS_POLISH_SHARE 0.05
 
 static double seeds_round_time(double time_limit) {
-  double share = time_limit * 0.05, floor_ = time_limit * 0.4;
+  double share = time_limit * time_share(SHARE_SEEDS_ROUND), floor_ = time_limit * time_share(SHARE_SEEDS_ROUND_FLOOR);
   if (floor_ > SEEDS_ROUND_FLOOR) floor_ = SEEDS_ROUND_FLOOR;
   return share > floor_ ? share : floor_;
 }
@@ -108,7 +108,7 @@ static int seeds_greedy_fits(const remat_graph *g, const remat_solve_params *p, 
   heur_params_init(&hp);
   hp.budget = p->budget;
   hp.copies = c;
-  hp.time_limit = p->time_limit * 0.05;
+  hp.deadline = deadline_in(p->time_limit * time_share(SHARE_SEEDS_HEUR));
   hp.io.stop = p->stop;
   hp.io.report = seeds_stop_report;
   heur_stats hs = {0};
@@ -136,7 +136,7 @@ static void seeds_base_round(seeds_base *S, const remat_graph *g, const remat_so
   remat_result_init(&S->round, g, p->budget, "lp-rounding");
   int rc = round_seed(g, p->budget, t0, seeds_round_time(p->time_limit), p->stop, 0, &S->round);
   if (!rc && S->round.seq && S->round.peak <= p->budget)
-    round_polish(g, t0, p->time_limit * SEEDS_POLISH_SHARE, p->stop, &S->round);
+    round_polish(g, t0, p->time_limit * time_share(SHARE_SEEDS_POLISH), p->stop, &S->round);
   if (rc) { /* a schedule that fails re-simulation is left out */
     free(S->round.seq);
     S->round.seq = NULL;
@@ -203,7 +203,7 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     heur_params_init(&hp);
     hp.budget = p->budget;
     hp.copies = any;
-    hp.time_limit = seconds;
+    hp.deadline = deadline_in(seconds);
     hp.io.report = seeds_probe_report;
     hp.io.ctx = &G;
     hp.io.stop = p->stop;
@@ -219,7 +219,7 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     anneal_params_init(&ap);
     ap.budget = p->budget;
     ap.copies = any;
-    ap.time_limit = left;
+    ap.deadline = deadline_in(left);
     ap.stall = SEEDS_PROBE_STALL;
     ap.io.report = seeds_probe_report;
     ap.io.ctx = &X;
@@ -246,7 +246,7 @@ static void seeds_base_probe(seeds_base *S, const remat_graph *g, const remat_so
   S->probed = 1;
   remat_result_init(&S->probe, g, p->budget, "anneal");
   int *c = seeds_caller_copies(g, p);
-  seeds_probe(g, p, c, p->time_limit * SEEDS_PROBE_SHARE, &S->probe);
+  seeds_probe(g, p, c, p->time_limit * time_share(SHARE_SEEDS_PROBE), &S->probe);
   free(c);
   S->probe_seconds = util_now() - t0;
 }
@@ -263,14 +263,16 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
   remat_result_init(&S->chen, g, p->budget, "baseline");
   remat_result_init(&S->echo, g, p->budget, "echo");
   /* a schedule that fails re-simulation is left out (not offered) */
-  if (base_best(g, p->budget, 0, p->time_limit * 0.05, p->stop, &S->chen) != REMAT_OK) {
+  double seconds = p->time_limit * time_share(SHARE_SEEDS_BASELINES);
+  if (base_best(g, p->budget, 0, deadline_limit(util_now(), seconds), p->stop, &S->chen) !=
+      REMAT_OK) {
     free(S->chen.seq);
     S->chen.seq = NULL;
   }
   echo_params ep;
   echo_params_init(&ep);
   ep.budget = p->budget;
-  ep.time_limit = p->time_limit * 0.05;
+  ep.deadline = deadline_limit(util_now(), seconds);
   ep.stop = p->stop;
   if (echo_run(g, &ep, &S->echo) != REMAT_OK) {
     free(S->echo.seq);
@@ -343,7 +345,7 @@ void seeds_solve(best *B, const seeds_base *S) {
     heur_params_init(&hp);
     hp.budget = p->budget;
     hp.copies = B->r->copies;
-    hp.time_limit = seeds_heur_time(p->time_limit);
+    hp.deadline = deadline_in(seeds_heur_time(p->time_limit));
     hp.io = best_io(&c, p->seed);
     heur_stats hs = {0};
     hp.stats = &hs;
@@ -391,7 +393,7 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
   prog_init(&X.pr, p->verbose);
   err[0] = 0;
   int ntrace = r->ntrace;
-  double until = util_now() - t0 + p->time_limit * 0.05;
+  deadline until = deadline_in(p->time_limit * time_share(SHARE_SEEDS_BASELINES));
   int rc = base_best(g, p->budget, t0, until, p->stop, r);
   if (r->ntrace > ntrace) milp_best_line(&X.pr, util_now() - t0, r, "baselines");
   if (rc) seeds_error(&X, "a baseline schedule failed re-simulation");
@@ -399,7 +401,7 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
     heur_params hp;
     heur_params_init(&hp);
     hp.budget = p->budget;
-    hp.time_limit = p->time_limit * 0.05;
+    hp.deadline = deadline_in(p->time_limit * time_share(SHARE_SEEDS_HEUR));
     hp.io.report = seeds_report;
     hp.io.ctx = &X;
     hp.io.stop = p->stop;
@@ -408,11 +410,12 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
   }
   if (r->peak > r->budget && !rc && !milp_stopped(p)) {
     ntrace = r->ntrace;
-    rc = round_seed(g, p->budget, t0, p->time_limit * 0.1, p->stop, p->verbose, r);
+    rc = round_seed(g, p->budget, t0, p->time_limit * time_share(SHARE_MILP_ROUND), p->stop,
+                    p->verbose, r);
     if (r->ntrace > ntrace) milp_best_line(&X.pr, util_now() - t0, r, "LP rounding");
     if (rc) seeds_error(&X, "an LP-rounded schedule failed re-simulation");
   }
-  if (!rc && round_polish(g, t0, p->time_limit * 0.05, p->stop, r))
+  if (!rc && round_polish(g, t0, p->time_limit * time_share(SHARE_SEEDS_POLISH), p->stop, r))
     milp_best_line(&X.pr, util_now() - t0, r, "polished");
   prog_done(&X.pr);
   return err[0] != 0;

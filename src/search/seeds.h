@@ -88,7 +88,6 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
  * live), it finds the shorter schedule in a second or two, and the raise
  * (seeds_base_raise) puts it in the model.  Returns nonzero if a schedule
  * failed re-simulation (a bug; r->seq is then NULL). */
-#define SEEDS_PROBE_SHARE 0.05 /* its time: at most this share of the limit */
 int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
                 remat_result *r);
 

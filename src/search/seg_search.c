@@ -10,7 +10,7 @@
 
 void seg_params_init(seg_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 1.0;
+  p->deadline = deadline_in(1.0);
   worker_io_init(&p->io);
 }
 
@@ -26,14 +26,14 @@ typedef struct seg {
   int *pos;           /* ... and each one's index in its list */
   int nkept, ndrop;
   uint64_t rng;
-  double deadline;
+  deadline deadline;
   int64_t best;       /* the best duration within budget (-1: none) */
   int internal;
   seg_out out;
 } seg;
 
 static int seg_halted(const seg *S) {
-  return util_now() > S->deadline || worker_halted(&S->p->io);
+  return deadline_passed(S->deadline) || worker_halted(&S->p->io);
 }
 
 /* A candidate's duration per byte, for the ranking. */
@@ -74,7 +74,7 @@ static int seg_eval(seg *S) {
     S->out.fits = 1;
     S->out.duration = s.duration;
     S->out.dropped = S->nc - nck;
-    if (worker_report(&S->p->io, seq, len, "segments")) S->deadline = 0;
+    if (worker_report(&S->p->io, seq, len, "segments")) S->deadline = DEADLINE_PAST;
   }
   free(seq);
   return better;
@@ -171,7 +171,7 @@ int seg_run(const remat_graph *g, const seg_params *p, seg_out *out) {
   S.g = g;
   S.p = p;
   S.best = -1;
-  S.deadline = util_now() + p->time_limit;
+  S.deadline = p->deadline;
   S.rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->io.seed * 0x2545f4914f6cdd1dull);
   if (!S.rng) S.rng = 1;
   S.nc = base_candidates(g, BASE_CAND_LINEARIZED, &S.cand);

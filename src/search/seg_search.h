@@ -27,12 +27,13 @@
 
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 #include "worker.h"
 
 typedef struct seg_params {
   int64_t budget;
-  double time_limit; /* seconds (1) */
+  deadline deadline; /* when to stop (1 s from seg_params_init) */
   /* report: each schedule within budget shorter than the last ("segments");
    * stop, halt, seed */
   worker_io io;

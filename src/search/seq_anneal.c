@@ -13,7 +13,7 @@
 
 void sqa_params_init(sqa_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 1.0;
+  p->deadline = deadline_in(1.0);
   p->name = "sequence";
   worker_io_init(&p->io);
 }
@@ -316,10 +316,9 @@ long long sqa_run(const remat_graph *g, const int *seq, int len, const sqa_param
     S.T1 = mean_w * 0.002;
     S.cycle0 = S.cycle_len = 40LL * (g->n + 16);
     S.fcur = sqa_cost(&S, S.cur);
-    double start = util_now();
     while (!S.stopped && !(p->max_moves && moves >= p->max_moves)) {
       if ((moves & 255) == 0) {
-        if (util_now() - start > p->time_limit || worker_halted(&p->io)) break;
+        if (deadline_passed(p->deadline) || worker_halted(&p->io)) break;
         sqa_emit(&S, 0);
         if ((moves & 65535) == 0) worker_tick(&p->io, moves);
       }

@@ -27,13 +27,14 @@
 #ifndef REMAT_SEQ_ANNEAL_H
 #define REMAT_SEQ_ANNEAL_H
 
+#include "deadline.h"
 #include "remat.h"
 #include "worker.h"
 
 typedef struct sqa_params {
   int64_t budget;
   const int *copies;   /* C_v per node (NULL or 0: any) */
-  double time_limit;   /* seconds (1) */
+  deadline deadline;   /* when to stop (1 s from sqa_params_init) */
   long long max_moves; /* stop after this many moves (0: no limit) */
   const char *name;    /* its reports' name ("sequence") */
   /* report: each new best, within budget and shorter, or (while nothing

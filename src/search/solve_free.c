@@ -14,29 +14,26 @@
  *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
  *           model refuses: the best baseline and the segment search
  *           (seg_search.h) on that order, in linear memory;
- *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search
- *           ended above M without a proof: restarts of the order descent
+ *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search ended
+ *           above M without a proof: restarts of the order descent
  *           (order_descent.h), which often finds a lower peak;
- *   stages  the stage-axis portfolio (remat_solve) on the graph renumbered
- *           in that order, whose schedules are schedules of g; when the
+ *   stages  the stage-axis portfolio (portfolio.h) on the graph renumbered in
+ *           that order, whose schedules are schedules of g; when the
  *           input order is a minimum-peak order, on the input order;
- *   joint   on graphs whose free CP would not end, of at most
- *           SFREE_SEQ_NODES nodes (up to SFREE_SEQ_FIT_NODES when the
- *           stage phase has a schedule within M by then), the last
- *           SFREE_SEQ_SHARE of the time: the annealing over sequences
- *           (seq_anneal.h), which moves first computations (the order)
- *           and recomputations together: the first thread from the best
- *           schedule, following the others' improvements; every other
- *           thread in tries from fresh orders (a short order descent
- *           from the input order with its own seed), each annealed on
- *           its own for SFREE_TRY seconds: where the annealing ends
- *           depends on the order it starts from more than on its time;
- *           it computes nodes whose C_v is 2 or more any number of times,
- *           and its schedules within budget raise C_v (best_offer) as the
- *           baselines' do (unless C_v is a hard limit);
- *   free CP on small graphs, the free-order model (model_free.c) in the
- *           CP worker, from the best schedule: its complete searches prove
- *           optimality or infeasibility in free order;
+ *   joint   on graphs whose free CP would not end, of at most SFREE_SEQ_NODES nodes (up
+ *           to SFREE_SEQ_FIT_NODES when the stage phase has a schedule within M by
+ *           then), the last FREE_SEQ share (shares.h): the annealing over sequences
+ *           (seq_anneal.h), which moves first computations (the order) and
+ *           recomputations together: the first thread from the best schedule, following
+ *           the others' improvements; every other thread in tries from fresh orders (a
+ *           short order descent from the input order with its own seed), each annealed
+ *           on its own for SFREE_TRY seconds: where the annealing ends depends on the
+ *           order it starts from more than on its time; it computes nodes whose C_v is 2
+ *           or more any number of times, and its schedules within budget raise C_v
+ *           (best_offer) as the baselines' do (unless C_v is a hard limit);
+ *   free CP on small graphs, the free-order model (model_free.h) in the CP
+ *           worker, from the best schedule: its complete searches prove optimality
+ *           or infeasibility in free order;
  *   end     the status; a proof says that it covers free order.
  * Every schedule goes to one shared best (best.h) on g. */
 #include <pthread.h>
@@ -51,29 +48,29 @@
 #include "free_exact.h"
 #include "graph.h"
 #include "order.h"
+#include "model_free.h"
 #include "order_descent.h"
+#include "portfolio.h"
 #include "remat.h"
 #include "result.h"
 #include "seeds.h"
 #include "seg_search.h"
 #include "seq_anneal.h"
+#include "shares.h"
 #include "sim.h"
 #include "solve_free.h"
 #include "util.h"
 #include "worker_cp.h"
 
-/* The order search's share of the time limit (it stops as soon as an
+/* The time shares (shares.h): the order search's (it stops as soon as an
  * order fits the budget), and the free CP's on graphs of at most
  * SFREE_CP_COPIES copies, where its complete searches can end. */
-#define SFREE_ORDER_SHARE 0.25
 #define SFREE_ORDER_STALL 1.0
 #define SFREE_STAGE_STALL 3.0
-#define SFREE_CP_SHARE 0.5
 #define SFREE_CP_COPIES 40
-/* The joint annealing's share of the time (after the order search), on
- * graphs of at most SFREE_SEQ_NODES nodes (each move costs O(len):
+/* The joint annealing has its share (after the order search) on graphs of
+ * at most SFREE_SEQ_NODES nodes (each move costs O(len):
  * seq_eval.h). */
-#define SFREE_SEQ_SHARE 0.5
 #define SFREE_SEQ_NODES 5000
 /* Graphs of more nodes, up to SFREE_SEQ_FIT_NODES, get the joint
  * annealing's share only when the stage phase has a schedule within M by
@@ -81,22 +78,18 @@
  * M there than the annealing: bench/RESULTS.md#seq-anneal-incremental). */
 #define SFREE_SEQ_FIT_NODES 20000
 /* A try of the joint annealing's other threads: an order descent of at
- * most SFREE_TRY_DESCENT seconds (and SFREE_TRY_DESCENT_SHARE of the time
+ * most SFREE_TRY_DESCENT seconds (and the FREE_TRY_DESCENT share of the time
  * left), then SFREE_TRY seconds of annealing from that order (the last
  * try takes what is left when that is less than two tries). */
 #define SFREE_TRY 15.0
 #define SFREE_TRY_DESCENT 2.0
-#define SFREE_TRY_DESCENT_SHARE 0.15
-#define SFREE_MAX_THREADS 16
 /* On the same graphs, when no order fits and the order search did not
- * prove its order minimal: the order descent's share of the stage-axis
- * search's time, before it (a lower peak leaves less to recompute). */
-#define SFREE_DESCENT_SHARE 0.3
+ * prove its order minimal, the order descent has its share of the
+ * stage-axis search's time, before it (a lower peak leaves less to
+ * recompute). */
 /* Graphs above this many nodes are beyond the stage model (model.c): the
  * segment search (seg_search.h) takes their time instead. */
 #define SFREE_STAGE_NODES 60000
-/* The exact search's share of the time left, on graphs small enough. */
-#define SFREE_EXACT_SHARE 0.5
 
 typedef struct sfree {
   best B;
@@ -184,7 +177,7 @@ static remat_graph *sfree_order(sfree *F) {
   const remat_graph *g = B->g;
   order_params op;
   order_params_init(&op);
-  op.time_limit = best_left(B) * SFREE_ORDER_SHARE;
+  op.time_limit = best_left(B) * time_share(SHARE_FREE_ORDER);
   if (op.time_limit < 0.01) op.time_limit = 0.01;
   op.stop = &F->order_stop;
   op.seed = B->p->seed;
@@ -259,7 +252,7 @@ static void sfree_probe(sfree *F, const remat_graph *h) {
   remat_result pr;
   remat_result_init(&pr, on, B->p->budget, "anneal");
   double t0 = best_elapsed(B);
-  if (seeds_probe(on, B->p, c, B->p->time_limit * SEEDS_PROBE_SHARE, &pr))
+  if (seeds_probe(on, B->p, c, B->p->time_limit * time_share(SHARE_SEEDS_PROBE), &pr))
     best_error(B, "the copies probe produced an invalid schedule%s", "");
   best_verbose(B, "copies probe on the %s order: %.2fs, %s", h ? "chosen" : "input",
                best_elapsed(B) - t0,
@@ -312,7 +305,7 @@ static void sfree_stage_found(void *ctx, const int *seq, int len) {
 typedef struct sfree_sw {
   sfree *F;
   int stall;    /* watch for stalls, not only the caller's stop */
-  double split; /* stop from then on once a schedule fits (-1: never) */
+  deadline split; /* stop from then on once a schedule fits (or never) */
 } sfree_sw;
 
 static void *sfree_stage_watch(void *arg) {
@@ -326,7 +319,7 @@ static void *sfree_stage_watch(void *arg) {
     if (tb < t0) tb = t0;
     if (W->stall && F->B.fits && now - tb > SFREE_STAGE_STALL && now - tb > tb - t0)
       F->stage_stop = 1;
-    if (W->split >= 0 && F->B.fits && now >= W->split) F->stage_stop = 1;
+    if (F->B.fits && deadline_passed(W->split)) F->stage_stop = 1;
   }
   return NULL;
 }
@@ -345,14 +338,15 @@ static void sfree_segments(sfree *F, const remat_graph *h) {
   const remat_graph *on = h ? h : B->g;
   remat_result b;
   remat_result_init(&b, on, B->p->budget, "baseline");
-  int rc = base_best(on, B->p->budget, 0, best_left(B) * 0.05, B->p->stop, &b);
+  double seconds = best_left(B) * time_share(SHARE_FREE_BASELINES);
+  int rc = base_best(on, B->p->budget, 0, deadline_limit(util_now(), seconds), B->p->stop, &b);
   if (rc == REMAT_EINTERNAL) best_error(B, "%s", "a baseline failed re-simulation");
   if (rc == REMAT_OK && b.seq) sfree_back(F, b.seq, b.len, "baseline");
   remat_result_free(&b);
   seg_params sp;
   seg_params_init(&sp);
   sp.budget = B->p->budget;
-  sp.time_limit = best_left(B);
+  sp.deadline = deadline_in(best_left(B));
   sp.io.report = sfree_seg_report;
   sp.io.ctx = F;
   sp.io.stop = B->p->stop;
@@ -374,7 +368,7 @@ static int64_t sfree_descent(best *B, int *ord, int64_t lower, double step, doub
   dp.lower = lower;
   dp.target = B->p->budget;
   dp.step = step;
-  dp.time_limit = seconds;
+  dp.deadline = deadline_in(seconds);
   dp.seed = seed;
   dp.stop = B->p->stop;
   return odesc_run(B->g, ord, &dp);
@@ -389,7 +383,7 @@ typedef struct sfree_odw {
   int *shared;          /* the best order (under mu) */
   int64_t *shared_peak;
   int64_t lower;
-  double end;           /* elapsed seconds */
+  deadline end;
   unsigned seed;
   int runs;
   pthread_t tid;
@@ -402,7 +396,7 @@ static void *sfree_odw_thread(void *arg) {
   int n = B->g->n;
   int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
   for (int r = 0; !best_stopped(B); r++) {
-    double left = W->end - best_elapsed(B);
+    double left = deadline_left(W->end);
     if (left < 0.05) break;
     int64_t peak = sfree_descent(B, ord, W->lower, r % 2 ? 0.5 : 1.0 / 16, left,
                                  W->seed + 7919u * (unsigned)r);
@@ -423,19 +417,19 @@ static void *sfree_odw_thread(void *arg) {
  * (order_descent.h) until `end` (elapsed seconds), one per thread;
  * returns the graph renumbered in the best order found when it peaks
  * lower (h freed), else h. */
-static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, double end) {
+static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, deadline end) {
   best *B = &F->B;
   const remat_graph *g = B->g;
   int n = g->n;
   int threads = B->p->threads > 0 ? B->p->threads : util_ncpus();
-  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads > REMAT_MAX_THREADS) threads = REMAT_MAX_THREADS;
   if (threads < 1) threads = 1;
   int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
   for (int i = 0; i < n; i++) ord[i] = F->perm && h ? F->perm[i] : i;
   int64_t before = odesc_peak(g, ord), peak = before;
   pthread_mutex_t mu;
   pthread_mutex_init(&mu, NULL);
-  sfree_odw W[SFREE_MAX_THREADS];
+  sfree_odw W[REMAT_MAX_THREADS];
   for (int k = 0; k < threads; k++)
     W[k] = (sfree_odw){F, &mu, ord, &peak, lower, end, B->p->seed + 104729u * (unsigned)k, 0, 0, 0};
   for (int k = 1; k < threads; k++)
@@ -472,8 +466,8 @@ static remat_graph *sfree_descend(sfree *F, remat_graph *h, int64_t lower, doubl
 /* The stage-axis portfolio on h (g renumbered; NULL: g itself) until
  * `end` (elapsed seconds), or with `stall` until it stalls, or from
  * `split` on (-1: none) once a schedule fits (sfree_stage_watch). */
-static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall,
-                         double split) {
+static void sfree_stages(sfree *F, const remat_graph *h, deadline end, int stall,
+                         deadline split) {
   best *B = &F->B;
   const remat_graph *g = B->g;
   const remat_graph *on = h ? h : g;
@@ -485,8 +479,8 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall,
   for (int i = 0; i < g->n; i++) copies[i] = B->r->copies[F->perm && h ? F->perm[i] : i];
   p.copies = copies;
   p.keep_copies = 1; /* its schedules are offered to the free solve's C_v */
-  if (B->order_lb >= 0) /* every sequence's, so those of h's stages too */
-    p.order_cost = (int64_t)B->order_lb - B->r->base_duration;
+  if (B->proof.order_lb >= 0) /* every sequence's, so those of h's stages too */
+    p.order_cost = (int64_t)B->proof.order_lb - B->r->base_duration;
   /* the copies probe's schedule, in on's numbering: a start when it is on
    * on's stages (the order descent may have changed the order since) */
   int *warm = NULL;
@@ -511,7 +505,7 @@ static void sfree_stages(sfree *F, const remat_graph *h, double end, int stall,
   int watching = pthread_create(&watch, NULL, sfree_stage_watch, &W) == 0;
   remat_result r;
   remat_result_init(&r, on, p.budget, "cp");
-  int rc = remat_solve(on, &p, &r);
+  int rc = portfolio_solve(on, &p, &r);
   sfree_wake(F, &F->stage_done);
   if (watching) pthread_join(watch, NULL);
   if (rc == REMAT_EINTERNAL) best_error(B, "stage-axis search: %s", r.message);
@@ -531,7 +525,7 @@ typedef struct sfree_sqa {
   int started;
   long long moves;
   int64_t lower; /* tries: every order peaks at least this */
-  double end;    /* tries: until then (elapsed seconds) */
+  deadline end;  /* tries: until then */
   int tries;
 } sfree_sqa;
 
@@ -557,14 +551,14 @@ static void *sfree_sqa_tries(void *arg) {
   int n = g->n;
   int *ord = util_malloc((size_t)(n ? n : 1) * sizeof *ord);
   for (int r = 0; !best_stopped(B); r++) {
-    double left = W->end - best_elapsed(B);
+    double left = deadline_left(W->end);
     if (left < 0.05) break;
-    double t = left * SFREE_TRY_DESCENT_SHARE;
+    double t = left * time_share(SHARE_FREE_TRY_DESCENT);
     sfree_descent(B, ord, W->lower, 1.0 / 16, t < SFREE_TRY_DESCENT ? t : SFREE_TRY_DESCENT,
                   W->p.io.seed + 7919u * (unsigned)r);
     sqa_params p = W->p;
-    left = W->end - best_elapsed(B);
-    p.time_limit = left < 2 * SFREE_TRY ? left : SFREE_TRY;
+    left = deadline_left(W->end);
+    p.deadline = deadline_in(left < 2 * SFREE_TRY ? left : SFREE_TRY);
     p.io.seed += 104729u * (unsigned)r;
     W->moves += sqa_run(g, ord, n, &p);
     W->tries++;
@@ -579,9 +573,9 @@ static void sfree_joint(sfree *F) {
   best *B = &F->B;
   const remat_solve_params *p = B->p;
   int threads = p->threads > 0 ? p->threads : util_ncpus();
-  if (threads > SFREE_MAX_THREADS) threads = SFREE_MAX_THREADS;
+  if (threads > REMAT_MAX_THREADS) threads = REMAT_MAX_THREADS;
   if (threads < 1) threads = 1;
-  sfree_sqa W[SFREE_MAX_THREADS];
+  sfree_sqa W[REMAT_MAX_THREADS];
   double left = best_left(B);
   if (left < 0.01) return;
   /* Its own C_v: any number of copies where C_v is 2 or more (unless C_v
@@ -602,12 +596,12 @@ static void sfree_joint(sfree *F) {
     sqa_params_init(&W[k].p);
     W[k].p.budget = p->budget;
     W[k].p.copies = copies;
-    W[k].p.time_limit = left;
+    W[k].p.deadline = deadline_in(left);
     W[k].p.io = best_io(&W[k].c, p->seed * 7919u + 31 + 104729u * (unsigned)k);
     W[k].started = 0;
     W[k].moves = 0;
     W[k].lower = F->order_lower;
-    W[k].end = best_elapsed(B) + left;
+    W[k].end = deadline_in(left);
     W[k].tries = 0;
     if (k > 0) {
       W[k].p.io.poll = NULL;
@@ -646,7 +640,7 @@ static void sfree_exact(sfree *F) {
   free_exact_params_init(&xp);
   xp.budget = B->p->budget;
   xp.copies = B->r->copies;
-  xp.time_limit = best_left(B) * SFREE_EXACT_SHARE;
+  xp.deadline = deadline_limit(util_now(), best_left(B) * time_share(SHARE_FREE_EXACT));
   xp.stop = B->p->stop;
   int *seq, len;
   size_t states;
@@ -671,7 +665,7 @@ static void sfree_exact(sfree *F) {
 /* The free-order model in the CP worker, to the time limit or a proof. */
 static void sfree_cp(sfree *F) {
   best *B = &F->B;
-  cpw C;
+  cp_worker C;
   char err[256];
   if (cpw_init(&C, B, NULL, err, sizeof err)) {
     best_verbose(B, "free-order CP: %s", err);
@@ -686,13 +680,14 @@ static void sfree_status(sfree *F) {
   remat_result *r = B->r;
   long long M = B->p->budget, peak = r->peak;
   if (r->has_bound) /* the bounds over every order hold with any number of copies */
-    r->bound_covers = B->order_lb >= 0 && r->bound <= B->order_lb ? REMAT_COVERS_ANY_ORDER
-                                                                  : REMAT_COVERS_ANY_ORDER_COPIES;
+    r->bound_covers = B->proof.order_lb >= 0 && r->bound <= B->proof.order_lb
+                          ? REMAT_COVERS_ANY_ORDER
+                          : REMAT_COVERS_ANY_ORDER_COPIES;
   if (B->fits && B->proven) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
     r->bound = (double)r->duration;
-    int any = B->order_lb >= 0 && (double)r->duration <= B->order_lb;
+    int any = B->proof.order_lb >= 0 && (double)r->duration <= B->proof.order_lb;
     r->proof_covers = r->bound_covers =
         r->recomputations && !any ? REMAT_COVERS_ANY_ORDER_COPIES : REMAT_COVERS_ANY_ORDER;
     if (!r->recomputations)
@@ -701,7 +696,7 @@ static void sfree_status(sfree *F) {
     else if (any)
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in any order, with any number of copies (the %s)",
-               B->order_by);
+               B->proof.order_by);
     else
       snprintf(r->message, sizeof r->message,
                "optimal over every sequence in free order with at most C_v copies per node");
@@ -711,8 +706,8 @@ static void sfree_status(sfree *F) {
       snprintf(r->message, sizeof r->message,
                "optimal on the input order's stages; the input order is a minimum-peak "
                "order (free order not proven)");
-  } else if (B->proven && B->pebble_node >= 0) {
-    result_infeasible_pebble(r, B->g, B->pebble_node);
+  } else if (B->proven && B->proof.pebble_node >= 0) {
+    result_infeasible_pebble(r, B->g, B->proof.pebble_node);
   } else if (B->proven) {
     result_infeasible(r, REMAT_COVERS_ANY_ORDER_COPIES, NULL, NULL);
   } else {
@@ -757,13 +752,15 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         }
         int joint = !small && g->n <= SFREE_SEQ_NODES && p->heuristics;
         int mid = !small && !joint && g->n <= SFREE_SEQ_FIT_NODES && p->heuristics;
-        double end = p->time_limit, split = -1;
-        if (small) end = best_elapsed(B) + best_left(B) * (1 - SFREE_CP_SHARE);
-        else if (joint) end = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
-        else if (mid) split = best_elapsed(B) + best_left(B) * (1 - SFREE_SEQ_SHARE);
+        deadline end = best_deadline(B), split = DEADLINE_NONE;
+        deadline cp_at = deadline_in(best_left(B) * (1 - time_share(SHARE_FREE_CP)));
+        deadline seq_at = deadline_in(best_left(B) * (1 - time_share(SHARE_FREE_SEQ)));
+        if (small) end = cp_at;
+        else if (joint) end = seq_at;
+        else if (mid) split = seq_at;
         if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower) {
-          h = sfree_descend(&F, h, F.order_lower,
-                            best_elapsed(B) + (end - best_elapsed(B)) * SFREE_DESCENT_SHARE);
+          double descent = deadline_left(end) * time_share(SHARE_FREE_DESCENT);
+          h = sfree_descend(&F, h, F.order_lower, deadline_in(descent));
           if (B->fits) B->proven = 1; /* no recomputation: the base duration */
         }
         if (!B->fits) sfree_stages(&F, h, end, (joint || mid) && !F.input_minimal, split);

@@ -7,6 +7,7 @@
 
 #include "gecode.h"
 #include "graph.h"
+#include "grow.h"
 
 /* A copy of a variable node inside the window. */
 typedef struct win_copy {
@@ -36,11 +37,7 @@ typedef struct win_bld {
 static int win_park(const win_bld *B, int slot) { return B->W->t1 + 1 + slot; }
 
 static int win_add(win_bld *B, int node, int slot, int start, int real, int emin) {
-  if (B->ncp == B->capcp) {
-    B->capcp = B->capcp ? 2 * B->capcp : 64;
-    B->cp = util_realloc(B->cp, (size_t)B->capcp * sizeof *B->cp);
-    B->next_cp = util_realloc(B->next_cp, (size_t)B->capcp * sizeof *B->next_cp);
-  }
+  GROW_ALL(B->capcp, B->ncp + 1, 64, B->cp, B->next_cp);
   int k = B->ncp++;
   B->cp[k] = (win_copy){node, slot, start, real, emin, k, 1, start, emin};
   B->next_cp[k] = B->first_cp[node];
@@ -287,11 +284,7 @@ static void win_runs(win_bld *B, const int64_t *load) {
     int64_t here = t < len ? cur : -1;
     if (here == run) continue;
     if (run > 0) {
-      if (B->nrun == cap) {
-        cap = cap ? 2 * cap : 64;
-        B->run = util_realloc(B->run, (size_t)cap * sizeof *B->run);
-      }
-      B->run[B->nrun++] = (struct wrun){W->t0 + start, t - start, run};
+      PUSH(B->run, B->nrun, cap, 64, ((struct wrun){W->t0 + start, t - start, run}));
     }
     run = here;
     start = t;

@@ -11,7 +11,7 @@
 
 void wsearch_params_init(wsearch_params *p) {
   memset(p, 0, sizeof *p);
-  p->time_limit = 10;
+  p->deadline = deadline_in(10);
   p->step_limit = 0.5;
   worker_io_init(&p->io);
 }
@@ -173,7 +173,7 @@ gz_status wsearch_run(const model *md, const int *seq, int len,
                      const wsearch_params *p, gz_stats *stats, char *err,
                      size_t errlen) {
   const remat_graph *g = md->g;
-  double t0 = util_now(), deadline = t0 + p->time_limit;
+  double t0 = util_now();
   wsearch L;
   memset(&L, 0, sizeof L);
   L.md = md;
@@ -201,7 +201,7 @@ gz_status wsearch_run(const model *md, const int *seq, int len,
   long long steps = 0;
   int stop = 0;
   while (!stop && !worker_halted(&p->io)) {
-    double left = deadline - util_now();
+    double left = deadline_left(p->deadline);
     if (left <= 0.01) break;
     int *other, olen;
     if (worker_poll(&p->io, &other, &olen)) { /* adopt a better one */

@@ -7,12 +7,13 @@
 #ifndef REMAT_WINDOW_SEARCH_H
 #define REMAT_WINDOW_SEARCH_H
 
+#include "deadline.h"
 #include "gecode.h"
 #include "model.h"
 #include "worker.h"
 
 typedef struct wsearch_params {
-  double time_limit;      /* seconds in all */
+  deadline deadline;      /* when to stop (10 s from wsearch_params_init) */
   double step_limit;      /* seconds per window (0.5) */
   /* report: each improvement, "window" (phase 2 shorter within budget;
    * phase 1 lower excess); poll: moves there; tick: the windows solved;

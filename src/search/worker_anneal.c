@@ -7,7 +7,7 @@
 #include "anneal.h"
 #include "util.h"
 
-void aw_init(aw *W, best *B, const int *copies, unsigned seed) {
+void aw_init(anneal_worker *W, best *B, const int *copies, unsigned seed) {
   memset(W, 0, sizeof *W);
   W->c.B = B;
   W->c.phase = BEST_FOLLOW;
@@ -16,7 +16,7 @@ void aw_init(aw *W, best *B, const int *copies, unsigned seed) {
   W->seed = seed;
 }
 
-void aw_run(aw *W, double seconds, double stall) {
+void aw_run(anneal_worker *W, double seconds, double stall) {
   best *B = W->c.B;
   if (!W->start)
     W->start = best_copy(B, &W->start_len, &W->c.seen);
@@ -26,7 +26,7 @@ void aw_run(aw *W, double seconds, double stall) {
   anneal_params_init(&ap);
   ap.budget = B->p->budget;
   ap.copies = W->copies;
-  ap.time_limit = seconds;
+  ap.deadline = deadline_in(seconds);
   ap.stall = stall;
   ap.io = best_io(&W->c, W->seed);
   double t0 = util_now();
@@ -36,13 +36,13 @@ void aw_run(aw *W, double seconds, double stall) {
                dt > 0 ? (double)moves / dt : 0.0);
 }
 
-void aw_free(aw *W) {
+void aw_free(anneal_worker *W) {
   free(W->start);
   W->start = NULL;
 }
 
 void *aw_thread(void *arg) {
-  aw *W = arg;
+  anneal_worker *W = arg;
   aw_run(W, best_left(W->c.B), 0);
   aw_free(W);
   return NULL;

@@ -6,25 +6,25 @@
 
 #include "best.h"
 
-typedef struct aw {
+typedef struct anneal_worker {
   best_client c;
   const int *copies;     /* C_v per node */
   unsigned seed;
   int *start, start_len; /* where its epochs start: the first best it saw */
-} aw;
+} anneal_worker;
 
-void aw_init(aw *W, best *B, const int *copies, unsigned seed);
+void aw_init(anneal_worker *W, best *B, const int *copies, unsigned seed);
 
 /* Anneal for at most `seconds` (stall > 0: stop earlier once it stalls,
  * see anneal.h).  On later runs the current best comes in through the
  * poll at once. */
-void aw_run(aw *W, double seconds, double stall);
+void aw_run(anneal_worker *W, double seconds, double stall);
 
 /* The start schedule's copy. */
-void aw_free(aw *W);
+void aw_free(anneal_worker *W);
 
 /* aw_run to the time limit, then aw_free, as a thread's function (arg:
- * an aw). */
+ * an anneal_worker). */
 void *aw_thread(void *arg);
 
 #endif

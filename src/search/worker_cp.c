@@ -11,6 +11,7 @@
 #include "decode.h"
 #include "extsolver.h"
 #include "gecode.h"
+#include "model_any.h"
 #include "sim.h"
 #include "util.h"
 
@@ -18,30 +19,28 @@
  * seconds before it gives the MILP its share (cpw_run). */
 #define CPW_FIRST 1.0
 
-int cpw_init(cpw *W, best *B, const int *copies, char *err, size_t errlen) {
+int cpw_init(cp_worker *W, best *B, const int *copies, char *err, size_t errlen) {
   const remat_solve_params *p = B->p;
   memset(W, 0, sizeof *W);
   W->B = B;
-  W->end = p->time_limit;
+  W->end = best_deadline(B);
   mw_init(&W->milp, B);
   if (!copies) copies = p->copies;
-  if (p->free_order ? model_build_free(&W->md, B->g, 1, p->budget, copies,
-                                        p->default_copies, err, errlen)
-                    : model_build(&W->md, B->g, 1, p->budget, copies, p->default_copies,
-                                  err, errlen))
+  if (model_build_any(&W->md, p->free_order, B->g, 1, p->budget, copies,
+                      p->default_copies, err, errlen))
     return 1;
   model_sol_alloc(&W->md, &W->x);
   return 0;
 }
 
-void cpw_free(cpw *W) {
+void cpw_free(cp_worker *W) {
   model_sol_free(&W->x);
   model_free(&W->md);
 }
 
 /* The solver's solution callback: decode, check, offer. */
 static int cpw_on_solution(void *ctx, const char *text) {
-  cpw *W = ctx;
+  cp_worker *W = ctx;
   best *B = W->B;
   const model *md = &W->md;
   long long obj;
@@ -81,7 +80,7 @@ static int cpw_on_solution(void *ctx, const char *text) {
 }
 
 /* Adopt a better schedule found by another worker: write its values. */
-static int cpw_adopt(cpw *W, int *values) {
+static int cpw_adopt(cp_worker *W, int *values) {
   best *B = W->B;
   if (B->version == W->seen || !values) return 0;
   int len;
@@ -99,7 +98,7 @@ static int cpw_adopt(cpw *W, int *values) {
  * restart, else cp_nbh's choice. */
 static int cpw_nbh(void *ctx, long long restart, int n, int *values, int have_solution,
                    unsigned char *fix) {
-  cpw *W = ctx;
+  cp_worker *W = ctx;
   best *B = W->B;
   if (best_stopped(B) || (W->md.phase == 1 && B->fits)) W->stop = 1;
   best_status(B, W->md.phase, "searches", restart);
@@ -111,12 +110,12 @@ static int cpw_nbh(void *ctx, long long restart, int n, int *values, int have_so
 }
 
 static void cpw_tick(void *ctx) {
-  cpw *W = ctx;
+  cp_worker *W = ctx;
   best_status(W->B, W->md.phase, "seconds", (long long)best_elapsed(W->B));
 }
 
 /* Run the external solver on a temporary file. */
-static gz_status cpw_external(cpw *W, const util_buf *fzn, gz_stats *st, char *err,
+static gz_status cpw_external(cp_worker *W, const util_buf *fzn, gz_stats *st, char *err,
                               size_t errlen) {
   best *B = W->B;
   char path[] = "/tmp/remat-XXXXXX.fzn";
@@ -128,14 +127,15 @@ static gz_status cpw_external(cpw *W, const util_buf *fzn, gz_stats *st, char *e
   FILE *f = fdopen(fd, "w");
   fwrite(fzn->s, 1, fzn->len, f);
   fclose(f);
-  ext_params ep = {B->p->fzn_solver, best_left(B), B->p->stop, cpw_on_solution, W, cpw_tick};
+  ext_params ep = {B->p->fzn_solver, best_deadline(B), B->p->stop, cpw_on_solution, W,
+                   cpw_tick};
   gz_status status = ext_solve(path, &ep, st, err, errlen);
   unlink(path);
   return status;
 }
 
 /* --keep-fzn: the phase's FlatZinc, as written. */
-static void cpw_keep(const cpw *W, const util_buf *text, int phase) {
+static void cpw_keep(const cp_worker *W, const util_buf *text, int phase) {
   const char *keep = W->B->p->keep_fzn;
   if (!keep) return;
   char path[4096];
@@ -148,7 +148,7 @@ static void cpw_keep(const cpw *W, const util_buf *text, int phase) {
 }
 
 /* One phase of the CP worker, from the shared best (or lowest peak). */
-static gz_status cpw_phase(cpw *W, int phase) {
+static gz_status cpw_phase(cp_worker *W, int phase) {
   best *B = W->B;
   const remat_solve_params *p = B->p;
   model *md = &W->md;
@@ -208,7 +208,7 @@ static gz_status cpw_phase(cpw *W, int phase) {
 }
 
 /* Phase 1 while nothing fits, then phase 2, until W->end. */
-static void cpw_phases(cpw *W) {
+static void cpw_phases(cp_worker *W) {
   best *B = W->B;
   if (W->complete) return;
   if (!B->fits && !best_stopped(B) && best_left_by(B, W->end) > 0) {
@@ -239,11 +239,10 @@ static void cpw_phases(cpw *W) {
   }
 }
 
-void cpw_run(cpw *W) {
-  best *B = W->B;
+void cpw_run(cp_worker *W) {
   if (mw_due(&W->milp)) {
-    double end = W->end, slice = best_elapsed(B) + CPW_FIRST;
-    W->end = slice < end ? slice : end;
+    deadline end = W->end;
+    W->end = deadline_sooner(deadline_in(CPW_FIRST), end);
     cpw_phases(W);
     W->end = end;
     mw_wait(&W->milp, W->end); /* also reaps a child started before the threads */

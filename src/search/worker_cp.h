@@ -16,7 +16,7 @@
 #include "model.h"
 #include "worker_milp.h"
 
-typedef struct cpw {
+typedef struct cp_worker {
   best *B;
   model md;            /* the CP model (cpw_model builds it) */
   fzn_layout layout;
@@ -27,19 +27,19 @@ typedef struct cpw {
   int complete;        /* a search completed: nothing more to learn */
   long seen;           /* shared version last adopted or produced */
   volatile int stop;   /* this worker's stop flag */
-  double end;          /* stop at this elapsed time */
-  mw milp;             /* Checkmate's MILP in a child process */
-} cpw;
+  deadline end;        /* when to stop */
+  milp_worker milp;    /* Checkmate's MILP in a child process */
+} cp_worker;
 
 /* Build the CP model for B's graph and parameters, with C_v per node from
  * copies (NULL: the parameters').  Returns 0, or nonzero with a message in
  * err (nothing to free). */
-int cpw_init(cpw *W, best *B, const int *copies, char *err, size_t errlen);
-void cpw_free(cpw *W);
+int cpw_init(cp_worker *W, best *B, const int *copies, char *err, size_t errlen);
+void cpw_free(cp_worker *W);
 
 /* On graphs small enough for the MILP: the CP alone for a short slice
  * (its complete searches prove the easiest models at once), then the
  * MILP, then the CP again; elsewhere the CP alone, until W->end. */
-void cpw_run(cpw *W);
+void cpw_run(cp_worker *W);
 
 #endif

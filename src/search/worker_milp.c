@@ -7,15 +7,14 @@
 #include <string.h>
 
 #include "milp.h"
+#include "shares.h"
 #include "sim.h"
 #include "util.h"
 
-/* The MILP gets this share of the CP worker's time on graphs of at most
- * this many nodes and MILP nonzeros (the larger one when nothing fits as
- * it starts: its first schedule, then its proof from there, need two CBC
- * runs) ... */
-#define MW_SHARE 0.5
-#define MW_SHARE_UNFIT 0.8
+/* The MILP gets its share of the CP worker's time (shares.h) on graphs of
+ * at most this many nodes and MILP nonzeros (the larger one when nothing
+ * fits as it starts: its first schedule, then its proof from there, need
+ * two CBC runs) ... */
 #define MW_NODES 200
 #define MW_NONZEROS 1000000
 /* ... and, when the CP proves that nothing fits, this much longer to say
@@ -23,7 +22,7 @@
 #define MW_ANY_WAIT 2.0
 
 /* Shared with the child. */
-struct mw_out {
+struct milp_worker_out {
   /* child -> parent */
   _Atomic int done;      /* the child has written everything */
   _Atomic int fit_ready; /* A found a schedule within budget: seq, len */
@@ -41,7 +40,7 @@ struct mw_out {
   int buf[]; /* seq, opt, start: cap entries each */
 };
 
-void mw_init(mw *M, best *B) {
+void mw_init(milp_worker *M, best *B) {
   memset(M, 0, sizeof *M);
   M->B = B;
 }
@@ -53,16 +52,16 @@ static int mw_wanted(const best *B) {
   return !p->fzn_solver && !p->free_order && B->g->n <= MW_NODES;
 }
 
-int mw_due(const mw *M) { return M->out || (!M->ran && mw_wanted(M->B)); }
+int mw_due(const milp_worker *M) { return M->out || (!M->ran && mw_wanted(M->B)); }
 
-static int *mw_seq(mw *M, int k) { return M->out->buf + (size_t)k * M->cap; }
+static int *mw_seq(milp_worker *M, int k) { return M->out->buf + (size_t)k * M->cap; }
 
 static int mw_parent_fits(void *ctx) {
-  mw_out *o = ctx;
+  milp_worker_out *o = ctx;
   return o->parent_fits;
 }
 
-static void mw_params(mw *M, milp_params *mp, const int *copies, double limit) {
+static void mw_params(milp_worker *M, milp_params *mp, const int *copies, double limit) {
   const best *B = M->B;
   milp_params_init(mp);
   mp->budget = B->p->budget;
@@ -76,7 +75,7 @@ static void mw_params(mw *M, milp_params *mp, const int *copies, double limit) {
 
 /* A with (copies) or without (NULL) the C_v rows; stops when the parent
  * has a schedule within budget. */
-static int mw_first(mw *M, const int *copies, double limit, remat_result *r) {
+static int mw_first(milp_worker *M, const int *copies, double limit, remat_result *r) {
   const best *B = M->B;
   milp_params mp;
   mw_params(M, &mp, copies, limit);
@@ -88,9 +87,9 @@ static int mw_first(mw *M, const int *copies, double limit, remat_result *r) {
 }
 
 /* A, in the child.  Returns 1 when B should follow. */
-static int mw_child_a(mw *M, double t0) {
+static int mw_child_a(milp_worker *M, double t0) {
   const best *B = M->B;
-  mw_out *o = M->out;
+  milp_worker_out *o = M->out;
   remat_result r;
   o->rc = mw_first(M, B->r->copies, M->limit, &r);
   o->status = r.status;
@@ -119,9 +118,9 @@ static int mw_child_a(mw *M, double t0) {
 }
 
 /* B, in the child: wait for the parent's best, then CBC from it. */
-static void mw_child_b(mw *M, double t0) {
+static void mw_child_b(milp_worker *M, double t0) {
   const best *B = M->B;
-  mw_out *o = M->out;
+  milp_worker_out *o = M->out;
   while (!o->start_ready && !child_stopping() && util_now() - t0 < M->limit) child_nap();
   double left = M->limit - (util_now() - t0);
   if (!o->start_ready || child_stopping() || left <= 0.1) return;
@@ -141,24 +140,25 @@ static void mw_child_b(mw *M, double t0) {
 }
 
 static void mw_child(void *ctx) {
-  mw *M = ctx;
-  mw_out *o = M->out;
+  milp_worker *M = ctx;
+  milp_worker_out *o = M->out;
   double t0 = util_now();
   if (o->parent_fits || mw_child_a(M, t0)) mw_child_b(M, t0);
   o->done = 1;
 }
 
-void mw_start(mw *M, double end) {
+void mw_start(milp_worker *M, deadline end) {
   best *B = M->B;
   if (M->out || M->ran || !mw_wanted(B)) return;
   if (best_stopped(B) && !best_nothing_fits(B)) return;
   M->ran = 1;
   size_t n = (size_t)B->g->n;
   M->cap = (int)(n * (n + 1) / 2 + n); /* Checkmate: stage t computes nodes <= t */
-  M->bytes = sizeof(mw_out) + 3 * (size_t)M->cap * sizeof(int);
+  M->bytes = sizeof(milp_worker_out) + 3 * (size_t)M->cap * sizeof(int);
   M->out = child_shared(M->bytes);
   M->out->parent_fits = B->fits;
-  M->limit = best_left_by(B, end) * (B->fits ? MW_SHARE : MW_SHARE_UNFIT);
+  share_id share = B->fits ? SHARE_MILP_IN_CP : SHARE_MILP_IN_CP_UNFIT;
+  M->limit = best_left_by(B, end) * time_share(share);
   M->t0 = best_elapsed(B);
   child_start(&M->ch, mw_child, M);
 }
@@ -166,9 +166,9 @@ void mw_start(mw *M, double end) {
 /* While the parent waits: take A's schedule; once something fits, stop A
  * and hand over the best schedule; stop the child on a stop. */
 static int mw_poll(void *ctx) {
-  mw *M = ctx;
+  milp_worker *M = ctx;
   best *B = M->B;
-  mw_out *o = M->out;
+  milp_worker_out *o = M->out;
   if (o->fit_ready && !M->taken) {
     M->taken = 1;
     if (best_offer(B, mw_seq(M, 0), o->len, 1, "MILP") < 0)
@@ -195,11 +195,11 @@ static int mw_poll(void *ctx) {
 }
 
 /* A's proof that nothing fits. */
-static const char *mw_proof(mw *M) {
+static const char *mw_proof(milp_worker *M) {
   best *B = M->B;
-  mw_out *o = M->out;
-  B->milp_proof = o->any ? o->any : 3;
-  B->milp_copies = o->any_copies;
+  milp_worker_out *o = M->out;
+  B->proof.milp = o->any ? o->any : 3;
+  B->proof.milp_copies = o->any_copies;
   B->proven = 1;
   B->done = 1;
   return o->any == 1   ? "proven infeasible, with any number of copies"
@@ -208,9 +208,9 @@ static const char *mw_proof(mw *M) {
 }
 
 /* B's optimum: the best schedule is optimal when it is as short. */
-static const char *mw_optimum(mw *M) {
+static const char *mw_optimum(milp_worker *M) {
   best *B = M->B;
-  mw_out *o = M->out;
+  milp_worker_out *o = M->out;
   if (best_offer(B, mw_seq(M, 1), o->opt_len, 2, "MILP") < 0) {
     best_error(B, "%s produced an invalid schedule", "the MILP");
     return "an invalid schedule";
@@ -224,16 +224,16 @@ static const char *mw_optimum(mw *M) {
   int rc = best_check_optimum(B, sim.duration, "Checkmate's MILP");
   if (rc < 0) return "an optimum above a schedule within budget (an internal error)";
   if (rc == 0) return "no proof taken";
-  B->milp_proof = 4;
+  B->proof.milp = 4;
   B->proven = 1;
   B->done = 1;
   return "proven optimal";
 }
 
-void mw_wait(mw *M, double end) {
+void mw_wait(milp_worker *M, deadline end) {
   best *B = M->B;
   mw_start(M, end); /* when not started before the threads */
-  mw_out *o = M->out;
+  milp_worker_out *o = M->out;
   if (!o) return;
   int signo = 0;
   /* the child stops itself at its limit, CBC at most MILP_GRACE later */

@@ -23,12 +23,12 @@
 #include "best.h"
 #include "child.h"
 
-typedef struct mw_out mw_out;
+typedef struct milp_worker_out milp_worker_out;
 
-typedef struct mw {
+typedef struct milp_worker {
   best *B;
   child ch;
-  mw_out *out;      /* shared with the child; NULL: not started */
+  milp_worker_out *out;      /* shared with the child; NULL: not started */
   size_t bytes;
   int ran;          /* started once: not again */
   int taken;        /* its first schedule was offered */
@@ -37,20 +37,20 @@ typedef struct mw {
   int cap;          /* entries of each schedule out holds */
   double limit;     /* its time limit */
   double t0;        /* elapsed time at its start */
-} mw;
+} milp_worker;
 
-void mw_init(mw *M, best *B);
+void mw_init(milp_worker *M, best *B);
 
 /* The MILP is wanted (a small graph, the in-process Gecode) and started
  * or not yet run: the CP worker gives it a slice. */
-int mw_due(const mw *M);
+int mw_due(const milp_worker *M);
 
 /* Start the child, if it is wanted and has not run, with a share of the
- * time left until `end` (elapsed time). */
-void mw_start(mw *M, double end);
+ * time left until `end`. */
+void mw_start(milp_worker *M, deadline end);
 
 /* Start it if need be, then wait for it, feeding it, and take its results
  * (a schedule, a proof of optimality or infeasibility). */
-void mw_wait(mw *M, double end);
+void mw_wait(milp_worker *M, deadline end);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include "window_search.h"
 
-void ww_init(ww *W, best *B, const model *md, unsigned seed, double end) {
+void ww_init(window_worker *W, best *B, const model *md, unsigned seed, deadline end) {
   memset(W, 0, sizeof *W);
   W->c.B = B;
   W->c.unit = "windows";
@@ -15,7 +15,7 @@ void ww_init(ww *W, best *B, const model *md, unsigned seed, double end) {
   W->end = end;
 }
 
-static gz_status ww_phase(ww *W, int phase) {
+static gz_status ww_phase(window_worker *W, int phase) {
   best *B = W->c.B;
   W->md.phase = W->c.phase = phase;
   int len;
@@ -23,7 +23,7 @@ static gz_status ww_phase(ww *W, int phase) {
   if (!seq) return GZ_UNKNOWN;
   wsearch_params sp;
   wsearch_params_init(&sp);
-  sp.time_limit = best_left_by(B, W->end);
+  sp.deadline = deadline_sooner(W->end, best_deadline(B));
   sp.io = best_io(&W->c, W->seed + (unsigned)phase);
   gz_stats st;
   char err[1024] = "";
@@ -36,7 +36,7 @@ static gz_status ww_phase(ww *W, int phase) {
   return status;
 }
 
-void ww_run(ww *W) {
+void ww_run(window_worker *W) {
   best *B = W->c.B;
   while (!B->fits && !best_stopped(B) && best_left_by(B, W->end) > 0.01)
     if (ww_phase(W, 1) != GZ_SATISFIED) break;

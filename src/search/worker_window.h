@@ -7,21 +7,21 @@
 #include "best.h"
 #include "model.h"
 
-typedef struct ww {
+typedef struct window_worker {
   best_client c; /* its phase is the model's */
   model md;      /* the CP model's arrays, shared; only the phase is its own */
   unsigned seed;
-  double end;    /* stop at this elapsed time */
-} ww;
+  deadline end;  /* when to stop */
+} window_worker;
 
 /* A window worker on B over the CP model md (its arrays are shared). */
-void ww_init(ww *W, best *B, const model *md, unsigned seed, double end);
+void ww_init(window_worker *W, best *B, const model *md, unsigned seed, deadline end);
 
 /* Phase 1 while nothing fits, then phase 2, until W->end, a stop or a
  * proof (phase 2 with nothing left to recompute: the base duration). */
-void ww_run(ww *W);
+void ww_run(window_worker *W);
 
-/* ww_run as a thread's function (arg: a ww). */
+/* ww_run as a thread's function (arg: a window_worker). */
 void *ww_thread(void *arg);
 
 #endif

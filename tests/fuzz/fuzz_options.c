@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[512] = "";
     if (cli_parse(cmds[i], "fuzz", argc, argv, &o, err, sizeof err) == 0) {
       fuzz_require(o.time_limit > 0 && o.time_limit <= 1e9);
-      fuzz_require(o.threads >= 0 && o.threads <= CLI_MAX_THREADS);
+      fuzz_require(o.threads >= 0 && o.threads <= REMAT_MAX_THREADS);
       fuzz_require(o.npos >= 0 && o.npos <= argc);
     } else {
       fuzz_require(err[0] != 0);

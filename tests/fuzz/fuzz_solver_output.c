@@ -6,7 +6,7 @@
 
 #include "decode.h"
 #include "graph.h"
-#include "model.h"
+#include "model_any.h"
 #include "remat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

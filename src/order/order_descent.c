@@ -18,7 +18,7 @@
 #define ODESC_RAISES 3
 
 void odesc_params_init(odesc_params *p) {
-  *p = (odesc_params){.time_limit = 1.0, .seed = 1, .step = 1.0 / 16};
+  *p = (odesc_params){.deadline = deadline_in(1.0), .seed = 1, .step = 1.0 / 16};
 }
 
 typedef struct odesc {
@@ -133,11 +133,10 @@ int64_t odesc_run(const remat_graph *g, int *order, const odesc_params *p) {
   for (int k = 0; k < ODESC_HISTORY; k++) hist[k] = cur;
   uint64_t rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)p->seed * 0x2545f4914f6cdd1dull);
   if (!rng) rng = 1;
-  double t0 = util_now();
   long long since = 0;
   int raises = 0;
   for (long long it = 0; n > 1 && best > p->lower && best > p->target; it++) {
-    if ((it & 255) == 0 && (util_now() - t0 >= p->time_limit || (p->stop && *p->stop))) break;
+    if ((it & 255) == 0 && (deadline_passed(p->deadline) || (p->stop && *p->stop))) break;
     int i;
     if (X.nover && util_below(&rng, 2)) {
       i = X.over[util_below(&rng, X.nover)] + util_below(&rng, 2 * ODESC_NEAR + 1) - ODESC_NEAR;

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "deadline.h"
 #include "remat.h"
 
 typedef struct odesc_params {
@@ -25,7 +26,7 @@ typedef struct odesc_params {
   int64_t target;     /* stop once the peak is at or below it (0: none) */
   double step;        /* each threshold this share of the way from the
                          peak to `lower` (1/16) */
-  double time_limit;  /* seconds (1) */
+  deadline deadline;  /* when to stop (1 s from odesc_params_init) */
   unsigned seed;      /* the moves' choices (1) */
   volatile int *stop; /* stop, keeping the best order, when nonzero */
 } odesc_params;

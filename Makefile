@@ -279,6 +279,8 @@ $(REPLAY_NAMES:%=test-%): test-replay_%: $(BUILD)/tests/replay_%
 PYTHON    ?= python3
 PYENV     := build/venv
 PY_SRC    := $(shell find python/remat -name '*.py') pyproject.toml setup.py
+# the larger models' tests (minutes each): make check PYTEST_MARKS=
+PYTEST_MARKS ?= not slow
 
 $(PYENV)/.requirements: requirements/test.txt
 	rm -rf $(PYENV)
@@ -293,7 +295,7 @@ $(PYENV)/.installed: $(PYENV)/.requirements $(PY_SRC) $(LIB_C) $(LIB_CXX) $(CLI_
 pyenv: $(PYENV)/.installed
 
 test-pytest: $(PYENV)/.installed | $(TLOG)
-	$(call run_test,pytest,sh -c 'cd $(TLOG) && $(CURDIR)/$(PYENV)/bin/python -m pytest -q -p no:cacheprovider --rootdir=$(CURDIR) $(CURDIR)/python/tests')
+	$(call run_test,pytest,sh -c 'cd $(TLOG) && $(CURDIR)/$(PYENV)/bin/python -m pytest -q -p no:cacheprovider -m "$(PYTEST_MARKS)" --rootdir=$(CURDIR) $(CURDIR)/python/tests')
 
 test-e2e_torch: $(PYENV)/.installed
 test-e2e_torch: export REMAT_PY := $(CURDIR)/$(PYENV)/bin/python

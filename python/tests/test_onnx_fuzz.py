@@ -4,29 +4,23 @@ or raises BridgeError, nothing else."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from fuzz.replay import FUZZ, input_id, inputs, target
+
 pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 
-FUZZ = Path(__file__).resolve().parent / "fuzz"
-INPUTS = sorted(p for d in ("corpus/onnx", "crashes/onnx")
-                for p in (FUZZ / d).glob("*") if p.is_file())
+INPUTS = inputs("onnx")
 
 
 def _target():
-    spec = importlib.util.spec_from_file_location("fuzz_onnx",
-                                                  FUZZ / "fuzz_onnx.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return target("onnx")
 
 
-@pytest.mark.parametrize("path", INPUTS,
-                         ids=lambda p: p.parent.name + "/" + p.name)
+@pytest.mark.parametrize("path", INPUTS, ids=input_id)
 def test_replay(path: Path) -> None:
     data = path.read_bytes()
     if data[:1] == b"\xff":      # structured: atheris' data provider

@@ -58,21 +58,17 @@ SLOW_WRAPPED = {"efficientnet_b0", "mobilenet_v3_small", "regnet_y_400mf",
 
 
 # Open gaps of wrap() (docs/torch.md, "Known gaps"), each with what the
-# test saw; they run and report XFAIL until fixed (then XPASS: remove the
-# entry).  Convolutions: the allocator's peak runs 15-60 % above the plan's
-# prediction (and above the budget), so the memory model misses what the
-# executed convolution steps hold; vit_small: dropout in its attention
-# draws other masks than the plain model's.
-_PEAK = "measured peak above the prediction and the budget (convolutions)"
+# tests saw; they run and report XFAIL until fixed (then XPASS: remove the
+# entry).
+_PEAK = "measured peak above the prediction and the budget"
+_NOFIT = "no schedule found within 0.6 in the traced order"
 KNOWN_GAPS = {
-    "resnet18": _PEAK, "resnet50": _PEAK, "densenet_small": _PEAK,
-    "mobilenet_v2": _PEAK, "mobilenet_v3_small": _PEAK,
-    "efficientnet_b0": _PEAK, "regnet_y_400mf": _PEAK,
-    "squeezenet1_1": _PEAK, "shufflenet_v2_x0_5": _PEAK,
-    "convnext_small": "infeasible at 0.6: one node with its inputs is "
-                      "above the budget",
+    "resnet18": _NOFIT, "resnet50": _PEAK, "densenet_small": _PEAK,
+    "mobilenet_v2": _NOFIT, "mobilenet_v3_small": _PEAK,
+    "efficientnet_b0": _PEAK, "regnet_y_400mf": _NOFIT,
+    "squeezenet1_1": _NOFIT, "shufflenet_v2_x0_5": _NOFIT,
+    "swin_small": _PEAK, "convnext_small": _NOFIT, "lstm": _NOFIT,
     "vit_small": "gradients differ from the plain model's with dropout",
-    "lstm": "no schedule within 0.6 found in the time limit",
 }
 
 
@@ -222,7 +218,9 @@ def test_wrapped_trains_like_plain(name: str) -> None:
 
 
 @needs_wrap
-@pytest.mark.parametrize("name", ["gpt", "swin_small", "densenet_small"])
+@pytest.mark.parametrize("name", [
+    "gpt", pytest.param("swin_small", marks=pytest.mark.xfail(
+        reason=KNOWN_GAPS["swin_small"])), "densenet_small"])
 def test_wrapped_loss_outside(name: str) -> None:
     """The loss taken outside the module, as in a plain training loop: the
     backward starts from the output's gradient; the prediction then leaves

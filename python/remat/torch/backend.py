@@ -32,7 +32,7 @@ def backend(budget: Budget, time_limit: float = 30, **options: Any
     grads)."""
     opts = {"time_limit": time_limit, "durations": "profile", "repeat": 3,
             "threads": 0, "seed": 1, "replan": True, "n_targets": 0,
-            "temporaries": True, "grads": "live", "free_order": True}
+            "temporaries": True, "grads": "live", "free_order": False}
     unknown = set(options) - set(opts)
     if unknown:
         raise TypeError(f"backend: unknown option {sorted(unknown)[0]!r}")

@@ -313,7 +313,7 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
          budget: Budget, loss_fn: Optional[Callable[..., Any]] = None,
          time_limit: float = 30, *, targets: Sequence[torch.Tensor] = (),
          durations: str = "profile", repeat: int = 3, threads: int = 0,
-         seed: int = 1, replan: bool = True, free_order: bool = True,
+         seed: int = 1, replan: bool = True, free_order: bool = False,
          temporaries: bool = True, grads: str = "live") -> RematModule:
     """A module that trains like ``model`` within a memory budget.
 
@@ -337,9 +337,10 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     loss_fn: ``loss_fn(output, *targets)``, so that the plan includes the
     loss; the wrapped module is then called as ``wrapped(*inputs,
     *targets)`` and returns the loss (``targets``: example targets).
-    time_limit, threads, seed, free_order: remat.solve's (free order: the
-    schedule may reorder the traced step, whose order autograd chose, as
-    well as recompute).  durations: "profile" (CPU
+    time_limit, threads, seed: remat.solve's.  free_order: let the
+    schedule reorder the traced step too (lower peaks, but the executor's
+    real memory can then exceed the prediction: docs/torch.md, "Known
+    gaps").  durations: "profile" (CPU
     time per operation, median of ``repeat`` runs) or "flops".
     temporaries: measure each operation's temporaries (the bytes it
     allocates beyond its outputs while it runs) and count them in the

@@ -24,6 +24,7 @@ output's bytes).
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -57,19 +58,29 @@ SLOW_WRAPPED = {"efficientnet_b0", "mobilenet_v3_small", "regnet_y_400mf",
                 "shufflenet_v2_x0_5"}
 
 
-# Open gaps of wrap() (docs/torch.md, "Known gaps"), each with what the
-# tests saw; they run and report XFAIL until fixed (then XPASS: remove the
-# entry).
+# Open gaps of wrap() (docs/torch.md, "Known gaps"): they run and report
+# XFAIL until fixed.  Strict where the outcome does not hang on time (a
+# proof, a memory figure, a gradient): a fix then fails the test until
+# its entry goes.  Not strict: a search within a time limit, and the slow
+# entries, last seen failing with free order.
 _PEAK = "measured peak above the prediction and the budget"
-_NOFIT = "no schedule found within 0.6 in the traced order"
-KNOWN_GAPS = {
-    "resnet18": _NOFIT, "resnet50": _PEAK, "densenet_small": _PEAK,
-    "mobilenet_v2": _NOFIT, "mobilenet_v3_small": _PEAK,
-    "efficientnet_b0": _PEAK, "regnet_y_400mf": _NOFIT,
-    "squeezenet1_1": _NOFIT, "shufflenet_v2_x0_5": _NOFIT,
-    "swin_small": _PEAK, "convnext_small": _NOFIT, "lstm": _NOFIT,
-    "vit_small": "gradients differ from the plain model's with dropout",
+_NOFIT = "no schedule within 0.6 in the traced order"
+KNOWN_GAPS: dict[str, tuple[str, bool]] = {
+    "resnet18": ("proven: " + _NOFIT, True),
+    "convnext_small": ("one node with its inputs is above 0.6", True),
+    "vit_small": ("gradients differ from the plain model's with "
+                  "dropout", True),
+    "swin_small": (_PEAK, True),
+    "squeezenet1_1": (_NOFIT, False), "lstm": (_NOFIT, False),
+    "resnet50": (_PEAK, False), "mobilenet_v3_small": (_PEAK, False),
+    "efficientnet_b0": (_PEAK, False), "regnet_y_400mf": (_NOFIT, False),
+    "shufflenet_v2_x0_5": (_NOFIT, False),
 }
+
+
+def _gap(name: str) -> Any:
+    reason, strict = KNOWN_GAPS[name]
+    return pytest.mark.xfail(reason=reason, strict=strict)
 
 
 def _entries(slow_too: bool = True, wrapped: bool = False) -> list:
@@ -78,7 +89,7 @@ def _entries(slow_too: bool = True, wrapped: bool = False) -> list:
         slow = entry.slow or (wrapped and name in SLOW_WRAPPED)
         marks = [pytest.mark.slow] if slow else []
         if wrapped and name in KNOWN_GAPS:
-            marks.append(pytest.mark.xfail(reason=KNOWN_GAPS[name]))
+            marks.append(_gap(name))
         if slow and not slow_too:
             continue
         out.append(pytest.param(name, marks=marks, id=name))
@@ -219,8 +230,8 @@ def test_wrapped_trains_like_plain(name: str) -> None:
 
 @needs_wrap
 @pytest.mark.parametrize("name", [
-    "gpt", pytest.param("swin_small", marks=pytest.mark.xfail(
-        reason=KNOWN_GAPS["swin_small"])), "densenet_small"])
+    "gpt", pytest.param("swin_small", marks=_gap("swin_small")),
+    "densenet_small"])
 def test_wrapped_loss_outside(name: str) -> None:
     """The loss taken outside the module, as in a plain training loop: the
     backward starts from the output's gradient; the prediction then leaves

@@ -68,8 +68,6 @@ _NOFIT = "no schedule within 0.6 in the traced order"
 KNOWN_GAPS: dict[str, tuple[str, bool]] = {
     "resnet18": ("proven: " + _NOFIT, True),
     "convnext_small": ("one node with its inputs is above 0.6", True),
-    "vit_small": ("gradients differ from the plain model's with "
-                  "dropout", True),
     "swin_small": (_PEAK, True),
     "squeezenet1_1": (_NOFIT, False), "lstm": (_NOFIT, False),
     "resnet50": (_PEAK, False), "mobilenet_v3_small": (_PEAK, False),

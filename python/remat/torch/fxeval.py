@@ -40,6 +40,19 @@ def storage_keys(value):
     return keys
 
 
+def _bernoulli_into(x, p=0.5, *, generator=None):
+    """aten.bernoulli.p as eager dropout runs it: bernoulli_ into a fresh
+    tensor like x.  Functionalize turns dropout's in-place draw into the
+    functional bernoulli.p, which draws other masks from the same
+    generator state (ViT, nn.TransformerEncoderLayer: losses apart from
+    the plain model's); this keeps the plain model's masks."""
+    return torch.empty_like(x).bernoulli_(p, generator=generator)
+
+
+# operations run otherwise than their fx target (see each function)
+_RUN_AS = {torch.ops.aten.bernoulli.p: _bernoulli_into}
+
+
 def evaluate(node, env, replace=None, extra=None):
     """Run one call_function node on the values in env.  replace maps
     argument positions to tensors used instead of env's (side effects
@@ -55,7 +68,7 @@ def evaluate(node, env, replace=None, extra=None):
         args = list(args)
         for i, t in replace.items():
             args[i] = t
-    return node.target(*args, **kwargs)
+    return _RUN_AS.get(node.target, node.target)(*args, **kwargs)
 
 
 def free_lists(trace):

@@ -244,9 +244,9 @@ UNIT_NAMES := $(UNIT_SRC:tests/%.c=%)
 E2E_NAMES  := $(patsubst tests/%.sh,%,$(wildcard tests/e2e_*.sh))
 REPLAY_NAMES := $(FUZZ_NAMES:%=replay_%)
 # the longest start first, else one of them may start last
-SLOW_TESTS := pytest e2e_slurm e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
+SLOW_TESTS := e2e_slurm e2e_solve e2e_milp e2e_batch prop_claims unit_sweep unit_window unit_milp
 test_order  = $(filter $(1),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(1))
-TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims layout pytest)
+TESTS      := $(call test_order,$(UNIT_NAMES) $(E2E_NAMES) $(REPLAY_NAMES) prop_claims layout)
 TLOG       := $(BUILD)/tests
 TEST_JOBS  ?= $(shell nproc)
 TEST_TIMEOUT ?= 1800
@@ -320,11 +320,15 @@ echo "tests: $$pass passed, $$(echo $$failed | wc -w) failed$${failed:+:$$failed
 [ -z "$$failed" ]
 endef
 
+# The Python tests run after the others, not beside them: PyTorch takes
+# both cores, and several e2e tests check time limits.
 check: deps
 	$(call run_tests,$(TESTS))
+	$(call run_tests,pytest)
 
 tests:
 	$(call run_tests,$(TESTS))
+	$(call run_tests,pytest)
 
 unit:
 	$(call run_tests,$(call test_order,$(UNIT_NAMES)))

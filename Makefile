@@ -27,7 +27,6 @@ COVERAGE  ?= 0
 DEB_PKGS := build-essential pkg-config libgecode-dev flatzinc minizinc \
             libjansson-dev libcmocka-dev coinor-libcbc-dev coinor-cbc \
             libxml2-utils jq python3-venv clang munge slurmctld slurmd slurm-client
-CLANG_RT  = $(shell clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/libclang-rt-\1-dev/p')
 
 ifeq ($(COVERAGE),1)
 # make coverage: gcov's counters, objects in build/cov (updated atomically:
@@ -217,7 +216,8 @@ replay:
 # Installs what is missing when run as root, otherwise prints the command.
 deps:
 	@$(MAKE) --no-print-directory deps-install PKGS="$(DEB_PKGS)"
-	@$(MAKE) --no-print-directory deps-install PKGS="$(CLANG_RT)"
+	@$(MAKE) --no-print-directory deps-install PKGS="$$(clang --version 2>/dev/null | \
+	  sed -n 's/.*clang version \([0-9]*\).*/libclang-rt-\1-dev/p')"
 
 deps-install:
 	@missing=""; for p in $(PKGS); do \

@@ -13,11 +13,13 @@ as wrap() does.  Graph breaks give several graphs, each planned on its own.
 
 from __future__ import annotations
 
+import inspect
+
 from typing import Any, Callable, Sequence, Union
 
 import torch
 
-from .wrap import RematModule
+from .wrap import RematModule, wrap
 
 Budget = Union[int, float, str]
 
@@ -30,9 +32,10 @@ def backend(budget: Budget, time_limit: float = 30, **options: Any
     input order's peak, a percentage or bytes).  options: wrap()'s
     keyword options (durations, repeat, threads, seed, temporaries,
     grads)."""
-    opts = {"time_limit": time_limit, "durations": "profile", "repeat": 3,
-            "threads": 0, "seed": 1, "replan": True, "n_targets": 0,
-            "temporaries": True, "grads": "live", "free_order": False}
+    # wrap()'s keyword options with its defaults (written there, once)
+    opts = {n: p.default for n, p in inspect.signature(wrap).parameters.items()
+            if p.kind is p.KEYWORD_ONLY and n != "targets"}
+    opts.update(time_limit=time_limit, n_targets=0)
     unknown = set(options) - set(opts)
     if unknown:
         raise TypeError(f"backend: unknown option {sorted(unknown)[0]!r}")

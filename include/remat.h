@@ -101,6 +101,15 @@ int64_t remat_graph_max_duration(const remat_graph *g);
  * smaller peak. */
 int64_t remat_graph_min_peak(const remat_graph *g);
 
+/* A lower bound on the peak of every schedule whose first computations
+ * follow the input order (the stage model) and that computes each node
+ * given copies 1 exactly once: max over v of m_v, its predecessors' m_u,
+ * and the m_u of every node u given copies 1 that comes before v and has a
+ * reader after v (such a u is kept from its computation to its last
+ * reader's).  At least remat_graph_min_peak; in a training graph whose
+ * gradients are read by a last node, at least their sum. */
+int64_t remat_graph_order_min_peak(const remat_graph *g);
+
 /* ------------------------------------------------------------------ */
 /* Simulation                                                          */
 /* ------------------------------------------------------------------ */

@@ -81,6 +81,7 @@ _PROTOTYPES = {
     "remat_graph_base_duration": (c_int64, [POINTER(Graph)]),
     "remat_graph_max_duration": (c_int64, [POINTER(Graph)]),
     "remat_graph_min_peak": (c_int64, [POINTER(Graph)]),
+    "remat_graph_order_min_peak": (c_int64, [POINTER(Graph)]),
     "remat_topo_peak": (c_int64, [POINTER(Graph)]),
     "remat_simulate": (c_int, [POINTER(Graph), POINTER(c_int), c_int,
                                POINTER(Sim), POINTER(c_int64)]),

@@ -66,6 +66,14 @@ class Graph:
         return lib.remat_graph_min_peak(self._ptr)
 
     @property
+    def order_min_peak(self) -> int:
+        """No schedule whose first computations follow the input order
+        (``free_order=False``) peaks lower: over each node's step, its
+        output and inputs plus every node given copies 1 computed before
+        it and read after it (kept in between)."""
+        return lib.remat_graph_order_min_peak(self._ptr)
+
+    @property
     def base_duration(self) -> int:
         """Sum of all durations (the input order's duration)."""
         return lib.remat_graph_base_duration(self._ptr)

@@ -381,6 +381,33 @@ int64_t remat_graph_min_peak(const remat_graph *g) {
   return g->n ? graph_need(g, graph_min_peak_node(g)) : 0;
 }
 
+int64_t remat_graph_order_min_peak(const remat_graph *g) {
+  int n = g->n;
+  /* kept[v]: the sum of m_u over the nodes u given copies 1 with
+   * u < v < last reader of u, from differences at u + 1 and the reader */
+  int64_t *diff = util_calloc((size_t)n + 1, sizeof *diff), kept = 0, most = 0;
+  for (int u = 0; u < n; u++) {
+    int last = graph_last_succ(g, u);
+    if (g->copies && g->copies[u] == 1 && last > u + 1) {
+      diff[u + 1] += g->m[u];
+      diff[last] -= g->m[u];
+    }
+  }
+  for (int v = 0; v < n; v++) {
+    kept += diff[v];
+    int64_t s = graph_need(g, v) + kept;
+    /* a kept predecessor is already in graph_need */
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+      int u = g->pred[j];
+      if (g->copies && g->copies[u] == 1 && v < graph_last_succ(g, u))
+        s -= g->m[u];
+    }
+    if (s > most) most = s;
+  }
+  free(diff);
+  return most;
+}
+
 int graph_last_succ(const remat_graph *g, int v) {
   int a = g->succ_off[v], b = g->succ_off[v + 1];
   return a == b ? -1 : g->succ[b - 1];

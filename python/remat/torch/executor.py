@@ -285,7 +285,10 @@ class Executor:
         if m in self.split:
             value = list(env[m])
             for g in self.split[m]:
-                call.pending[g] = value[g.args[1]]
+                # a recomputation's copy of an output already split off
+                # is dropped with the operation's temporaries
+                if g not in call.done:
+                    call.pending[g] = value[g.args[1]]
                 value[g.args[1]] = None
             env[m] = tuple(value)
         call.done.add(m)

@@ -162,8 +162,13 @@ def build(spec: StepSpec, durations: str = "profile",
     first_tmp = rng_end + 1
     tmp_of: dict[int, int] = {}
     tmp_bytes: dict[int, int] = {}
+    # the outputs split off an operation (memory.py's _split_outputs) are
+    # allocated while it runs, though their nodes hold them only from
+    # their own step on: at the operation's step its temporaries hold them
+    split = _split_bytes(an, excluded) if temporaries else {}
     for grp in an.groups:
         t = max((temps.get(m, 0) for m in grp.members), default=0)
+        t += split.get(grp.index, 0)
         if t >= TEMP_MIN and grp is not an.grad_out:
             k = first_tmp + len(tmp_of)
             tmp_of[k], tmp_bytes[k] = grp.index, t
@@ -270,6 +275,11 @@ def build(spec: StepSpec, durations: str = "profile",
             node["copies"] = 1
         if g in an.split_outputs:
             node["copies"] = 1
+        # the caller holds the outputs from the forward's end, autograd the
+        # gradients from their first computation: each is computed once
+        if spec.train and (g in outputs or (sink is not None
+                                            and g in grad_groups)):
+            node["copies"] = 1
         node["label"] = fx[0].name
         node["op"] = node_op(fx)
         if len(fx) > 1:
@@ -286,6 +296,18 @@ def build(spec: StepSpec, durations: str = "profile",
     return Built(trace, graph, members,
                  new_id[gout] if gout is not None else None,
                  new_id[sink] if sink is not None else None, rng_nodes)
+
+
+def _split_bytes(an: Any, excluded: Callable[[Any], set]) -> dict[int, int]:
+    """{group: bytes of the outputs split off it}."""
+    out: dict[int, int] = {}
+    for s in an.split_outputs:
+        grp = an.groups[s]
+        owner = an.group_of.get(grp.anchor.args[0], FIXED)
+        if owner != FIXED:
+            out[owner] = out.get(owner, 0) + sum(
+                k[1] for k in grp.keys if k not in excluded(grp))
+    return out
 
 
 def _rng_state_bytes(device: torch.device) -> int:

@@ -179,7 +179,8 @@ class RematModule(torch.nn.Module):
         import remat
         g = remat.load_graph(built.graph)
         t0 = time.perf_counter()
-        budget = _budget_bytes(self.budget, g.topo_peak, _floor(built))
+        least = g.min_peak if opts["free_order"] else g.order_min_peak
+        budget = _budget_bytes(self.budget, g.topo_peak, least)
         try:
             r = remat.solve(g, budget, time_limit=opts["time_limit"],
                             threads=opts["threads"], seed=opts["seed"],
@@ -267,11 +268,13 @@ def _floor(built: Built) -> int:
 
 def _budget_bytes(budget: Budget, topo_peak: int, floor: int) -> int:
     """The plan's budget in bytes.  A size bounds the whole step's peak.  A
-    fraction or percentage f (one that scales with the peak it is of)
-    keeps the floor and f of the rest: floor + f (topo_peak - floor), so
-    that 0.6 asks for 40 % less of the memory a schedule can change, as
-    torch's activation_memory_budget does, and is never below the
-    gradients."""
+    fraction or percentage f (one that scales with the peak it is of) is
+    of the memory a schedule can save: floor + f (topo_peak - floor), with
+    the floor no schedule goes below (the graph's order_min_peak: the
+    gradients, outputs and output gradient alive when the backward
+    returns, and each step's own inputs, outputs and temporaries beside
+    what is computed once and kept), so that 0.6 asks for 40 % less of it,
+    as torch's activation_memory_budget does."""
     import remat
     b = remat.parse_budget(budget, topo_peak)
     relative = remat.parse_budget(budget, 2 * topo_peak) != b
@@ -331,9 +334,10 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     budget: bytes (1 << 20, "1.5GiB"): the step's whole peak above the
     parameters, buffers and inputs (activations, temporaries, gradients);
     or a fraction (0.6) or percentage ("60%") of what a schedule can
-    change: the plain step's peak P above the floor F that every schedule
-    keeps (the gradients, outputs and output gradient alive when the
-    backward returns) gives the budget F + 0.6 (P - F).
+    save: the plain step's peak P above the floor F that no schedule goes
+    below (the gradients, outputs and output gradient alive when the
+    backward returns, and the largest step's inputs, outputs and
+    temporaries beside what is kept) gives the budget F + 0.6 (P - F).
     loss_fn: ``loss_fn(output, *targets)``, so that the plan includes the
     loss; the wrapped module is then called as ``wrapped(*inputs,
     *targets)`` and returns the loss (``targets``: example targets).

@@ -47,6 +47,7 @@ SINK_OP = "sink"
 SINK_LABEL = "grad_sink"
 RNG_OP = "rng_state"
 TEMP_OP = "temporaries"
+HELD_OP = "held"
 TEMP_MIN = 1024
 
 
@@ -162,18 +163,27 @@ def build(spec: StepSpec, durations: str = "profile",
     first_tmp = rng_end + 1
     tmp_of: dict[int, int] = {}
     tmp_bytes: dict[int, int] = {}
-    # the outputs split off an operation (memory.py's _split_outputs) are
-    # allocated while it runs, though their nodes hold them only from
-    # their own step on: at the operation's step its temporaries hold them
-    split = _split_bytes(an, excluded) if temporaries else {}
     for grp in an.groups:
         t = max((temps.get(m, 0) for m in grp.members), default=0)
-        t += split.get(grp.index, 0)
         if t >= TEMP_MIN and grp is not an.grad_out:
             k = first_tmp + len(tmp_of)
             tmp_of[k], tmp_bytes[k] = grp.index, t
+    # with temporaries (the allocator's view), an output split off an
+    # operation (memory.py's _split_outputs) is held by a node of its own
+    # from the operation's run on, as the allocator holds it: a "held"
+    # node of its bytes, computed once, read by the operation and by the
+    # split output's readers; the split output's node is then memory 0
+    first_held = first_tmp + len(tmp_of)
+    held_of: dict[int, int] = {}
+    owner_of: dict[int, int] = {}
+    if temporaries:
+        for s in sorted(an.split_outputs):
+            owner = group_of.get(an.groups[s].anchor.args[0], FIXED)
+            if owner != FIXED:
+                k = first_held + len(held_of)
+                held_of[k], owner_of[k] = s, owner
     # after the group's inputs (they are live then anyway), right before it
-    for k, g in tmp_of.items():
+    for k, g in list(tmp_of.items()) + list(owner_of.items()):
         edges |= {(u, k) for u, v in list(edges) if v == g}
         edges.add((k, g))
 
@@ -199,6 +209,8 @@ def build(spec: StepSpec, durations: str = "profile",
             extra += [(u, sink) for u in sorted(outputs | grad_groups
                                                 | {gout})]
     edges |= set(extra)
+    for k, s in held_of.items():
+        edges |= {(k, v) for u, v in list(edges) if u == s}
 
     # priority in the input order: the anchor's trace position; grad_out
     # just before its first reader, the sink last
@@ -216,12 +228,14 @@ def build(spec: StepSpec, durations: str = "profile",
                     else float("inf"))
         if i in tmp_of:
             return pos[an.groups[tmp_of[i]].anchor] - 0.1
+        if i in owner_of:
+            return pos[an.groups[owner_of[i]].anchor] - 0.1
         if i == gout:
             readers = [pos[u] for m in an.grad_out.members for u in m.users]
             return min(readers, default=len(pos)) - 0.5
         return pos[an.groups[i].anchor]
 
-    order = _topological(first_tmp + len(tmp_of), edges, key)
+    order = _topological(first_held + len(held_of), edges, key)
     if sink is None:
         order.remove(n_groups)
     if not randoms or not (spec.train and gout is not None):
@@ -231,6 +245,9 @@ def build(spec: StepSpec, durations: str = "profile",
                   if gout is not None else set())
     nodes, members = [], []
     rng_nodes: dict[int, list[torch.fx.Node]] = {}
+    held = set(held_of.values())
+    grad_owners = {owner_of[k] for k, s in held_of.items()
+                   if s in grad_groups}
     for i, g in enumerate(order):
         if g == sink:
             nodes.append({"id": i, "duration": 0, "memory": 0,
@@ -263,22 +280,33 @@ def build(spec: StepSpec, durations: str = "profile",
             nodes.append(node)
             members.append([])
             continue
+        if g in held_of:
+            grp = an.groups[held_of[g]]
+            node = {"id": i, "duration": 0, "memory": _bytes(grp, excluded)}
+            if spec.train:
+                node["backward"] = owner_of[g] in reach_back
+            node.update({"copies": 1, "label": f"held_{grp.anchor.name}",
+                         "op": HELD_OP, "shape": grp.shapes})
+            nodes.append(node)
+            members.append([])
+            continue
         grp = an.groups[g]
         fx = sorted(grp.members, key=pos.__getitem__)
         node: dict[str, Any] = {"id": i, "duration": dur[g],
-                                "memory": sum(k[1] for k in grp.keys
-                                              if k not in excluded(grp))}
+                                "memory": (0 if g in held else
+                                           _bytes(grp, excluded))}
         if spec.train:
             node["backward"] = g in reach_back
         if g == gout:
             node["duration"] = 0
             node["copies"] = 1
-        if g in an.split_outputs:
-            node["copies"] = 1
         # the caller holds the outputs from the forward's end, autograd the
-        # gradients from their first computation: each is computed once
-        if spec.train and (g in outputs or (sink is not None
-                                            and g in grad_groups)):
+        # gradients from their first computation: each is computed once;
+        # so is an operation whose split output holds a gradient (a second
+        # run would allocate that output again, beside its held node)
+        if g in an.split_outputs or (spec.train and (
+                g in outputs or (sink is not None and g in grad_groups)
+                or g in grad_owners)):
             node["copies"] = 1
         node["label"] = fx[0].name
         node["op"] = node_op(fx)
@@ -298,16 +326,9 @@ def build(spec: StepSpec, durations: str = "profile",
                  new_id[sink] if sink is not None else None, rng_nodes)
 
 
-def _split_bytes(an: Any, excluded: Callable[[Any], set]) -> dict[int, int]:
-    """{group: bytes of the outputs split off it}."""
-    out: dict[int, int] = {}
-    for s in an.split_outputs:
-        grp = an.groups[s]
-        owner = an.group_of.get(grp.anchor.args[0], FIXED)
-        if owner != FIXED:
-            out[owner] = out.get(owner, 0) + sum(
-                k[1] for k in grp.keys if k not in excluded(grp))
-    return out
+def _bytes(grp: Any, excluded: Callable[[Any], set]) -> int:
+    """A group's memory: its storages' bytes but the excluded ones."""
+    return sum(k[1] for k in grp.keys if k not in excluded(grp))
 
 
 def _rng_state_bytes(device: torch.device) -> int:

@@ -272,6 +272,25 @@ def test_no_grad_runs_the_plain_model():
         assert rel(wrapped(x), plain(x)) <= RTOL
 
 
+def test_fraction_is_of_what_a_schedule_can_save():
+    """0.6 is 60 % of the way from the least peak of the traced order to
+    the plain one, so a fraction never asks for less than some schedule
+    needs; bytes are the whole peak; nothing to save gives the plain
+    peak."""
+    from remat.torch.wrap import _budget_bytes
+    model, plain, wrapped, x, y = make("gpt")
+    plan = wrapped.plan
+    least = remat.load_graph(plan.graph).order_min_peak
+    top = plan.input_order_peak
+    assert 0 < least < top
+    assert plan.budget == least + (int(0.6 * top) * (top - least)) // top
+    assert _budget_bytes("60%", top, least) == plan.budget
+    assert _budget_bytes(1 << 20, top, least) == 1 << 20
+    assert _budget_bytes("1KiB", top, least) == 1024
+    assert _budget_bytes(0.6, 1000, 1000) == 1000
+    assert _budget_bytes(0.5, 1000, 600) == 800
+
+
 def test_infeasible_budget():
     torch.manual_seed(0)
     model, x, _ = _mlp()

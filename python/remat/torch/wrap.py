@@ -278,8 +278,10 @@ def _budget_bytes(budget: Budget, topo_peak: int, floor: int) -> int:
     import remat
     b = remat.parse_budget(budget, topo_peak)
     relative = remat.parse_budget(budget, 2 * topo_peak) != b
-    if not relative or topo_peak <= floor or topo_peak <= 0:
+    if not relative or topo_peak <= 0:
         return b
+    if topo_peak <= floor:      # nothing a schedule can save
+        return topo_peak
     return floor + (b * (topo_peak - floor)) // topo_peak
 
 
@@ -342,9 +344,8 @@ def wrap(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     loss; the wrapped module is then called as ``wrapped(*inputs,
     *targets)`` and returns the loss (``targets``: example targets).
     time_limit, threads, seed: remat.solve's.  free_order: let the
-    schedule reorder the traced step too (lower peaks, but the executor's
-    real memory can then exceed the prediction: docs/torch.md, "Known
-    gaps").  durations: "profile" (CPU
+    schedule reorder the traced step too (lower peaks; the fraction is
+    then of the peak above the graph's min_peak).  durations: "profile" (CPU
     time per operation, median of ``repeat`` runs) or "flops".
     temporaries: measure each operation's temporaries (the bytes it
     allocates beyond its outputs while it runs) and count them in the

@@ -1,15 +1,17 @@
 """bench/torch/list_models: every torchvision classification model up to
---max-params parameters, wrapped at one budget and trained one step beside
-the plain model; lists the ones that fail, with the reason.
+--max-params parameters, wrapped at one budget and trained --steps SGD
+steps beside the plain model; lists the ones that fail, with the reason.
 
 Each model runs in a child process of its own (a crash or a hang costs that
 model only, --timeout seconds at most): built with random weights and its
-stock 1000 classes, batch 2, a 3 x SIZE x SIZE input (SIZE 64, or the
-smallest the architecture takes), in train mode; the loss is cross entropy
-of its (first) output against seeded random targets and is part of the
-plan.  A model passes when remat.torch.wrap plans it, the loss and every
-gradient equal the plain model's (relative to each tensor's scale, 1e-5),
-and the measured peak of the wrapped step is below the plain step's.
+stock 1000 classes, batch --batch (2), a 3 x SIZE x SIZE input (SIZE 64, or
+the smallest the architecture takes), in train mode; the loss is cross
+entropy of its (first) output against seeded random targets, part of the
+plan (or, --loss-outside, taken outside the wrapped module as in a plain
+training loop).  A model passes when remat.torch.wrap plans it, the loss
+and every gradient equal the plain model's at every step (relative to each
+tensor's scale, 1e-5), and the measured peak of the wrapped step is below
+the plain step's.
 
 Writes OUT/list_models.jsonl (one line per model, as it finishes: a rerun
 with --resume skips those) and OUT/list_models.md (the table, failures
@@ -17,6 +19,8 @@ first).
 
     python bench/torch/list_models.py --out /tmp/tv            # all
     python bench/torch/list_models.py --out /tmp/tv --limit 3  # a smoke run
+    python bench/torch/list_models.py --out /tmp/tv224 --size 224 --steps 3 \
+        --loss-outside --models resnet34,swin_t       # as a user would
 """
 
 from __future__ import annotations
@@ -77,15 +81,19 @@ def _build(name: str, size: int) -> torch.nn.Module:
     return torchvision.models.get_model(name, **kwargs).train()
 
 
-def one(name: str, size: int, budget: float, time_limit: float) -> dict[str, Any]:
-    """Plan, step and compare one model (in the child process)."""
+def one(name: str, size: int, budget: float, time_limit: float,
+        batch: int = 2, steps: int = 1,
+        loss_outside: bool = False) -> dict[str, Any]:
+    """Plan, train `steps` SGD steps beside the plain model and compare
+    (in the child process); loss_outside: the loss taken outside the
+    wrapped module, as in a plain training loop (not in the plan)."""
     import remat.torch as rt
     from remat.torch.measure import measure
 
     row: dict[str, Any] = {"model": name, "size": size}
     g = torch.Generator().manual_seed(1)
-    x = torch.randn(2, 3, size, size, generator=g)
-    y = torch.randint(0, 1000, (2,), generator=g)
+    x = torch.randn(batch, 3, size, size, generator=g)
+    y = torch.randint(0, 1000, (batch,), generator=g)
 
     def loss_fn(out: Any) -> torch.Tensor:
         return F.cross_entropy(first_tensor(out), y)
@@ -97,31 +105,43 @@ def one(name: str, size: int, budget: float, time_limit: float) -> dict[str, Any
     stage = "wrap"
     try:
         t0 = time.perf_counter()
-        w = rt.wrap(model, (x,), budget, loss_fn=loss_fn, time_limit=time_limit)
+        w = rt.wrap(model, (x,), budget, time_limit=time_limit,
+                    loss_fn=None if loss_outside else loss_fn)
         row["plan_s"] = round(time.perf_counter() - t0, 1)
         plan = w.plan
         row.update(predicted=plan.peak, budget_bytes=plan.budget,
                    tdi=plan.tdi, status=plan.status)
+
+        def wrapped_loss() -> torch.Tensor:
+            return loss_fn(w(x)) if loss_outside else w(x)
+
         stage = "step"
-        torch.manual_seed(5)
-        lp = loss_fn(plain(x))
-        lp.backward()
-        torch.manual_seed(5)
-        lw = w(x)
-        lw.backward()
-        row["loss_diff"] = max_rel_diff(lw, lp)
-        diffs = grad_diffs(plain, model)
-        worst = max(diffs, key=diffs.__getitem__) if diffs else ""
-        row["grad_diff"] = diffs.get(worst, 0.0)
-        row["grad_worst"] = worst
+        opts = [torch.optim.SGD(m.parameters(), lr=0.01)
+                for m in (plain, model)]
+        row["loss_diff"] = row["grad_diff"] = 0.0
+        for k in range(steps):
+            torch.manual_seed(5 + k)
+            lp = loss_fn(plain(x))
+            lp.backward()
+            torch.manual_seed(5 + k)
+            lw = wrapped_loss()
+            lw.backward()
+            row["loss_diff"] = max(row["loss_diff"], max_rel_diff(lw, lp))
+            diffs = grad_diffs(plain, model)
+            worst = max(diffs, key=diffs.__getitem__) if diffs else ""
+            if diffs.get(worst, 0.0) >= row["grad_diff"]:
+                row["grad_diff"] = diffs.get(worst, 0.0)
+                row["grad_worst"] = worst
+            for opt in opts:
+                opt.step()
+                opt.zero_grad(set_to_none=True)
         stage = "measure"
-        plain.zero_grad(set_to_none=True)
-        model.zero_grad(set_to_none=True)
         torch.manual_seed(6)
         row["plain_peak"] = measure(lambda: loss_fn(plain(x)).backward(),
                                     "cpu").peak_bytes
         torch.manual_seed(6)
-        row["peak"] = measure(lambda: w(x).backward(), "cpu").peak_bytes
+        row["peak"] = measure(lambda: wrapped_loss().backward(),
+                              "cpu").peak_bytes
     except Exception as e:
         row["error"] = f"{stage}: {short_error(e)}"
         return row
@@ -141,7 +161,9 @@ def _child(name: str, a: argparse.Namespace) -> dict[str, Any]:
     size = max(a.size, MIN_SIZE.get(name, 0))
     cmd = [sys.executable, os.path.abspath(__file__), "--one", name,
            "--size", str(size), "--budget", str(a.budget),
-           "--time-limit", str(a.time_limit)]
+           "--time-limit", str(a.time_limit), "--batch", str(a.batch),
+           "--steps", str(a.steps)] + (["--loss-outside"]
+                                       if a.loss_outside else [])
     t0 = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True,
@@ -188,6 +210,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--max-params", type=float, default=100e6)
     ap.add_argument("--size", type=int, default=64)
     ap.add_argument("--budget", type=float, default=0.6)
+    ap.add_argument("--batch", type=int, default=2)
+    ap.add_argument("--steps", type=int, default=1,
+                    help="SGD steps compared with the plain model's")
+    ap.add_argument("--loss-outside", action="store_true",
+                    help="the loss outside the wrapped module (not planned)")
     ap.add_argument("--time-limit", type=float, default=10)
     ap.add_argument("--timeout", type=float, default=900,
                     help="seconds per model")
@@ -198,7 +225,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     a = ap.parse_args(argv)
     if a.one:
         torch.set_num_threads(1)  # OpenMP's spinning threads on shared cores
-        print(json.dumps(one(a.one, a.size, a.budget, a.time_limit)))
+        print(json.dumps(one(a.one, a.size, a.budget, a.time_limit,
+                             a.batch, a.steps, a.loss_outside)))
         return 0
     if not a.out:
         ap.error("--out is required")
@@ -228,7 +256,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     rows = [done[n] for _, n in todo if n in done]
     failed = [r for r in rows if "error" in r]
     with open(os.path.join(a.out, "list_models.md"), "w") as f:
-        f.write(f"torch {torch.__version__}, budget {a.budget}, batch 2, "
+        f.write(f"torch {torch.__version__}, budget {a.budget}, batch "
+                f"{a.batch}, {a.steps} SGD step(s), loss "
+                f"{'outside' if a.loss_outside else 'in'} the plan, "
                 f"{len(rows)} models up to {a.max_params / 1e6:.0f} M "
                 f"parameters, {len(failed)} failed; above the limit: "
                 f"{', '.join(skipped) or 'none'}.\n\n")

@@ -85,7 +85,7 @@ echo '{"sequence": [0, 1, 2, 3, 4, 5, 4, 2, 6]}' >"$tmp/free.json"
 # gets there before the time limit, else the CP proves it with C_v = 2:
 # either way the message and the JSON name the model; the time limit
 # leaves CBC room on a loaded machine: a proof counts only from a run that
-# ended well within its limit, src/milp/solver_end.h)
+# ended well within its limit, src/milp/lp_solver.h)
 for cmd in "solve --copies 2" "milp"; do
   # shellcheck disable=SC2086
   run "$REMAT" $cmd "$s" --budget 21 --time-limit 20 -o "$tmp/p.json"

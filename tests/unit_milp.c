@@ -13,7 +13,7 @@
 #include "remat.h"
 #include "seeds.h"
 #include "sim.h"
-#include "solver_end.h"
+#include "lp_solver.h"
 #include "tiny.h"
 
 /* ------------------------------------------------------------------ */
@@ -180,7 +180,7 @@ static void lp_bound(const remat_graph *g) {
     milp_model md;
     char err[256];
     assert_int_equal(milp_build(&md, g, M, MILP_RELAXED, err, sizeof err), 0);
-    double *x = malloc(sizeof(double) * (size_t)md.ncols), obj;
+    double *x = malloc(sizeof(double) * (size_t)md.lp.ncols), obj;
     int st = milp_solve_lp(&md, 30, NULL, x, &obj);
     if (rc == 0) {
       assert_int_equal(st, 0);
@@ -235,7 +235,7 @@ static void test_milp_too_large(void **state) {
   remat_graph_free(g);
 }
 
-/* When CBC's or Clp's end counts as a proof (solver_end.h): on one thread
+/* When CBC's or Clp's end counts as a proof (lp_solver.h): on one thread
  * up to 90 % of the limit (a proof at 60 % stands), on T threads up to 90 %
  * divided by T (a CPU-time clock runs up to T times as fast). */
 static void test_solver_end_rule(void **state) {

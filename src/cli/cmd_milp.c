@@ -94,7 +94,7 @@ static int cmd_milp_write(const char *name, const cli_opts *o, const milp_model 
     }
     if (!o->quiet)
       fprintf(stderr, "remat %s: wrote %s: %d columns (%d binary), %d rows, %lld nonzeros\n",
-              name, paths[k], md->ncols, md->nint, md->nrows, md->nnz);
+              name, paths[k], md->lp.ncols, lp_nint(&md->lp), md->lp.nrows, md->lp.nnz);
   }
   return 0;
 }
@@ -103,7 +103,7 @@ static int cmd_milp_write(const char *name, const cli_opts *o, const milp_model 
 static int cmd_milp_read(const cli_opts *o, const milp_model *md,
                          remat_result *r, json_t **extra) {
   const remat_graph *g = md->g;
-  double *x = malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof *x);
+  double *x = malloc((size_t)(md->lp.ncols ? md->lp.ncols : 1) * sizeof *x);
   char status[128], err[600];
   int rc = milp_read_solution(md, o->read_solution, x, status, sizeof status, err, sizeof err);
   remat_result_init(r, g, md->budget, "milp-solution");
@@ -144,7 +144,7 @@ static int cmd_milp_read(const cli_opts *o, const milp_model *md,
 /* --write-solution: the best schedule's R and S. */
 static int cmd_milp_write_solution(const char *name, const cli_opts *o, const milp_model *md,
                                    const remat_result *r) {
-  double *x = malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof *x);
+  double *x = malloc((size_t)(md->lp.ncols ? md->lp.ncols : 1) * sizeof *x);
   int rc = 0;
   if (!r->seq || milp_schedule_x(md, r->seq, r->len, x)) {
     fprintf(stderr, "remat %s: --write-solution: %s\n", name,

@@ -308,44 +308,45 @@ static void cv_build(const cv *C, covlp *L, long long nnz) {
   long long z = 0;
   for (int j = 0; j < C->ncols; j++) {
     int u = C->col[j].u;
-    L->start[j] = (int)z;
+    L->lp.start[j] = (int)z;
     if (cv_is_gap(C, j) || !cv_is_r(C, j)) {
       /* a gap frees m_u at its overloaded stages; E_uk holds m_u at k */
       int a = C->col[j].a, b = C->col[j].b, sign = cv_is_gap(C, j) ? 1 : -1;
       for (int k = a; k <= b; k++) {
         if (C->row[k] < 0) continue;
         double R = (double)(C->load[k] - M), v = (double)g->m[u] / R;
-        L->index[z] = C->row[k];
-        L->value[z++] = sign < 0 ? -v : v > clip[k] ? clip[k] : v;
+        L->lp.index[z] = C->row[k];
+        L->lp.value[z++] = sign < 0 ? -v : v > clip[k] ? clip[k] : v;
       }
     }
     if (urow[u] >= 0 && (cv_is_gap(C, j) || cv_is_r(C, j))) {
-      L->index[z] = urow[u];
-      L->value[z++] = 1;
+      L->lp.index[z] = urow[u];
+      L->lp.value[z++] = 1;
     }
     for (int x = ioff[j]; x < ioff[j + 1]; x++) {
       int i = irow[x];
-      L->index[z] = in0 + i;
-      L->value[z++] = cv_is_gap(C, j) ? -C->ia[i] : cv_is_r(C, j) ? C->ia[i] : 1;
+      L->lp.index[z] = in0 + i;
+      L->lp.value[z++] = cv_is_gap(C, j) ? -C->ia[i] : cv_is_r(C, j) ? C->ia[i] : 1;
     }
-    L->colub[j] = 1;
+    L->lp.colub[j] = 1;
     L->cost[j] = cv_cost(C, j);
-    L->integer[j] = cv_is_gap(C, j) || cv_is_r(C, j);
+    L->lp.integer[j] = cv_is_gap(C, j) || cv_is_r(C, j);
   }
-  L->start[C->ncols] = (int)z;
+  L->lp.start[C->ncols] = (int)z;
+  L->lp.nnz = (long long)z;
   for (int k = 0; k < C->n; k++)
     if (C->row[k] >= 0) {
-      L->rowlb[C->row[k]] = 1.0 - 0.5 / (double)(C->load[k] - M);
-      L->rowub[C->row[k]] = DBL_MAX;
+      L->lp.rowlb[C->row[k]] = 1.0 - 0.5 / (double)(C->load[k] - M);
+      L->lp.rowub[C->row[k]] = DBL_MAX;
     }
   for (int u = 0; u < C->n; u++)
     if (urow[u] >= 0) {
-      L->rowlb[urow[u]] = -DBL_MAX;
-      L->rowub[urow[u]] = cv_copies(C, u) - 1;
+      L->lp.rowlb[urow[u]] = -DBL_MAX;
+      L->lp.rowub[urow[u]] = cv_copies(C, u) - 1;
     }
   for (int i = 0; i < C->nin; i++) {
-    L->rowlb[in0 + i] = 0;
-    L->rowub[in0 + i] = DBL_MAX;
+    L->lp.rowlb[in0 + i] = 0;
+    L->lp.rowub[in0 + i] = DBL_MAX;
   }
   UTIL_FREE(ioff, irow, clip, urow, ngap);
 }

@@ -381,20 +381,21 @@ static int covf_build(covf *F, covlp *L, int inputs) {
     covlp_alloc(L, ncols, P.nrows, P.n);
     long long z = 0;
     for (int c = 0; c < ncols; c++) {
-      L->start[c] = (int)z;
+      L->lp.start[c] = (int)z;
       for (; z < P.n && P.a[z].col == c; z++) {
-        L->index[z] = P.a[z].row;
-        L->value[z] = P.a[z].v;
+        L->lp.index[z] = P.a[z].row;
+        L->lp.value[z] = P.a[z].v;
       }
-      L->colub[c] = 1;
-      L->integer[c] = c < first[3];
+      L->lp.colub[c] = 1;
+      L->lp.integer[c] = c < first[3];
       L->cost[c] = c < first[1] || c >= first[3] ? 0
                    : c < first[2]                ? g->w[F->yu[c - first[1]]]
                                                  : g->w[P.rnode[c - first[2]]];
     }
-    L->start[ncols] = (int)z;
-    memcpy(L->rowlb, P.rlb, (size_t)P.nrows * sizeof *P.rlb);
-    memcpy(L->rowub, P.rub, (size_t)P.nrows * sizeof *P.rub);
+    L->lp.start[ncols] = (int)z;
+    L->lp.nnz = (long long)z;
+    memcpy(L->lp.rowlb, P.rlb, (size_t)P.nrows * sizeof *P.rlb);
+    memcpy(L->lp.rowub, P.rub, (size_t)P.nrows * sizeof *P.rub);
   }
   UTIL_FREE(P.a, P.rlb, P.rub, P.rcol, P.rnode, mark, pick, share);
   return nover;
@@ -412,9 +413,9 @@ static void covf_run(covf *F, int inputs, double limit, cover_out *o) {
              COVER_MAX_NONZEROS);
     return;
   }
-  o->cols = L.ncols;
+  o->cols = L.lp.ncols;
   o->rows = nover;
-  o->nnz = L.start[L.ncols];
+  o->nnz = L.lp.start[L.lp.ncols];
   if (nover == 0) { /* every order fits: nothing to add */
     o->status = COVER_OPTIMAL;
   } else {

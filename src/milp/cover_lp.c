@@ -2,8 +2,6 @@
  * (cover_lp.h). */
 #include "cover_lp.h"
 
-#include <Cbc_C_Interface.h>
-#include <Clp_C_Interface.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,53 +9,36 @@
 #include <string.h>
 
 #include "child.h"
-#include "solver_end.h"
+#include "lp_solver.h"
 #include "util.h"
 
 void covlp_alloc(covlp *L, int ncols, int nrows, long long nnz) {
   memset(L, 0, sizeof *L);
-  L->ncols = ncols;
-  L->nrows = nrows;
-  size_t c = (size_t)ncols + 1, r = (size_t)nrows + 1, z = (size_t)(nnz > 0 ? nnz : 1);
-  L->start = util_calloc(c, sizeof *L->start);
-  L->index = util_malloc(z * sizeof *L->index);
-  L->value = util_malloc(z * sizeof *L->value);
-  L->collb = util_calloc(c, sizeof *L->collb);
-  L->colub = util_calloc(c, sizeof *L->colub);
-  L->obj = util_calloc(c, sizeof *L->obj);
-  L->integer = util_calloc(c, sizeof *L->integer);
-  L->cost = util_calloc(c, sizeof *L->cost);
-  L->rowlb = util_calloc(r, sizeof *L->rowlb);
-  L->rowub = util_calloc(r, sizeof *L->rowub);
+  lp_alloc(&L->lp, ncols, nrows, nnz);
+  L->cost = util_calloc((size_t)ncols + 1, sizeof *L->cost);
   L->wq = 1;
 }
 
 void covlp_free(covlp *L) {
-  UTIL_FREE(L->start, L->index, L->value, L->collb, L->colub, L->obj, L->integer, L->cost,
-            L->rowlb, L->rowub);
+  lp_free(&L->lp);
+  free(L->cost);
+  L->cost = NULL;
 }
 
 void covlp_scale(covlp *L) {
   L->wq = 0;
-  for (int j = 0; j < L->ncols; j++) L->wq = util_gcd(L->wq, L->cost[j]);
+  for (int j = 0; j < L->lp.ncols; j++) L->wq = util_gcd(L->wq, L->cost[j]);
   if (L->wq == 0) L->wq = 1; /* every column's node takes no time */
-  for (int j = 0; j < L->ncols; j++) L->obj[j] = (double)(L->cost[j] / L->wq);
+  for (int j = 0; j < L->lp.ncols; j++) L->lp.obj[j] = (double)(L->cost[j] / L->wq);
 }
 
 int covlp_relax(const covlp *L, double seconds, double *value) {
-  Clp_Simplex *lp = Clp_newModel();
-  Clp_setLogLevel(lp, 0);
-  if (seconds > 0) Clp_setMaximumSeconds(lp, seconds);
-  Clp_loadProblem(lp, L->ncols, L->nrows, L->start, L->index, L->value, L->collb, L->colub,
-                  L->obj, L->rowlb, L->rowub);
-  /* the dual simplex: every cost is at least 0, so the slack basis with
-   * every column at its lower bound is dual feasible from the start
-   * (Clp's own choice of method took 6 times as long on the steps'
-   * problem: bench/RESULTS.md#cover-steps-cutoff) */
-  Clp_initialDualSolve(lp);
-  int st = Clp_status(lp);
-  if (st == 0 && value) *value = Clp_objectiveValue(lp);
-  Clp_deleteModel(lp);
+  /* the dual simplex: every cost is at least 0 (Clp's own choice of
+   * method took 6 times as long on the steps' problem:
+   * bench/RESULTS.md#cover-steps-cutoff) */
+  clp_result res;
+  int st = clp_run(&L->lp, seconds, CLP_DUAL, NULL, &res);
+  if (st == 0 && value) *value = res.obj;
   return st == 1 ? 1 : st == 0 ? 0 : -1;
 }
 
@@ -71,16 +52,16 @@ int covlp_relax(const covlp *L, double seconds, double *value) {
 
 static void covlp_loose(const covlp *L, covlp *W) {
   *W = *L;
-  W->rowlb = util_malloc(((size_t)L->nrows + 1) * sizeof *W->rowlb);
-  W->rowub = util_malloc(((size_t)L->nrows + 1) * sizeof *W->rowub);
-  for (int i = 0; i < L->nrows; i++) {
-    double lo = L->rowlb[i], hi = L->rowub[i];
-    W->rowlb[i] = lo > -1e300 ? lo - COVLP_SLACK * (fabs(lo) > 1 ? fabs(lo) : 1) : lo;
-    W->rowub[i] = hi < 1e300 ? hi + COVLP_SLACK * (fabs(hi) > 1 ? fabs(hi) : 1) : hi;
+  W->lp.rowlb = util_malloc(((size_t)L->lp.nrows + 1) * sizeof *W->lp.rowlb);
+  W->lp.rowub = util_malloc(((size_t)L->lp.nrows + 1) * sizeof *W->lp.rowub);
+  for (int i = 0; i < L->lp.nrows; i++) {
+    double lo = L->lp.rowlb[i], hi = L->lp.rowub[i];
+    W->lp.rowlb[i] = lo > -1e300 ? lo - COVLP_SLACK * (fabs(lo) > 1 ? fabs(lo) : 1) : lo;
+    W->lp.rowub[i] = hi < 1e300 ? hi + COVLP_SLACK * (fabs(hi) > 1 ? fabs(hi) : 1) : hi;
   }
 }
 
-static void covlp_loose_free(covlp *W) { UTIL_FREE(W->rowlb, W->rowub); }
+static void covlp_loose_free(covlp *W) { UTIL_FREE(W->lp.rowlb, W->lp.rowub); }
 
 int64_t covlp_round_up(const covlp *L, double v) {
   double lb = ceil(v - 1e-6 * (fabs(v) > 1 ? fabs(v) : 1));
@@ -94,40 +75,41 @@ static void covlp_objective_row(const covlp *L, covlp *W) {
   covlp Q;
   covlp_loose(L, &Q);
   *W = Q;
-  long long nnz = L->start[L->ncols];
-  W->nrows = L->nrows + 1;
-  W->start = util_malloc(((size_t)L->ncols + 1) * sizeof *W->start);
-  W->index = util_malloc(((size_t)nnz + (size_t)L->ncols + 1) * sizeof *W->index);
-  W->value = util_malloc(((size_t)nnz + (size_t)L->ncols + 1) * sizeof *W->value);
-  W->rowlb = util_realloc(Q.rowlb, ((size_t)W->nrows + 1) * sizeof *W->rowlb);
-  W->rowub = util_realloc(Q.rowub, ((size_t)W->nrows + 1) * sizeof *W->rowub);
+  long long nnz = L->lp.start[L->lp.ncols];
+  W->lp.nrows = L->lp.nrows + 1;
+  W->lp.start = util_malloc(((size_t)L->lp.ncols + 1) * sizeof *W->lp.start);
+  W->lp.index = util_malloc(((size_t)nnz + (size_t)L->lp.ncols + 1) * sizeof *W->lp.index);
+  W->lp.value = util_malloc(((size_t)nnz + (size_t)L->lp.ncols + 1) * sizeof *W->lp.value);
+  W->lp.rowlb = util_realloc(Q.lp.rowlb, ((size_t)W->lp.nrows + 1) * sizeof *W->lp.rowlb);
+  W->lp.rowub = util_realloc(Q.lp.rowub, ((size_t)W->lp.nrows + 1) * sizeof *W->lp.rowub);
   int z = 0;
-  for (int j = 0; j < L->ncols; j++) {
-    W->start[j] = z;
-    for (int e = L->start[j]; e < L->start[j + 1]; e++) {
-      W->index[z] = L->index[e];
-      W->value[z++] = L->value[e];
+  for (int j = 0; j < L->lp.ncols; j++) {
+    W->lp.start[j] = z;
+    for (int e = L->lp.start[j]; e < L->lp.start[j + 1]; e++) {
+      W->lp.index[z] = L->lp.index[e];
+      W->lp.value[z++] = L->lp.value[e];
     }
-    if (L->obj[j] != 0) {
-      W->index[z] = L->nrows;
-      W->value[z++] = L->obj[j];
+    if (L->lp.obj[j] != 0) {
+      W->lp.index[z] = L->lp.nrows;
+      W->lp.value[z++] = L->lp.obj[j];
     }
   }
-  W->start[L->ncols] = z;
-  W->rowlb[L->nrows] = -DBL_MAX;
-  W->rowub[L->nrows] = DBL_MAX;
+  W->lp.start[L->lp.ncols] = z;
+  W->lp.nnz = z;
+  W->lp.rowlb[L->lp.nrows] = -DBL_MAX;
+  W->lp.rowub[L->lp.nrows] = DBL_MAX;
 }
 
 static void covlp_objective_row_free(covlp *W) {
-  UTIL_FREE(W->start, W->index, W->value, W->rowlb, W->rowub);
+  UTIL_FREE(W->lp.start, W->lp.index, W->lp.value, W->lp.rowlb, W->lp.rowub);
 }
 
 /* The duration increase of CBC's solution x of L (its integer columns:
  * the others cost nothing). */
 static int64_t covlp_value(const covlp *L, const double *x) {
   int64_t inc = 0;
-  for (int j = 0; j < L->ncols; j++)
-    if (L->integer[j] && x[j] > 0.5) inc += L->cost[j] * (int64_t)llround(x[j]);
+  for (int j = 0; j < L->lp.ncols; j++)
+    if (L->lp.integer[j] && x[j] > 0.5) inc += L->cost[j] * (int64_t)llround(x[j]);
   return inc;
 }
 
@@ -139,67 +121,54 @@ static int64_t covlp_value(const covlp *L, const double *x) {
  * *found (-1: none). */
 static void covlp_cbc(const covlp *L, double limit, int confirm, int64_t below, int64_t *found,
                       cover_out *o) {
-  Cbc_Model *m = Cbc_newModel();
-  Cbc_loadProblem(m, L->ncols, L->nrows, L->start, L->index, L->value, L->collb,
-                  L->colub, L->obj, L->rowlb, L->rowub);
-  for (int j = 0; j < L->ncols; j++)
-    if (L->integer[j]) Cbc_setInteger(m, j);
+  cbc_limits lim;
+  cbc_limits_init(&lim);
+  lim.seconds = limit;
+  lim.allowable_gap = 0.5; /* whole units: 0.5 proves */
   if (below > 0) {
-    /* heuristics, cuts and strong branching off: the search ends faster
-     * without them where there is no solution
-     * (bench/RESULTS.md#cover-cbc-steps) */
-    Cbc_setParameter(m, "heuristicsOnOff", "off");
-    Cbc_setParameter(m, "cutsOnOff", "off");
-    Cbc_setParameter(m, "strongBranching", "0");
-    Cbc_setParameter(m, "maxSolutions", "1");
-    /* rows scaled, columns not: each node's LP takes far fewer and
-     * cheaper dual iterations than with CBC's default scaling (the rows
-     * are divided by their stage's excess already) */
-    Cbc_setParameter(m, "scaling", "rowsonly");
+    /* heuristics, cuts and strong branching off, rows scaled and columns
+     * not: the search ends faster where there is no solution, and each
+     * node's LP takes far fewer and cheaper dual iterations than with
+     * CBC's default scaling (the rows are divided by their stage's excess
+     * already; bench/RESULTS.md#cover-cbc-steps) */
+    lim.heuristics_off = 1;
+    lim.bare_tree = 1;
+    lim.max_solutions = 1;
     /* a cutoff too: CBC then fixes columns by their reduced costs (at
      * its root, where it may restart the search on what is left, and in
      * its tree); half a unit above the row, so a node whose LP is within
      * a unit of it (CBC may take the objective as whole) is never cut
      * off by the cutoff, only by the row */
-    char cut[32];
-    snprintf(cut, sizeof cut, "%.1f", (double)below + 0.5);
-    Cbc_setParameter(m, "cutoff", cut);
+    lim.cutoff = (double)below + 0.5;
     *found = -1;
   }
-  Cbc_setParameter(m, "preprocess", "off"); /* wrong optima with it: cover_lp.h */
-  char sec[32];
-  snprintf(sec, sizeof sec, "%.3f", limit > 0.01 ? limit : 0.01);
-  Cbc_setParameter(m, "sec", sec);
-  Cbc_setParameter(m, "timeMode", "elapsed");
-  Cbc_setParameter(m, "log", "0");
-  Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units: 0.5 proves */
-  Cbc_setParameter(m, "ratioGap", "0");
   double t0 = util_now();
-  limit = atof(sec);
-  Cbc_solve(m);
-  int in_time = solver_end_in_time(util_now() - t0, limit, 1);
-  const double *x = Cbc_bestSolution(m);
-  if (below > 0 && Cbc_isProvenInfeasible(m)) {
+  double *x = util_malloc(((size_t)L->lp.ncols + 1) * sizeof *x);
+  cbc_result r;
+  int have = cbc_run(&L->lp, &lim, NULL, x, &r);
+  int in_time = r.in_time;
+  limit = r.seconds;
+  if (below > 0 && r.infeasible) {
     if (in_time) {
       o->status = COVER_BOUND;
       o->lp = 2;
       o->increase = below * L->wq;
     }
-    Cbc_deleteModel(m);
+    free(x);
     return;
   }
   /* CBC's bound at a limit is one with the row: for L only with it */
-  if (below > 0 && !Cbc_isProvenOptimal(m)) {
-    if (x) *found = covlp_value(L, x);
-    Cbc_deleteModel(m);
+  if (below > 0 && !r.optimal) {
+    if (have) *found = covlp_value(L, x);
+    free(x);
     return;
   }
-  if (Cbc_isProvenInfeasible(m)) {
+  if (r.infeasible) {
     /* the proof stands when the LP relaxation is infeasible too (Clp to
      * the end), or when CBC ended in time with the relaxation feasible
-     * (the integers then are what does not fit): solver_end.h; with
+     * (the integers then are what does not fit): lp_solver.h; with
      * `confirm`, of the looser problem (COVLP_SLACK), CBC's included */
-    Cbc_deleteModel(m);
+    free(x);
     covlp W;
     if (confirm) covlp_loose(L, &W);
     int lp = covlp_relax(confirm ? &W : L, 0, NULL), sure = lp == 1;
@@ -224,27 +193,27 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, int64_t below, 
   }
   /* CBC's bound, in whole units of wq; an optimum proven within half a
    * unit of it is the exact value of the solution found */
-  double bp = Cbc_getBestPossibleObjValue(m);
-  if (!in_time && Cbc_status(m) == 0) { /* "finished" at the limit: no bound */
+  double bp = r.best_possible;
+  if (!in_time && r.status == 0) { /* "finished" at the limit: no bound */
     snprintf(o->why, sizeof o->why, "CBC ended the covering problem at its time limit "
              "as if finished: no bound taken");
-    Cbc_deleteModel(m);
+    free(x);
     return;
   }
   if (!isfinite(bp) || bp <= -1e300) {
-    Cbc_deleteModel(m);
+    free(x);
     return; /* cover_solve says why */
   }
   o->status = COVER_BOUND;
   o->increase = covlp_round_up(L, bp);
-  if (Cbc_isProvenOptimal(m) && x) {
+  if (r.optimal && have) {
     int64_t inc = covlp_value(L, x);
     if ((double)(inc / L->wq) - bp <= 0.5 + 1e-9 * fabs(bp)) {
       o->status = COVER_OPTIMAL;
       o->increase = inc;
     }
   }
-  Cbc_deleteModel(m);
+  free(x);
 }
 
 /* The steps between o's bound and the best schedule's increase
@@ -278,7 +247,7 @@ static int covlp_prove(const covlp *L, double limit, const cover_params *p, cove
     x.lp = 0;
     int64_t below = lo + (top - lo + part - 1) / part, found;
     /* half a unit of slack: a solution of value below - 1 meets it by far */
-    W.rowub[L->nrows] = (double)below - 0.5;
+    W.lp.rowub[L->lp.nrows] = (double)below - 0.5;
     double ts = util_now();
     covlp_cbc(&W, left, 0, below, &found, &x);
     if (x.status == COVER_BOUND && x.lp == 2) {

@@ -6,21 +6,19 @@
  * duration increase.  covlp_run solves the LP relaxation first (when
  * asked: on large problems CBC may not end) and then CBC in the time
  * left, and keeps the higher bound (or, asked to, proves bounds below
- * the best schedule's increase step by step).  CBC runs without its
- * preprocessing, which has returned optima above the true ones on these
- * problems (bench/RESULTS.md#claims-cbc-preprocessing). */
+ * the best schedule's increase step by step).  Both solvers run through
+ * lp_solver.h, which holds their workarounds (CBC's preprocessing off,
+ * which has returned optima above the true ones on these problems). */
 #ifndef REMAT_COVER_LP_H
 #define REMAT_COVER_LP_H
 
 #include <stdint.h>
 
 #include "cover_types.h"
+#include "lp.h"
 
 typedef struct covlp {
-  int nrows, ncols;
-  int *start, *index;  /* column j's rows index[start[j]..start[j+1]) */
-  double *value, *collb, *colub, *obj, *rowlb, *rowub;
-  char *integer;       /* per column */
+  lp_model lp;         /* the problem (its objective: cost / wq) */
   int64_t *cost;       /* per column, in the graph's units (obj = cost / wq) */
   int64_t wq;          /* every cost's common divisor (1 when none) */
 } covlp;

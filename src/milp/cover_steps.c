@@ -315,47 +315,50 @@ static void cs_stage(cs *S, int k, const int *gj, int ng, int *elist) {
 /* The entries in compressed columns, duplicates summed. */
 static void cs_compress(const cs *S, covlp *L) {
   covlp_alloc(L, S->ncols, S->nrows, S->nnz);
-  for (long long i = 0; i < S->nnz; i++) L->start[S->tc[i] + 1]++;
-  for (int c = 0; c < S->ncols; c++) L->start[c + 1] += L->start[c];
+  lp_model *A = &L->lp;
+  for (long long i = 0; i < S->nnz; i++) A->start[S->tc[i] + 1]++;
+  for (int c = 0; c < S->ncols; c++) A->start[c + 1] += A->start[c];
   int *pos = util_malloc(((size_t)S->ncols + 1) * sizeof *pos);
-  memcpy(pos, L->start, ((size_t)S->ncols + 1) * sizeof *pos);
+  memcpy(pos, A->start, ((size_t)S->ncols + 1) * sizeof *pos);
   for (long long i = 0; i < S->nnz; i++) {
     int at = pos[S->tc[i]]++;
-    L->index[at] = S->tr[i];
-    L->value[at] = S->tv[i];
+    A->index[at] = S->tr[i];
+    A->value[at] = S->tv[i];
   }
   free(pos);
   /* sort each column by row (short columns: insertion sort) and merge */
   int z = 0;
   for (int c = 0; c < S->ncols; c++) {
-    int from = L->start[c], to = L->start[c + 1];
+    int from = A->start[c], to = A->start[c + 1];
     for (int x = from + 1; x < to; x++)
-      for (int y = x; y > from && L->index[y] < L->index[y - 1]; y--) {
-        int ti = L->index[y];
-        L->index[y] = L->index[y - 1];
-        L->index[y - 1] = ti;
-        double tv = L->value[y];
-        L->value[y] = L->value[y - 1];
-        L->value[y - 1] = tv;
+      for (int y = x; y > from && A->index[y] < A->index[y - 1]; y--) {
+        int ti = A->index[y];
+        A->index[y] = A->index[y - 1];
+        A->index[y - 1] = ti;
+        double tv = A->value[y];
+        A->value[y] = A->value[y - 1];
+        A->value[y - 1] = tv;
       }
-    L->start[c] = z;
+    A->start[c] = z;
     for (int x = from; x < to; x++) {
-      if (z > L->start[c] && L->index[z - 1] == L->index[x]) L->value[z - 1] += L->value[x];
-      else {
-        L->index[z] = L->index[x];
-        L->value[z++] = L->value[x];
+      if (z > A->start[c] && A->index[z - 1] == A->index[x]) {
+        A->value[z - 1] += A->value[x];
+      } else {
+        A->index[z] = A->index[x];
+        A->value[z++] = A->value[x];
       }
     }
   }
-  L->start[S->ncols] = z;
+  A->start[S->ncols] = z;
+  A->nnz = z;
   for (int c = 0; c < S->ncols; c++) {
-    L->collb[c] = S->lb[c];
-    L->colub[c] = S->ub[c];
+    A->collb[c] = S->lb[c];
+    A->colub[c] = S->ub[c];
     L->cost[c] = S->cost[c];
-    L->integer[c] = S->integer[c];
+    A->integer[c] = S->integer[c];
   }
-  memcpy(L->rowlb, S->rlb, (size_t)S->nrows * sizeof *L->rowlb);
-  memcpy(L->rowub, S->rub, (size_t)S->nrows * sizeof *L->rowub);
+  memcpy(A->rowlb, S->rlb, (size_t)S->nrows * sizeof *A->rowlb);
+  memcpy(A->rowub, S->rub, (size_t)S->nrows * sizeof *A->rowub);
 }
 
 
@@ -436,17 +439,17 @@ typedef struct cs_split {
 } cs_split;
 
 static void cs_split_rows(const cs *S, const covlp *L, cs_split *P) {
-  int nr = L->nrows, nc = L->ncols;
+  int nr = L->lp.nrows, nc = L->lp.ncols;
   int *to = util_malloc(((size_t)nr + 1) * sizeof *to); /* base row, or -1 - lazy row */
   P->nb = P->nl = 0;
   for (int r = 0; r < nr; r++) to[r] = S->rlazy[r] ? -1 - P->nl++ : P->nb++;
-  long long nnz = L->start[nc];
+  long long nnz = L->lp.start[nc];
   P->bs = util_malloc(((size_t)nc + 1) * sizeof *P->bs);
   P->bi = util_malloc(((size_t)nnz + 1) * sizeof *P->bi);
   P->bv = util_malloc(((size_t)nnz + 1) * sizeof *P->bv);
   P->ls = util_calloc((size_t)P->nl + 2, sizeof *P->ls);
   for (long long e = 0; e < nnz; e++)
-    if (to[L->index[e]] < 0) P->ls[-to[L->index[e]]]++; /* generated row -1 - to, + 1 */
+    if (to[L->lp.index[e]] < 0) P->ls[-to[L->lp.index[e]]]++; /* generated row -1 - to, + 1 */
   for (int i = 0; i < P->nl; i++) P->ls[i + 1] += P->ls[i];
   P->lc = util_malloc(((size_t)P->ls[P->nl] + 1) * sizeof *P->lc);
   P->lv = util_malloc(((size_t)P->ls[P->nl] + 1) * sizeof *P->lv);
@@ -455,15 +458,15 @@ static void cs_split_rows(const cs *S, const covlp *L, cs_split *P) {
   int z = 0;
   for (int c = 0; c < nc; c++) {
     P->bs[c] = z;
-    for (int e = L->start[c]; e < L->start[c + 1]; e++) {
-      int r = to[L->index[e]];
+    for (int e = L->lp.start[c]; e < L->lp.start[c + 1]; e++) {
+      int r = to[L->lp.index[e]];
       if (r >= 0) {
         P->bi[z] = r;
-        P->bv[z++] = L->value[e];
+        P->bv[z++] = L->lp.value[e];
       } else {
         int i = -1 - r;
         P->lc[pos[i]] = c;
-        P->lv[pos[i]++] = L->value[e];
+        P->lv[pos[i]++] = L->lp.value[e];
       }
     }
   }
@@ -476,11 +479,11 @@ static void cs_split_rows(const cs *S, const covlp *L, cs_split *P) {
   for (int r = 0; r < nr; r++) {
     int q = to[r];
     if (q >= 0) {
-      P->blb[q] = L->rowlb[r];
-      P->bub[q] = L->rowub[r];
+      P->blb[q] = L->lp.rowlb[r];
+      P->bub[q] = L->lp.rowub[r];
     } else {
-      P->llb[-1 - q] = L->rowlb[r];
-      P->lub[-1 - q] = L->rowub[r];
+      P->llb[-1 - q] = L->lp.rowlb[r];
+      P->lub[-1 - q] = L->lp.rowub[r];
       P->lfr[-1 - q] = S->rf[r] >= 0 ? to[S->rf[r]] : -1; /* F_k's rows are base rows */
     }
   }
@@ -502,8 +505,8 @@ static void cs_rounds(const cs *S, const covlp *L, double limit, cover_out *o) {
   cs_split_rows(S, L, &P);
   Clp_Simplex *lp = Clp_newModel();
   Clp_setLogLevel(lp, 0);
-  Clp_loadProblem(lp, L->ncols, P.nb, P.bs, P.bi, P.bv, L->collb, L->colub, L->obj, P.blb,
-                  P.bub);
+  Clp_loadProblem(lp, L->lp.ncols, P.nb, P.bs, P.bi, P.bv, L->lp.collb, L->lp.colub, L->lp.obj,
+                  P.blb, P.bub);
   char *in = util_calloc((size_t)P.nl + 1, 1);
   int *as = util_malloc(((size_t)P.nl + 1) * sizeof *as);
   int *ac = util_malloc(((size_t)P.ls[P.nl] + 1) * sizeof *ac);

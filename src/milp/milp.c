@@ -3,20 +3,16 @@
  * decoding and checking its solutions. */
 #include "milp.h"
 
-#include <Cbc_C_Interface.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "child.h"
+#include "lp_solver.h"
 #include "progress.h"
 #include "result.h"
-#include "solver_end.h"
 #include "util.h"
 
 void milp_params_init(milp_params *p) {
@@ -39,28 +35,14 @@ typedef struct milp_run {
   int phase; /* 1: until a first schedule within budget, 2: the rest */
   prog pr;
   double t0;
-  atomic_flag lock; /* CBC may call back from several threads */
   double incumbent; /* objective units, INFINITY: none logged yet */
   double bound;     /* objective units, -INFINITY: none logged yet */
   double dbound;    /* phase 2's bound on the duration, -INFINITY: none */
   double t_inc;     /* when CBC logged its incumbent */
   int stopped;      /* a callback saw the stop flag */
-  Cbc_Model *cbc;   /* while CBC runs */
-  double cbc_limit; /* CBC's time limit (seconds) */
-  int cbc_threads;  /* and its threads */
   int internal;
   char errmsg[480];
 } milp_run;
-
-static void milp_lock(milp_run *M) {
-  while (atomic_flag_test_and_set(&M->lock)) {
-  }
-}
-
-static void milp_unlock(milp_run *M) { atomic_flag_clear(&M->lock); }
-
-/* CBC's message callback has no user pointer. */
-static milp_run *milp_active;
 
 static double milp_elapsed(const milp_run *M) { return util_now() - M->t0; }
 
@@ -99,95 +81,11 @@ static void milp_progress(milp_run *M, double inc, double bnd, int nodes) {
                 milp_elapsed(M), M->phase, i, b, nodes);
 }
 
-static void milp_on_message(Cbc_Model *model, int msgno, int nd,
-                            const double *d, int ni, const int *iv, int nc,
-                            char **cv) {
-  (void)model, (void)nc, (void)cv;
-  milp_run *M = milp_active;
-  if (!M) return;
-  double inc = INFINITY, bnd = -INFINITY;
-  int nodes = -1;
-  switch (msgno) {
-  case 4:
-  case 12:
-  case 16:
-  case 24:
-  case 33: /* new integer solutions */
-    if (nd >= 1) inc = d[0];
-    break;
-  case 10: /* After %d nodes, %d on tree, %g best solution, best possible %g */
-    if (nd >= 2) inc = d[0], bnd = d[1];
-    if (ni >= 1) nodes = iv[0];
-    break;
-  case 5: /* Partial search - best objective %g (best possible %g) */
-    if (nd >= 2) inc = d[0], bnd = d[1];
-    break;
-  case 13: /* At root node, %d cuts changed objective from %g to %g */
-    if (nd >= 2) bnd = d[1];
-    break;
-  default:
-    return;
-  }
-  milp_lock(M);
+/* CBC's log as it goes (lp_solver.h calls one at a time). */
+static void milp_on_progress(void *ctx, double inc, double bnd, int nodes) {
+  milp_run *M = ctx;
   if (milp_stop_requested(M)) M->stopped = 1;
   if (!M->stopped) milp_progress(M, inc, bnd, nodes < 0 ? 0 : nodes);
-  milp_unlock(M);
-}
-
-/* The interrupt: once the stop flag is set, every node CBC asks for cuts
- * gets an infeasible one (x_0 >= ub + 1), so the search closes quickly
- * and CBC returns its incumbent. */
-static void milp_on_cuts(void *osi, void *cuts, void *appdata) {
-  milp_run *M = appdata;
-  if (!milp_stop_requested(M)) {
-    /* CBC's heuristics lower the shared message handler's level to 0 in
-     * their sub-searches (through the solver they clone) and do not
-     * always restore it: put it back, or the progress goes silent. */
-    milp_lock(M);
-    if (Cbc_getLogLevel(M->cbc) < 1) Cbc_setLogLevel(M->cbc, 1);
-    milp_unlock(M);
-    return;
-  }
-  milp_lock(M);
-  M->stopped = 1;
-  milp_unlock(M);
-  if (Osi_getNumCols(osi) < 1) return;
-  int col = 0;
-  double one = 1;
-  OsiCuts_addRowCut(cuts, 1, &col, &one, 'G', Osi_getColUpper(osi)[0] + 1);
-}
-
-static void milp_setp(Cbc_Model *m, const char *name, const char *fmt,
-                      double v) {
-  char buf[64];
-  snprintf(buf, sizeof buf, fmt, v);
-  Cbc_setParameter(m, name, buf);
-}
-
-#define MILP_PUMP_MAX_COLS 100000
-
-static Cbc_Model *milp_cbc_model(milp_run *M) {
-  const milp_model *md = M->cur;
-  Cbc_Model *m = Cbc_newModel();
-  Cbc_loadProblem(m, md->ncols, md->nrows, md->start, md->index, md->value,
-                  md->collb, md->colub, md->obj, md->rowlb, md->rowub);
-  for (int j = 0; j < md->nint; j++) Cbc_setInteger(m, j);
-  int threads = M->p->threads > 0 ? M->p->threads : util_ncpus();
-  double left = M->p->time_limit - milp_elapsed(M);
-  M->cbc_limit = left > 0.01 ? left : 0.01;
-  M->cbc_threads = threads > 1 ? threads : 1;
-  milp_setp(m, "log", "%.0f", 1);
-  Cbc_setParameter(m, "timeMode", "elapsed");
-  milp_setp(m, "sec", "%.3f", M->cbc_limit);
-  if (threads > 1) milp_setp(m, "threads", "%.0f", threads);
-  milp_setp(m, "ratioGap", "%.12g", M->p->rel_gap);
-  milp_setp(m, "allowableGap", "%.12g", 1e-9);
-  /* CBC's feasibility pump checks neither the time limit nor the stop
-   * callback; on large models one pass takes minutes */
-  if (md->ncols > MILP_PUMP_MAX_COLS) Cbc_setParameter(m, "feas", "off");
-  Cbc_registerCallBack(m, milp_on_message);
-  Cbc_addCutCallback(m, milp_on_cuts, "remat-stop", M);
-  return m;
 }
 
 /* The best schedule so far as CBC's MIP start if it fits (pruned R,
@@ -208,7 +106,7 @@ static int milp_mipstart(milp_run *M, int **idx, double **val) {
     ok = stage_checkmate_peak(g, &R, &S, NULL) <= r->budget;
   }
   if (ok) {
-    int cnt = M->md.nint ? M->md.nint : 1;
+    int cnt = M->md.u_base ? M->md.u_base : 1; /* R and S */
     *idx = util_malloc((size_t)cnt * sizeof **idx);
     *val = util_malloc((size_t)cnt * sizeof **val);
     for (int t = 1; t < n; t++)
@@ -274,26 +172,6 @@ static void milp_take(milp_run *M, const double *x, double obj) {
   free(seq);
   stage_mat_free(&R);
   stage_mat_free(&S);
-}
-
-/* Run CBC with stdout (where CBC prints its log) sent to /dev/null, or to
- * stderr when verbose > 1. */
-static void milp_run_cbc(milp_run *M, Cbc_Model *m) {
-  fflush(stdout);
-  int saved = dup(1);
-  int to = M->p->verbose > 1 ? dup(2) : open("/dev/null", O_WRONLY);
-  if (saved >= 0 && to >= 0) dup2(to, 1);
-  if (to >= 0) close(to);
-  milp_active = M;
-  M->cbc = m;
-  Cbc_solve(m);
-  M->cbc = NULL;
-  milp_active = NULL;
-  fflush(stdout);
-  if (saved >= 0) {
-    dup2(saved, 1);
-    close(saved);
-  }
 }
 
 void milp_best_line(prog *pr, double t, const remat_result *r, const char *what) {
@@ -407,37 +285,40 @@ static void milp_cbc_child(void *arg) {
   milp_cbc_job *J = arg;
   milp_run *M = J->M;
   milp_cbc_out *o = J->out;
-  Cbc_Model *m = milp_cbc_model(M);
-  if (J->nstart)
-    Cbc_setMIPStartI(m, J->nstart, J->idx, J->val);
-  else
-    Cbc_setParameter(m, "preprocess", "off");
-  if (M->phase == 1) Cbc_setParameter(m, "maxSolutions", "1");
+  cbc_limits lim;
+  cbc_limits_init(&lim);
+  double left = M->p->time_limit - milp_elapsed(M);
+  lim.seconds = left > CBC_MIN_SECONDS ? left : CBC_MIN_SECONDS;
+  lim.threads = M->p->threads > 0 ? M->p->threads : util_ncpus();
+  lim.ratio_gap = M->p->rel_gap;
+  lim.keep_clock = 1;
+  lim.log = 1;
+  lim.out = M->p->verbose > 1 ? CBC_OUT_STDERR : CBC_OUT_NULL;
+  lim.nstart = J->nstart;
+  lim.start_col = J->idx;
+  lim.start_val = J->val;
+  if (M->phase == 1) lim.max_solutions = 1;
+  cbc_callbacks cb = {.ctx = M, .progress = milp_on_progress, .stop = milp_halt};
   M->incumbent = INFINITY;
   M->bound = -INFINITY;
-  double t0 = util_now();
-  milp_run_cbc(M, m);
-  /* a proof only from a run that ended in time (solver_end.h) */
-  int in_time = solver_end_in_time(util_now() - t0, M->cbc_limit, M->cbc_threads);
+  cbc_result r;
+  int have = cbc_run(&M->cur->lp, &lim, &cb, o->x, &r);
   prog_done(&M->pr);
-  const double *x = Cbc_bestSolution(m);
-  o->e.optimal = in_time && Cbc_isProvenOptimal(m) &&
-                 !(M->phase == 1 && Cbc_secondaryStatus(m) == 6); /* solutions */
-  o->e.infeasible = in_time && Cbc_isProvenInfeasible(m);
-  o->e.have_sol = x != NULL;
+  /* a proof only from a run that ended in time (lp_solver.h) */
+  o->e.optimal = r.in_time && r.optimal && !(M->phase == 1 && r.secondary == 6); /* solutions */
+  o->e.infeasible = r.in_time && r.infeasible;
+  o->e.have_sol = have;
   /* the objective of the rounded solution, exactly (CBC's own carries its
    * integrality tolerance times the durations) */
-  o->e.obj = x ? (double)milp_objective_units(M->cur, x) : INFINITY;
-  if (x) memcpy(o->x, x, (size_t)M->md.ncols * sizeof(double));
-  o->stopped = M->stopped || milp_stop_requested(M);
-  o->best_possible = Cbc_getBestPossibleObjValue(m);
-  o->nodes = Cbc_getNodeCount(m);
-  o->status = Cbc_status(m);
-  o->secondary = Cbc_secondaryStatus(m);
+  o->e.obj = have ? (double)milp_objective_units(M->cur, o->x) : INFINITY;
+  o->stopped = M->stopped || r.stopped || milp_stop_requested(M);
+  o->best_possible = r.best_possible;
+  o->nodes = (int)r.nodes;
+  o->status = r.status;
+  o->secondary = r.secondary;
   o->incumbent = M->incumbent;
   o->bound = M->bound;
   o->t_inc = M->t_inc;
-  Cbc_deleteModel(m);
   o->done = 1;
 }
 
@@ -447,15 +328,12 @@ static void milp_cbc_child(void *arg) {
 #define MILP_GRACE 2.0
 #define MILP_GRACE1 0.2
 
-/* One CBC run; phase 1 stops at the first solution.  CBC 2.10.8 (Cgl
- * 0.60.3) dereferences NULL when its preprocessing proves a problem
- * infeasible while keeping column names, which the cut callback turns on
- * (`cbc -PrepNames on` crashes the same way).  With a feasible MIP start
- * preprocessing cannot prove infeasibility; without one (phase 1) it is
- * switched off, and phase 2 starts again from phase 1's first schedule,
- * with preprocessing.  CBC runs in a child process (child.h): its root LP
- * ignores the clock and the stop callback, so the child is stopped at the
- * time limit (or the stop flag) and killed MILP_GRACE seconds later. */
+/* One CBC run; phase 1 stops at the first solution.  Without a MIP start
+ * (phase 1) CBC runs without its preprocessing (lp_solver.h), and phase 2
+ * starts again from phase 1's first schedule, with it.  CBC runs in a
+ * child process (child.h): its root LP ignores the clock and the stop
+ * callback, so the child is stopped at the time limit (or the stop flag)
+ * and killed MILP_GRACE seconds later. */
 static milp_end milp_cbc_run(milp_run *M, const milp_model *mm) {
   milp_end e = {0, 0, 0, INFINITY};
   M->cur = mm;
@@ -467,11 +345,11 @@ static milp_end milp_cbc_run(milp_run *M, const milp_model *mm) {
   prog_line(&M->pr,
             "[%7.2fs] CBC phase %d on %d columns (%d integer), %d rows, "
             "%lld nonzeros%s",
-            milp_elapsed(M), M->phase, mm->ncols, mm->nint, mm->nrows, mm->nnz,
+            milp_elapsed(M), M->phase, mm->lp.ncols, lp_nint(&mm->lp), mm->lp.nrows, mm->lp.nnz,
             warm ? "; warm start"
             : mm->mem_up ? "; sizes rounded up, no preprocessing, stop at the first schedule"
                          : "; no preprocessing, stop at the first schedule");
-  size_t bytes = sizeof(milp_cbc_out) + (size_t)M->md.ncols * sizeof(double);
+  size_t bytes = sizeof(milp_cbc_out) + (size_t)M->md.lp.ncols * sizeof(double);
   milp_cbc_out *o = child_shared(bytes);
   J.out = o;
   double left = M->p->time_limit - milp_elapsed(M);
@@ -563,10 +441,10 @@ static int milp_model_build(milp_run *M) {
     return REMAT_EUSAGE;
   }
   if (M->st) {
-    M->st->columns = M->md.ncols;
-    M->st->rows = M->md.nrows;
-    M->st->integer_columns = M->md.nint;
-    M->st->nonzeros = M->md.nnz;
+    M->st->columns = M->md.lp.ncols;
+    M->st->rows = M->md.lp.nrows;
+    M->st->integer_columns = lp_nint(&M->md.lp);
+    M->st->nonzeros = M->md.lp.nnz;
   }
   M->r->mem_quantum = M->md.mem_q;
   M->r->dur_quantum = M->md.dur_q;
@@ -604,7 +482,6 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
                milp_stats *st) {
   milp_run M = {.g = g, .p = p, .r = r, .st = st, .t0 = util_now(), .incumbent = INFINITY,
                 .bound = -INFINITY, .dbound = -INFINITY};
-  atomic_flag_clear(&M.lock);
   prog_init(&M.pr, p->verbose);
   if (st) memset(st, 0, sizeof *st);
   int rc = REMAT_OK;

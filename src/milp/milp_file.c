@@ -21,20 +21,20 @@ static char *mf_dup(const char *s) {
 }
 
 static void mf_names_init(mf_names *N, const milp_model *md) {
-  N->nrows = md->nrows;
-  N->ncols = md->ncols;
-  milp_tag *rt = util_malloc((size_t)(md->nrows ? md->nrows : 1) * sizeof *rt);
-  int nf = md->ncols - md->f_base;
+  N->nrows = md->lp.nrows;
+  N->ncols = md->lp.ncols;
+  milp_tag *rt = util_malloc((size_t)(md->lp.nrows ? md->lp.nrows : 1) * sizeof *rt);
+  int nf = md->lp.ncols - md->f_base;
   milp_tag *ft = util_malloc((size_t)(nf ? nf : 1) * sizeof *ft);
   milp_tags(md, rt, ft);
   char buf[96];
-  N->row = util_malloc((size_t)(md->nrows ? md->nrows : 1) * sizeof *N->row);
-  for (int r = 0; r < md->nrows; r++) {
+  N->row = util_malloc((size_t)(md->lp.nrows ? md->lp.nrows : 1) * sizeof *N->row);
+  for (int r = 0; r < md->lp.nrows; r++) {
     milp_tag_name(&rt[r], buf, sizeof buf);
     N->row[r] = mf_dup(buf);
   }
-  N->col = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof *N->col);
-  for (int j = 0; j < md->ncols; j++) {
+  N->col = util_malloc((size_t)(md->lp.ncols ? md->lp.ncols : 1) * sizeof *N->col);
+  for (int j = 0; j < md->lp.ncols; j++) {
     milp_col_name(md, ft, j, buf, sizeof buf);
     N->col[j] = mf_dup(buf);
   }
@@ -94,59 +94,65 @@ static char mf_sense(double lb, double ub) {
   return 'G';
 }
 
-int milp_write_mps(const milp_model *md, FILE *f) {
-  mf_names N;
-  mf_names_init(&N, md);
+/* L in free MPS format with names N (the model's header written). */
+static void mf_mps(const lp_model *L, const mf_names *N, FILE *f) {
   char a[64];
-  mf_header(md, f, "*");
   fprintf(f, "NAME remat\nROWS\n N OBJ\n");
-  for (int r = 0; r < md->nrows; r++)
-    fprintf(f, " %c %s\n", mf_sense(md->rowlb[r], md->rowub[r]), N.row[r]);
+  for (int r = 0; r < L->nrows; r++)
+    fprintf(f, " %c %s\n", mf_sense(L->rowlb[r], L->rowub[r]), N->row[r]);
   fprintf(f, "COLUMNS\n");
-  if (md->nint) fprintf(f, "    MARKER 'MARKER' 'INTORG'\n");
-  for (int j = 0; j < md->ncols; j++) {
-    if (j == md->nint && md->nint) fprintf(f, "    MARKER 'MARKER' 'INTEND'\n");
+  int in = 0; /* within integer markers */
+  for (int j = 0; j < L->ncols; j++) {
+    if (!L->integer[j] != !in)
+      fprintf(f, "    MARKER 'MARKER' '%s'\n", in ? "INTEND" : "INTORG"), in = !in;
     int any = 0;
-    if (md->obj[j] != 0) {
-      mf_num(a, sizeof a, md->obj[j]);
-      fprintf(f, "    %s OBJ %s\n", N.col[j], a);
+    if (L->obj[j] != 0) {
+      mf_num(a, sizeof a, L->obj[j]);
+      fprintf(f, "    %s OBJ %s\n", N->col[j], a);
       any = 1;
     }
-    for (int p = md->start[j]; p < md->start[j + 1]; p++) {
-      mf_num(a, sizeof a, md->value[p]);
-      fprintf(f, "    %s %s %s\n", N.col[j], N.row[md->index[p]], a);
+    for (int p = L->start[j]; p < L->start[j + 1]; p++) {
+      mf_num(a, sizeof a, L->value[p]);
+      fprintf(f, "    %s %s %s\n", N->col[j], N->row[L->index[p]], a);
       any = 1;
     }
-    if (!any) fprintf(f, "    %s OBJ 0\n", N.col[j]);
+    if (!any) fprintf(f, "    %s OBJ 0\n", N->col[j]);
   }
-  if (md->nint == md->ncols && md->nint) fprintf(f, "    MARKER 'MARKER' 'INTEND'\n");
+  if (in) fprintf(f, "    MARKER 'MARKER' 'INTEND'\n");
   fprintf(f, "RHS\n");
-  for (int r = 0; r < md->nrows; r++) {
-    char s = mf_sense(md->rowlb[r], md->rowub[r]);
-    double v = s == 'G' ? md->rowlb[r] : md->rowub[r];
+  for (int r = 0; r < L->nrows; r++) {
+    char s = mf_sense(L->rowlb[r], L->rowub[r]);
+    double v = s == 'G' ? L->rowlb[r] : L->rowub[r];
     if (v == 0) continue;
     mf_num(a, sizeof a, v);
-    fprintf(f, "    RHS %s %s\n", N.row[r], a);
+    fprintf(f, "    RHS %s %s\n", N->row[r], a);
   }
   int ranges = 0;
-  for (int r = 0; r < md->nrows; r++) {
-    double lb = md->rowlb[r], ub = md->rowub[r];
+  for (int r = 0; r < L->nrows; r++) {
+    double lb = L->rowlb[r], ub = L->rowub[r];
     if (lb == ub || lb <= -DBL_MAX || ub >= DBL_MAX) continue;
     if (!ranges++) fprintf(f, "RANGES\n");
     mf_num(a, sizeof a, ub - lb);
-    fprintf(f, "    RNG %s %s\n", N.row[r], a);
+    fprintf(f, "    RNG %s %s\n", N->row[r], a);
   }
   fprintf(f, "BOUNDS\n");
-  for (int j = 0; j < md->ncols; j++) {
-    mf_num(a, sizeof a, md->colub[j]);
-    if (md->colub[j] == md->collb[j])
-      fprintf(f, " FX BND %s %s\n", N.col[j], a);
-    else if (j < md->nint && md->colub[j] == 1)
-      fprintf(f, " BV BND %s\n", N.col[j]);
+  for (int j = 0; j < L->ncols; j++) {
+    mf_num(a, sizeof a, L->colub[j]);
+    if (L->colub[j] == L->collb[j])
+      fprintf(f, " FX BND %s %s\n", N->col[j], a);
+    else if (L->integer[j] && L->colub[j] == 1)
+      fprintf(f, " BV BND %s\n", N->col[j]);
     else
-      fprintf(f, " UP BND %s %s\n", N.col[j], a);
+      fprintf(f, " UP BND %s %s\n", N->col[j], a);
   }
   fprintf(f, "ENDATA\n");
+}
+
+int milp_write_mps(const milp_model *md, FILE *f) {
+  mf_names N;
+  mf_names_init(&N, md);
+  mf_header(md, f, "*");
+  mf_mps(&md->lp, &N, f);
   mf_names_free(&N);
   return ferror(f) ? -1 : 0;
 }
@@ -157,18 +163,18 @@ typedef struct mf_rows {
   double *val;
 } mf_rows;
 
-static void mf_rows_init(mf_rows *R, const milp_model *md) {
-  R->start = util_calloc((size_t)md->nrows + 2, sizeof *R->start);
-  long long nnz = md->start[md->ncols];
+static void mf_rows_init(mf_rows *R, const lp_model *L) {
+  R->start = util_calloc((size_t)L->nrows + 2, sizeof *R->start);
+  long long nnz = L->start[L->ncols];
   R->col = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *R->col);
   R->val = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *R->val);
-  for (long long p = 0; p < nnz; p++) R->start[md->index[p] + 2]++;
-  for (int r = 0; r < md->nrows; r++) R->start[r + 2] += R->start[r + 1];
-  for (int j = 0; j < md->ncols; j++)
-    for (int p = md->start[j]; p < md->start[j + 1]; p++) {
-      int q = R->start[md->index[p] + 1]++;
+  for (long long p = 0; p < nnz; p++) R->start[L->index[p] + 2]++;
+  for (int r = 0; r < L->nrows; r++) R->start[r + 2] += R->start[r + 1];
+  for (int j = 0; j < L->ncols; j++)
+    for (int p = L->start[j]; p < L->start[j + 1]; p++) {
+      int q = R->start[L->index[p] + 1]++;
       R->col[q] = j;
-      R->val[q] = md->value[p];
+      R->val[q] = L->value[p];
     }
 }
 
@@ -179,7 +185,7 @@ static void mf_rows_free(mf_rows *R) {
 }
 
 /* Terms "+ 3 x - y", a few to a line. */
-static void mf_terms(FILE *f, mf_names *N, const int *col, const double *val, int k,
+static void mf_terms(FILE *f, const mf_names *N, const int *col, const double *val, int k,
                      const char *empty) {
   char a[64];
   if (!k) fprintf(f, " 0 %s", empty);
@@ -191,60 +197,72 @@ static void mf_terms(FILE *f, mf_names *N, const int *col, const double *val, in
   }
 }
 
-int milp_write_lp(const milp_model *md, FILE *f) {
-  mf_names N;
-  mf_names_init(&N, md);
+/* The objective and the rows in LP format; `empty` names a column for
+ * an empty sum (0 x). */
+static void mf_lp_rows(const lp_model *L, const mf_names *N, const char *empty, FILE *f) {
   mf_rows R;
-  mf_rows_init(&R, md);
+  mf_rows_init(&R, L);
   char a[64];
-  mf_header(md, f, "\\");
   fprintf(f, "Minimize\n obj:");
   int k = 0;
-  int *oc = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof *oc);
-  double *ov = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof *ov);
-  for (int j = 0; j < md->ncols; j++)
-    if (md->obj[j] != 0) oc[k] = j, ov[k++] = md->obj[j];
-  mf_terms(f, &N, oc, ov, k, N.col[md->u_base]);
+  int *oc = util_malloc((size_t)(L->ncols ? L->ncols : 1) * sizeof *oc);
+  double *ov = util_malloc((size_t)(L->ncols ? L->ncols : 1) * sizeof *ov);
+  for (int j = 0; j < L->ncols; j++)
+    if (L->obj[j] != 0) oc[k] = j, ov[k++] = L->obj[j];
+  mf_terms(f, N, oc, ov, k, empty);
   free(oc);
   free(ov);
   fprintf(f, "\nSubject To\n");
-  for (int r = 0; r < md->nrows; r++) {
-    double lb = md->rowlb[r], ub = md->rowub[r];
+  for (int r = 0; r < L->nrows; r++) {
+    double lb = L->rowlb[r], ub = L->rowub[r];
     const int *rc = R.col + R.start[r];
     const double *rv = R.val + R.start[r];
     int rk = R.start[r + 1] - R.start[r];
     if (lb > -DBL_MAX && ub < DBL_MAX && lb != ub) { /* a range (none is built) */
-      fprintf(f, " %s_lo:", N.row[r]);
-      mf_terms(f, &N, rc, rv, rk, N.col[md->u_base]);
+      fprintf(f, " %s_lo:", N->row[r]);
+      mf_terms(f, N, rc, rv, rk, empty);
       mf_num(a, sizeof a, lb);
-      fprintf(f, " >= %s\n %s_hi:", a, N.row[r]);
+      fprintf(f, " >= %s\n %s_hi:", a, N->row[r]);
       lb = -DBL_MAX;
     } else {
-      fprintf(f, " %s:", N.row[r]);
+      fprintf(f, " %s:", N->row[r]);
     }
-    mf_terms(f, &N, rc, rv, rk, N.col[md->u_base]);
+    mf_terms(f, N, rc, rv, rk, empty);
     char s = mf_sense(lb, ub);
     mf_num(a, sizeof a, s == 'G' ? lb : ub);
     fprintf(f, " %s %s\n", s == 'E' ? "=" : s == 'L' ? "<=" : ">=", a);
   }
+  mf_rows_free(&R);
+}
+
+/* The bounds and the integer columns in LP format. */
+static void mf_lp_bounds(const lp_model *L, const mf_names *N, FILE *f) {
+  char a[64];
   fprintf(f, "Bounds\n");
-  for (int j = 0; j < md->ncols; j++) {
-    mf_num(a, sizeof a, md->colub[j]);
-    if (md->colub[j] == md->collb[j])
-      fprintf(f, " %s = %s\n", N.col[j], a);
-    else if (j >= md->nint || md->colub[j] != 1)
-      fprintf(f, " 0 <= %s <= %s\n", N.col[j], a);
+  for (int j = 0; j < L->ncols; j++) {
+    mf_num(a, sizeof a, L->colub[j]);
+    if (L->colub[j] == L->collb[j])
+      fprintf(f, " %s = %s\n", N->col[j], a);
+    else if (!L->integer[j] || L->colub[j] != 1)
+      fprintf(f, " 0 <= %s <= %s\n", N->col[j], a);
   }
-  if (md->nint) {
+  if (lp_nint(L)) {
     fprintf(f, "Binaries\n");
-    for (int j = 0; j < md->nint; j++)
-      if (md->colub[j] != md->collb[j]) fprintf(f, " %s\n", N.col[j]);
+    for (int j = 0; j < L->ncols; j++)
+      if (L->integer[j] && L->colub[j] != L->collb[j]) fprintf(f, " %s\n", N->col[j]);
     fprintf(f, "Generals\n");
-    for (int j = 0; j < md->nint; j++)
-      if (md->colub[j] == md->collb[j]) fprintf(f, " %s\n", N.col[j]);
+    for (int j = 0; j < L->ncols; j++)
+      if (L->integer[j] && L->colub[j] == L->collb[j]) fprintf(f, " %s\n", N->col[j]);
   }
   fprintf(f, "End\n");
-  mf_rows_free(&R);
+}
+
+int milp_write_lp(const milp_model *md, FILE *f) {
+  mf_names N;
+  mf_names_init(&N, md);
+  mf_header(md, f, "\\");
+  mf_lp_rows(&md->lp, &N, N.col[md->u_base], f);
+  mf_lp_bounds(&md->lp, &N, f);
   mf_names_free(&N);
   return ferror(f) ? -1 : 0;
 }

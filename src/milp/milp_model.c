@@ -2,7 +2,6 @@
  * decoding a solution, and its LP relaxation with Clp (milp_model.h). */
 #include "milp_model.h"
 
-#include <Clp_C_Interface.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -11,7 +10,7 @@
 #include <string.h>
 
 #include "child.h"
-#include "solver_end.h"
+#include "lp_solver.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -34,8 +33,8 @@ typedef struct milp_bld {
 /* A row of kind MILP_ROW_* with indices t, a, c, d (milp_tag). */
 static int milp_row(milp_bld *b, double lb, double ub, int kind, int t, int a, int c, int d) {
   if (b->fill == 1) {
-    b->md->rowlb[b->row] = lb;
-    b->md->rowub[b->row] = ub;
+    b->md->lp.rowlb[b->row] = lb;
+    b->md->lp.rowub[b->row] = ub;
   } else if (b->fill == 2) {
     b->rtag[b->row] = (milp_tag){kind, t, a, c, d};
   }
@@ -49,15 +48,15 @@ static void milp_put(milp_bld *b, int row, int col, double v) {
     return;
   }
   int p = b->cur[col]++;
-  b->md->index[p] = row;
-  b->md->value[p] = v;
+  b->md->lp.index[p] = row;
+  b->md->lp.value[p] = v;
 }
 
 static void milp_col(milp_bld *b, int col, double lb, double ub, double obj) {
   if (b->fill != 1) return;
-  b->md->collb[col] = lb;
-  b->md->colub[col] = ub;
-  b->md->obj[col] = obj;
+  b->md->lp.collb[col] = lb;
+  b->md->lp.colub[col] = ub;
+  b->md->lp.obj[col] = obj;
 }
 
 /* Is there an edge i -> j?  (successors are sorted) */
@@ -258,17 +257,16 @@ int milp_build_rounded(milp_model *md, const remat_graph *g, int64_t budget, int
     return util_err(err, errlen, REMAT_EUSAGE,
                     "the MILP for %lld nodes is too large (%lld columns)", n,
                     ncols);
-  md->ncols = (int)ncols;
+  md->lp.ncols = (int)ncols;
   md->s_base = (int)ntri;
   md->u_base = (int)(2 * ntri);
   md->f_base = (int)(2 * ntri + n * (n + 1) / 2);
-  md->nint = kind == MILP_INTEGRAL ? (int)(2 * ntri) : 0;
   milp_bld b = {md, 0, 0, NULL, NULL, 0, NULL, NULL};
-  b.cur = util_calloc((size_t)md->ncols + 1, sizeof *b.cur);
+  b.cur = util_calloc((size_t)md->lp.ncols + 1, sizeof *b.cur);
   b.fidx = util_malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *b.fidx);
   milp_generate(&b);
   long long nnz = 0;
-  for (int j = 0; j < md->ncols; j++) nnz += b.cur[j];
+  for (int j = 0; j < md->lp.ncols; j++) nnz += b.cur[j];
   if (nnz > max_nnz) {
     free(b.cur);
     free(b.fidx);
@@ -277,21 +275,13 @@ int milp_build_rounded(milp_model *md, const remat_graph *g, int64_t budget, int
                     "rows, %lld nonzeros (limit %lld)",
                     n, ncols, b.row, nnz, max_nnz);
   }
-  md->nrows = b.row;
-  md->nnz = nnz;
-  md->start = util_malloc(((size_t)md->ncols + 1) * sizeof *md->start);
-  md->start[0] = 0;
-  for (int j = 0; j < md->ncols; j++) {
-    md->start[j + 1] = md->start[j] + b.cur[j];
-    b.cur[j] = md->start[j];
+  lp_alloc(&md->lp, (int)ncols, b.row, nnz);
+  for (int j = 0; j < (int)ncols; j++) {
+    md->lp.start[j + 1] = md->lp.start[j] + b.cur[j];
+    b.cur[j] = md->lp.start[j];
   }
-  md->index = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *md->index);
-  md->value = util_malloc((size_t)(nnz ? nnz : 1) * sizeof *md->value);
-  md->collb = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof(double));
-  md->colub = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof(double));
-  md->obj = util_malloc((size_t)(md->ncols ? md->ncols : 1) * sizeof(double));
-  md->rowlb = util_malloc((size_t)(md->nrows ? md->nrows : 1) * sizeof(double));
-  md->rowub = util_malloc((size_t)(md->nrows ? md->nrows : 1) * sizeof(double));
+  if (kind == MILP_INTEGRAL) /* R and S */
+    for (int j = 0; j < md->u_base; j++) md->lp.integer[j] = 1;
   b.fill = 1;
   milp_generate(&b);
   free(b.cur);
@@ -351,8 +341,7 @@ void milp_col_name(const milp_model *md, const milp_tag *frees, int j, char *buf
 }
 
 void milp_free(milp_model *md) {
-  UTIL_FREE(md->start, md->index, md->value, md->collb, md->colub, md->obj,
-            md->rowlb, md->rowub);
+  lp_free(&md->lp);
   memset(md, 0, sizeof *md);
 }
 
@@ -421,25 +410,18 @@ typedef struct milp_lp_job {
 static void milp_lp_child(void *arg) {
   milp_lp_job *J = arg;
   const milp_model *md = J->md;
-  Clp_Simplex *lp = Clp_newModel();
-  Clp_setLogLevel(lp, 0);
-  Clp_loadProblem(lp, md->ncols, md->nrows, md->start, md->index, md->value,
-                  md->collb, md->colub, md->obj, md->rowlb, md->rowub);
-  double limit = J->time_limit > 0 ? J->time_limit : 1e-3, t0 = util_now();
-  Clp_setMaximumSeconds(lp, limit);
-  Clp_initialSolve(lp);
-  int st = Clp_status(lp);
+  double limit = J->time_limit > 0 ? J->time_limit : 1e-3;
+  clp_result res;
+  int st = clp_run(&md->lp, limit, CLP_AUTO, J->out->x, &res);
   /* an answer other than optimal may be an interrupted one: out of time
-   * unless it came in time (solver_end.h) */
-  if (st != 0 && !solver_end_in_time(util_now() - t0, limit, 1)) st = 3;
+   * unless it came in time (lp_solver.h) */
+  if (st != 0 && !res.in_time) st = 3;
   if (st == 0) {
-    memcpy(J->out->x, Clp_getColSolution(lp), (size_t)md->ncols * sizeof(double));
-    J->out->objective = Clp_getObjValue(lp);
+    J->out->objective = res.obj;
     J->out->rc = 0;
   } else {
     J->out->rc = st == 1 ? 1 : st == 3 ? 2 : -1;
   }
-  Clp_deleteModel(lp);
   J->out->done = 1;
 }
 
@@ -454,13 +436,13 @@ static int milp_flag_set(void *ctx) {
 
 int milp_solve_lp(const milp_model *md, double time_limit, volatile int *stop,
                   double *x, double *objective) {
-  size_t bytes = sizeof(milp_lp_out) + (size_t)md->ncols * sizeof(double);
+  size_t bytes = sizeof(milp_lp_out) + (size_t)md->lp.ncols * sizeof(double);
   milp_lp_out *o = child_shared(bytes);
   milp_lp_job J = {md, time_limit, o};
   child_run(milp_lp_child, &J, time_limit + 0.5, 0.5, milp_flag_set, (void *)stop, NULL);
   int rc = o->done ? o->rc : 2; /* killed: out of time */
   if (o->done && rc == 0) {
-    memcpy(x, o->x, (size_t)md->ncols * sizeof *x);
+    memcpy(x, o->x, (size_t)md->lp.ncols * sizeof *x);
     *objective = o->objective;
   }
   child_shared_free(o, bytes);
@@ -473,7 +455,7 @@ int milp_lp_bound(const remat_graph *g, int64_t budget, double time_limit,
   milp_model md;
   if (milp_build(&md, g, budget, MILP_RELAXED, err, errlen)) return -2;
   double obj = 0;
-  double *x = util_malloc((size_t)md.ncols * sizeof *x);
+  double *x = util_malloc((size_t)md.lp.ncols * sizeof *x);
   int st = milp_solve_lp(&md, time_limit, stop, x, &obj);
   if (st == 0) *duration = milp_bound_duration(&md, obj);
   free(x);

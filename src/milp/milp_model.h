@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lp.h"
 #include "remat.h"
 #include "stage.h"
 
@@ -83,13 +84,9 @@ typedef struct milp_model {
   int mem_up;     /* sizes rounded up (the restriction), else down */
   int64_t dur_q;  /* GCD of the durations */
   double cap;     /* floor(M / mem_q) */
-  int ncols, nrows, nint;
-  long long nnz;
   int s_base, u_base, f_base; /* first S, U, FREE column */
   const int *copies; /* NULL, or at most copies[v] computations of v */
-  /* the problem in compressed sparse columns (Cbc/Clp_loadProblem) */
-  int *start, *index;
-  double *value, *collb, *colub, *obj, *rowlb, *rowub;
+  lp_model lp;   /* the problem (lp.h) */
 } milp_model;
 
 /* Column of R[t,i] (i < t) and S[t,i] (i < t), U[t,k] (k <= t). */
@@ -136,8 +133,8 @@ typedef struct milp_tag {
   int t, a, c, d; /* the indices, in the order of the name */
 } milp_tag;
 
-/* The tags of every row (md->nrows) and of every FREE column
- * (md->ncols - md->f_base), by the generator that built md. */
+/* The tags of every row (md->lp.nrows) and of every FREE column
+ * (md->lp.ncols - md->f_base), by the generator that built md. */
 void milp_tags(const milp_model *md, milp_tag *rows, milp_tag *frees);
 
 /* A tag's name ("MEM_3_1"). */
@@ -175,7 +172,7 @@ double milp_bound_duration(const milp_model *md, double objective);
 
 /* Solve the LP relaxation (a MILP_RELAXED model) with Clp, in a child
  * process (child.h) killed a second after the time limit or soon after
- * *stop (stop may be NULL) becomes nonzero.  x receives md->ncols values.
+ * *stop (stop may be NULL) becomes nonzero.  x receives md->lp.ncols values.
  * Returns 0 (optimal, *objective set), 1 (infeasible), 2 (stopped by the
  * time limit or *stop) or -1 (solver error). */
 int milp_solve_lp(const milp_model *md, double time_limit, volatile int *stop,

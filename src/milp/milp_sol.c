@@ -16,7 +16,7 @@ int milp_schedule_x(const milp_model *md, const int *seq, int len, double *x) {
   stage_mat R, S;
   stage_mat_init(&R, n);
   stage_mat_init(&S, n);
-  memset(x, 0, (size_t)md->ncols * sizeof *x);
+  memset(x, 0, (size_t)md->lp.ncols * sizeof *x);
   if (!stage_from_sequence(seq, len, &R)) {
     stage_canonical_s(md->g, &R, &S);
     for (int t = 1; t < n; t++)
@@ -35,8 +35,8 @@ int milp_write_solution(const milp_model *md, const double *x, FILE *f) {
   fprintf(f, "# remat: R and S of a schedule of %s at budget %lld (columns not listed are 0)\n",
           md->g->name, (long long)md->budget);
   char name[64];
-  for (int j = 0; j < md->nint; j++)
-    if (x[j] > 0.5) {
+  for (int j = 0; j < md->lp.ncols; j++)
+    if (md->lp.integer[j] && x[j] > 0.5) { /* R and S */
       milp_col_name(md, NULL, j, name, sizeof name);
       fprintf(f, "%s 1\n", name);
     }
@@ -143,7 +143,7 @@ static int ms_value(ms_reader *X, const char *name, const char *num) {
   if (end == num || *end || errno == ERANGE || !isfinite(v))
     return ms_fail(X, "the value of %s is not a number: '%s'", name, num);
   if (X->seen[j]) return ms_fail(X, "%s is given twice", name);
-  if (j < X->md->nint && (fabs(v - round(v)) > 1e-4 || v < -1e-4 || v > 1 + 1e-4))
+  if (X->md->lp.integer[j] && (fabs(v - round(v)) > 1e-4 || v < -1e-4 || v > 1 + 1e-4))
     return ms_fail(X, "%s is binary, but its value is %s", name, num);
   X->seen[j] = 1;
   X->x[j] = v;
@@ -261,11 +261,11 @@ int milp_read_solution(const milp_model *md, const char *path, double *x, char *
   X.f = fopen(path, "r");
   if (!X.f)
     return util_err(err, errlen, REMAT_EUSAGE, "cannot read %s: %s", X.path, strerror(errno));
-  memset(x, 0, (size_t)md->ncols * sizeof *x);
-  X.seen = util_calloc((size_t)md->ncols + 1, 1);
-  X.nfree = md->ncols - md->f_base;
+  memset(x, 0, (size_t)md->lp.ncols * sizeof *x);
+  X.seen = util_calloc((size_t)md->lp.ncols + 1, 1);
+  X.nfree = md->lp.ncols - md->f_base;
   milp_tag *ft = util_malloc((size_t)(X.nfree ? X.nfree : 1) * sizeof *ft);
-  milp_tag *rt = util_malloc((size_t)(md->nrows ? md->nrows : 1) * sizeof *rt);
+  milp_tag *rt = util_malloc((size_t)(md->lp.nrows ? md->lp.nrows : 1) * sizeof *rt);
   milp_tags(md, rt, ft);
   X.frees = util_malloc((size_t)(X.nfree ? X.nfree : 1) * sizeof *X.frees);
   for (int q = 0; q < X.nfree; q++)

@@ -18,7 +18,7 @@
 #include "milp_model.h"
 
 /* The R and S columns of a schedule (R as the sequence computes, S the
- * canonical residency of stage.h) in x (md->ncols values, the others 0).
+ * canonical residency of stage.h) in x (md->lp.ncols values, the others 0).
  * Returns 0, or -1 when the sequence is not on the input order's stages
  * (each stage: recomputations of earlier nodes in increasing order, then
  * the stage's node). */
@@ -28,7 +28,7 @@ int milp_schedule_x(const milp_model *md, const int *seq, int len, double *x);
  * after a comment line.  Returns 0 or -1 on a write error. */
 int milp_write_solution(const milp_model *md, const double *x, FILE *f);
 
-/* Read a solution file (any of the formats above) into x (md->ncols
+/* Read a solution file (any of the formats above) into x (md->lp.ncols
  * values).  status receives the solver's word for it ("Optimal",
  * "Infeasible", "" for a plain list).  Returns 0, or REMAT_EUSAGE with
  * "path:line: what" in err: an unknown format, a name that is not a column

@@ -120,12 +120,12 @@ static int round_lp(round_run *X, int64_t budget, int from_eps,
     return -2;
   }
   if (X->st) {
-    X->st->columns = md.ncols;
-    X->st->rows = md.nrows;
-    X->st->nonzeros = md.nnz;
+    X->st->columns = md.lp.ncols;
+    X->st->rows = md.lp.nrows;
+    X->st->nonzeros = md.lp.nnz;
   }
   double left = X->deadline - util_now(), obj = 0;
-  double *x = util_malloc((size_t)md.ncols * sizeof *x);
+  double *x = util_malloc((size_t)md.lp.ncols * sizeof *x);
   int st = milp_solve_lp(&md, left, X->p->stop, x, &obj);
   if (st == 0) {
     *duration = milp_bound_duration(&md, obj); /* rounded down */

@@ -1,18 +1,15 @@
 /* wbound.c -- the window model's solve loop (wbound.h). */
 #include "wbound.h"
 
-#include <Cbc_C_Interface.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "child.h"
 #include "grow.h"
+#include "lp_solver.h"
 #include "sim.h"
-#include "solver_end.h"
 #include "util.h"
 #include "wmodel.h"
 
@@ -69,71 +66,45 @@ typedef struct wb_cbc_job {
   wb_cbc_out *out;
 } wb_cbc_job;
 
-/* CBC's message callback has no user pointer (one per child process). */
-static wb_cbc_out *wb_active;
-
-static void wb_on_message(Cbc_Model *model, int msgno, int nd, const double *d, int ni,
-                          const int *iv, int nc, char **cv) {
-  (void)model, (void)ni, (void)iv, (void)nc, (void)cv;
-  double bnd = -INFINITY;
-  if ((msgno == 10 || msgno == 5 || msgno == 13) && nd >= 2) bnd = d[1];
-  if (wb_active && bnd > -1e40 && bnd < 1e40) {
-    wb_active->rooted = 1;
-    if (bnd > wb_active->logged) wb_active->logged = bnd;
+/* CBC's bound as it logs it: kept when the child is stopped before CBC
+ * returns, and a sign that its root LP ended. */
+static void wb_on_progress(void *ctx, double incumbent, double bound, int nodes) {
+  (void)incumbent, (void)nodes;
+  wb_cbc_out *o = ctx;
+  if (bound > -1e40 && bound < 1e40) {
+    o->rooted = 1;
+    if (bound > o->logged) o->logged = bound;
   }
-}
-
-static void wb_setp(Cbc_Model *m, const char *name, double v) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.12g", v);
-  Cbc_setParameter(m, name, buf);
 }
 
 static void wb_cbc_child(void *arg) {
   wb_cbc_job *J = arg;
   const wmodel *W = J->W;
   wb_cbc_out *o = J->out;
-  fflush(stdout);
-  int null = open("/dev/null", O_WRONLY);
-  if (null >= 0) dup2(null, 1), close(null); /* CBC prints its log */
-  Cbc_Model *m = Cbc_newModel();
-  Cbc_loadProblem(m, W->ncols, W->nrows, W->start, W->index, W->value, W->collb, W->colub,
-                  W->obj, W->rowlb, W->rowub);
-  for (int j = 0; j < W->ncols; j++) Cbc_setInteger(m, j);
-  Cbc_setParameter(m, "log", "1");
-  Cbc_setParameter(m, "timeMode", "elapsed");
-  wb_setp(m, "sec", J->seconds > 0.05 ? J->seconds : 0.05);
+  cbc_limits lim;
+  cbc_limits_init(&lim);
+  lim.seconds = J->seconds > 0.05 ? J->seconds : 0.05;
+  lim.log = 1;
+  lim.out = CBC_OUT_NULL;
   /* the proof is what matters, not solutions: CBC's heuristics (the
    * feasibility pump's sub-searches ignore the clock) are left out */
-  Cbc_setParameter(m, "heuristicsOnOff", "off");
-  /* without CBC's preprocessing, which returned optima above the true
-   * ones on the covering problems (cover_lp.h); here the proofs come
-   * sooner without it too (bench/RESULTS.md#claims-cbc-preprocessing) */
-  Cbc_setParameter(m, "preprocess", "off");
-  Cbc_setParameter(m, "ratioGap", "0");
-  Cbc_setParameter(m, "allowableGap", "0.5"); /* whole units */
-  if (isfinite(J->cutoff)) wb_setp(m, "cutoff", J->cutoff);
-  wb_active = o;
-  Cbc_registerCallBack(m, wb_on_message);
-  double t0 = util_now();
-  Cbc_solve(m);
-  double took = util_now() - t0;
-  wb_active = NULL;
-  const double *x = Cbc_bestSolution(m);
+  lim.heuristics_off = 1;
+  lim.allowable_gap = 0.5; /* whole units */
+  lim.cutoff = J->cutoff;
+  cbc_callbacks cb = {.ctx = o, .progress = wb_on_progress};
+  cbc_result r;
+  cbc_run(&W->lp, &lim, &cb, o->x, &r);
   /* CBC also calls a model infeasible when its time limit cuts the first
    * LPs short: an answer counts only from a search that ended by itself,
-   * well before the limit (solver_end.h; CBC on one thread here) */
-  o->finished = Cbc_status(m) == 0 && !Cbc_isSecondsLimitReached(m) && !Cbc_isAbandoned(m) &&
-                solver_end_in_time(took, J->seconds, 1);
-  o->infeasible = o->finished && Cbc_isProvenInfeasible(m);
-  o->optimal = o->finished && Cbc_isProvenOptimal(m);
-  o->have_x = x != NULL;
-  if (x) memcpy(o->x, x, (size_t)W->ncols * sizeof *x);
-  o->obj = x ? Cbc_getObjValue(m) : INFINITY;
+   * well before the limit (lp_solver.h; CBC on one thread here) */
+  o->finished = r.finished && r.in_time;
+  o->infeasible = o->finished && r.infeasible;
+  o->optimal = o->finished && r.optimal;
+  o->have_x = r.have_x;
+  o->obj = r.obj;
   /* a search stopped before its root LP ended has no bound */
-  o->best_possible = o->finished || o->rooted ? Cbc_getBestPossibleObjValue(m) : -INFINITY;
-  o->nodes = Cbc_getNodeCount(m);
-  Cbc_deleteModel(m);
+  o->best_possible = o->finished || o->rooted ? r.best_possible : -INFINITY;
+  o->nodes = r.nodes;
   o->done = 1;
 }
 
@@ -343,7 +314,7 @@ static int wb_step(wb_run *R) {
     wm_free(&W);
     return 0;
   }
-  o->a = W.a, o->b = W.b, o->cols = W.ncols, o->rows = W.nrows, o->nnz = W.nnz;
+  o->a = W.a, o->b = W.b, o->cols = W.ncols, o->rows = W.lp.nrows, o->nnz = W.lp.nnz;
   o->lazy_rows = R->lazy.n;
   /* below the incumbent: at most floor((incumbent - 1) / wq) units */
   double cutoff = INFINITY;

@@ -157,15 +157,8 @@ int wm_add_value(wmodel *W, int u, int tmax) {
   return added;
 }
 
-static void wm_free_problem(wmodel *W) {
-  UTIL_FREE(W->start, W->index, W->value, W->collb, W->colub, W->obj, W->rowlb,
-            W->rowub);
-  W->start = W->index = NULL;
-  W->value = W->collb = W->colub = W->obj = W->rowlb = W->rowub = NULL;
-}
-
 void wm_free(wmodel *W) {
-  wm_free_problem(W);
+  lp_free(&W->lp);
   UTIL_FREE(W->m, W->w, W->in, W->rc, W->sc, W->qc, W->ckind, W->ct, W->cu);
   memset(W, 0, sizeof *W);
 }
@@ -322,7 +315,7 @@ static void wm_lazy(const wmodel *W, wm_bld *B, const wm_rows *L) {
 
 int wm_build(wmodel *W, const wm_rows *L, long long max_nnz, char *err, size_t errlen) {
   const remat_graph *g = W->g;
-  wm_free_problem(W);
+  lp_free(&W->lp);
   wm_bld B;
   memset(&B, 0, sizeof B);
   B.most = max_nnz;
@@ -342,28 +335,25 @@ int wm_build(wmodel *W, const wm_rows *L, long long max_nnz, char *err, size_t e
                   W->b - W->a + 1, max_nnz);
   } else {
     int nc = W->ncols;
-    W->nrows = B.nrows;
-    W->nnz = B.nz;
-    W->start = util_calloc((size_t)nc + 2, sizeof *W->start);
-    W->index = util_malloc((size_t)(B.nz ? B.nz : 1) * sizeof *W->index);
-    W->value = util_malloc((size_t)(B.nz ? B.nz : 1) * sizeof *W->value);
-    for (long long z = 0; z < B.nz; z++) W->start[B.col[z] + 2]++;
-    for (int j = 0; j < nc; j++) W->start[j + 2] += W->start[j + 1];
+    lp_model *P = &W->lp;
+    lp_alloc(P, nc, B.nrows, B.nz);
+    for (long long z = 0; z < B.nz; z++) P->start[B.col[z] + 1]++;
+    for (int j = 0; j < nc; j++) P->start[j + 1] += P->start[j];
+    int *pos = util_malloc(((size_t)nc + 1) * sizeof *pos);
+    memcpy(pos, P->start, ((size_t)nc + 1) * sizeof *pos);
     for (long long z = 0; z < B.nz; z++) { /* rows ascend within columns */
-      int p = W->start[B.col[z] + 1]++;
-      W->index[p] = B.row[z];
-      W->value[p] = B.val[z];
+      int p = pos[B.col[z]]++;
+      P->index[p] = B.row[z];
+      P->value[p] = B.val[z];
     }
-    W->collb = util_calloc((size_t)(nc ? nc : 1), sizeof *W->collb);
-    W->colub = util_malloc((size_t)(nc ? nc : 1) * sizeof *W->colub);
-    W->obj = util_malloc((size_t)(nc ? nc : 1) * sizeof *W->obj);
+    free(pos);
     for (int j = 0; j < nc; j++) {
-      W->colub[j] = 1;
-      W->obj[j] = W->ckind[j] == WM_S ? 0 : (double)W->w[W->cu[j]];
+      P->colub[j] = 1;
+      P->obj[j] = W->ckind[j] == WM_S ? 0 : (double)W->w[W->cu[j]];
+      P->integer[j] = 1;
     }
-    W->rowlb = B.lb;
-    W->rowub = B.ub;
-    B.lb = B.ub = NULL;
+    memcpy(P->rowlb, B.lb, (size_t)B.nrows * sizeof *B.lb);
+    memcpy(P->rowub, B.ub, (size_t)B.nrows * sizeof *B.ub);
   }
   UTIL_FREE(B.lb, B.ub, B.row, B.col, B.val);
   return rc;

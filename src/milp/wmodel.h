@@ -44,6 +44,7 @@
 
 #include <stdint.h>
 
+#include "lp.h"
 #include "remat.h"
 
 /* Column kinds. */
@@ -76,12 +77,9 @@ typedef struct wmodel {
   const int *copies;      /* C_v (0: any) or NULL */
   unsigned char *in;      /* in[(t - a) * n + u]: u in V_t, t = a..b+1 */
   int *rc, *sc, *qc;      /* columns of R[t,u], S[t,u], Q[u]; -1: none */
-  int ncols, nrows;
-  long long nnz;
+  int ncols;              /* the columns numbered (wm_columns) */
   int *ckind, *ct, *cu;   /* what each column is */
-  /* the problem in compressed sparse columns (wm_build) */
-  int *start, *index;
-  double *value, *collb, *colub, *obj, *rowlb, *rowub;
+  lp_model lp;            /* the problem, every column binary (wm_build) */
 } wmodel;
 
 /* The value sets and columns for window a..b (0 <= a <= b < n).  Returns

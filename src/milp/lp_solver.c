@@ -19,7 +19,7 @@ int solver_end_in_time(double took, double limit, int threads) {
 
 void cbc_limits_init(cbc_limits *lim) {
   memset(lim, 0, sizeof *lim);
-  lim->seconds = CBC_MIN_SECONDS;
+  lim->seconds = CBC_NO_LIMIT;
   lim->threads = 1;
   lim->allowable_gap = 1e-9;
   lim->cutoff = INFINITY;

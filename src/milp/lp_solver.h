@@ -2,20 +2,22 @@
  * remat solves (Checkmate's MILP, milp.h; the covering bounds,
  * cover_lp.h; the window bound, wbound.h; the LP relaxation,
  * milp_model.h) goes through cbc_run or clp_run, which set the solvers'
- * parameters and hold their workarounds:
+ * parameters and hold their workarounds (but for the covering bound's
+ * rounds of rows added lazily, cover_steps.c, which keep one Clp model
+ * from round to round):
  *
  *   - preprocessing off, unless the caller gives a MIP start: CBC's
  *     preprocessing has returned optima above the true ones on the
  *     covering problems (bench/RESULTS.md#claims-cbc-preprocessing), the
- *     window bound's proofs come sooner without it, and
- *     CBC 2.10.8 (Cgl 0.60.3) dereferences NULL when it proves a problem
- *     infeasible while keeping column names, which the stop callback
- *     turns on (`cbc -PrepNames on` crashes the same way); with a
- *     feasible MIP start it cannot prove infeasibility;
+ *     window bound's proofs come sooner without it, and CBC 2.10.8 (Cgl
+ *     0.60.3) dereferences NULL when it proves a problem infeasible while
+ *     keeping column names, which the stop callback turns on (`cbc
+ *     -PrepNames on` crashes the same way); with a feasible MIP start it
+ *     cannot prove infeasibility;
  *   - the feasibility pump off on models above CBC_PUMP_MAX_COLS columns
- *     when the caller needs CBC to keep to its clock (cbc_limits.keep_clock):
- *     the pump checks neither the time limit nor the stop callback, and
- *     on large models one pass takes minutes;
+ *     when the caller needs CBC to keep to its clock (keep_clock): the
+ *     pump checks neither the time limit nor the stop callback, and on
+ *     large models one pass takes minutes;
  *   - CBC's heuristics lower the shared message handler's level to 0 in
  *     their sub-searches and do not always restore it: the stop callback
  *     puts it back, or the progress goes silent;
@@ -55,8 +57,10 @@
  * for its proof to stand. */
 int solver_end_in_time(double took, double limit, int threads);
 
-/* The shortest time limit CBC is given (seconds). */
+/* The shortest time limit CBC is given, and the default: none in
+ * practice (seconds). */
 #define CBC_MIN_SECONDS 0.01
+#define CBC_NO_LIMIT 1e6
 
 /* Above this many columns the feasibility pump is off (keep_clock). */
 #define CBC_PUMP_MAX_COLS 100000
@@ -67,7 +71,8 @@ enum { CBC_OUT_KEEP = 0, CBC_OUT_NULL = 1, CBC_OUT_STDERR = 2 };
 /* How CBC goes about a model (cbc_limits_init: the defaults). */
 typedef struct cbc_limits {
   double seconds;       /* CBC's time limit, elapsed (at least
-                           CBC_MIN_SECONDS; given to CBC to the ms) */
+                           CBC_MIN_SECONDS; given to CBC to the ms;
+                           default CBC_NO_LIMIT) */
   int threads;          /* CBC's threads (< 2: one) */
   double ratio_gap;     /* done within this relative gap (default 0) */
   double allowable_gap; /* and this absolute one (default 1e-9; 0.5 where
@@ -89,8 +94,12 @@ typedef struct cbc_limits {
 
 void cbc_limits_init(cbc_limits *lim);
 
-/* What the caller hears while CBC runs (any field may be NULL).  CBC may
- * call back from several threads: the driver calls one at a time. */
+/* What the caller hears while CBC runs (any field may be NULL), each
+ * with ctx.  CBC may call back from several threads: the driver calls one
+ * at a time.  CBC's message callback is given its model and no user
+ * pointer: the driver keeps a table of the runs in progress in the
+ * process, where a message finds its run by the model (64 at once; a run
+ * beyond them goes without progress). */
 typedef struct cbc_callbacks {
   void *ctx;
   /* A line of CBC's log: an incumbent (INFINITY: none in this line), a

@@ -60,7 +60,7 @@ endif
 WARN      := -Wall -Wextra -Werror
 # src/ is one folder per wing, listed bottom-up: a file includes headers of
 # its own wing and of the wings before it, never after (tests/layout.sh).
-WINGS     := core cp plot gen milp baselines order search batch cli
+WINGS     := core cp plot gen milp baselines order heuristics freeorder portfolio batch cli
 CPPFLAGS  += -iquote include $(WINGS:%=-iquote src/%) -I/usr/include/coin -D_GNU_SOURCE
 CFLAGS    := -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(EXTRA_CFLAGS)
 CXXFLAGS  := -std=c++17 $(OPT) $(WARN) -Wno-unused-parameter $(SANFLAGS) $(EXTRA_CFLAGS)
@@ -97,7 +97,7 @@ $(BUILD)/obj/%.o: src/%.c
 # every step) gain from vectorisation (bench/RESULTS.md#anneal-incremental,
 # #seq-anneal-incremental).
 ifneq ($(SANITIZE),1)
-$(BUILD)/obj/search/plan.o $(BUILD)/obj/search/seq_eval.o: CFLAGS += -O3
+$(BUILD)/obj/heuristics/plan.o $(BUILD)/obj/freeorder/seq_eval.o: CFLAGS += -O3
 endif
 
 $(BUILD)/obj/%.o: src/%.cpp

@@ -140,7 +140,7 @@ t_case "one thread: the MILP finds what the annealing cannot"
 # gen layered 16 nodes seed 4 at 0.8: the annealing and the CP find
 # nothing within budget; Checkmate's MILP (C_v = 2 rows) has its optimum,
 # duration 8949, in about 2 s.  With one thread it runs in the CP
-# worker's slice, which is larger while nothing fits (src/search/portfolio.c).
+# worker's slice, which is larger while nothing fits (src/portfolio/portfolio.c).
 # (At 20 s the MILP then gets about 8.7 s; with a quarter of the time
 # left, as before, about 1.9 s, and the solve ended `feasible` at 33.96 %.)
 "$REMAT" gen layered --nodes 16 --seed 4 -q -o l16.json

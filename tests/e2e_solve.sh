@@ -293,7 +293,7 @@ jq -e '.interrupted and (.sequence | length) >= 10000' huge-int.json >/dev/null 
 t_case "beyond the stage model: the input order, with progress lines"
 # 60,003 nodes: the stage model takes at most 60,000 (solve_large.h)
 "$REMAT" gen training --nodes 30001 --seed 2 -q -o t60k.json
-run "$REMAT" solve t60k.json --budget 0.5 --time-limit 2 -o t60k-r.json
+run "$REMAT" solve t60k.json --budget 0.5 --time-limit $((2 * T_SLOW)) -o t60k-r.json
 [ "$rc" = 0 ] || fail "exit $rc: $err"
 grep -Eq '^remat: \[ *[0-9.]+s\] segments  peak [0-9]+ \([0-9.]+% of budget\)  TDI [0-9.]+%$' <<<"$err" ||
   fail "no progress line of the segment search: $err"

@@ -10,6 +10,7 @@
 
 #include "testutil.h"
 
+#include "blocks.h"
 #include "graph.h"
 #include "repeat.h"
 #include "tiny.h"
@@ -136,44 +137,25 @@ static void test_two_kinds(void **state) {
   remat_graph_free(g);
 }
 
-/* A training chain of k identical layers: forward f_j (reads f_{j-1}),
- * then backward b_j in reverse (b_j reads b_{j+1} and f_{j-1}, the input
- * it differentiates against), each layer two nodes each way. */
+/* A training chain of k identical layers (blocks.h): each forward layer
+ * and its backward nodes are one block. */
 static void test_training(void **state) {
   (void)state;
-  int k = 7, n = 1 + 4 * k, ne = 0;
-  int64_t w[64], m[64];
-  int src[128], dst[128];
-  unsigned char bw[64] = {0};
-  w[0] = 1, m[0] = 8;
-  for (int j = 0; j < k; j++) { /* forward: layer j at 1 + 2j, 2 + 2j */
-    int a = 1 + 2 * j;
-    w[a] = 30, m[a] = 16, w[a + 1] = 5, m[a + 1] = 8;
-    src[ne] = a - 1, dst[ne++] = a;
-    src[ne] = a, dst[ne++] = a + 1;
-  }
-  for (int t = 0; t < k; t++) { /* backward of layer j = k-1-t */
-    int j = k - 1 - t, a = 1 + 2 * k + 2 * t, fa = 1 + 2 * j;
-    w[a] = 5, m[a] = 16, w[a + 1] = 60, m[a + 1] = 8;
-    bw[a] = bw[a + 1] = 1;
-    src[ne] = a - 1, dst[ne++] = a;
-    src[ne] = fa, dst[ne++] = a;
-    src[ne] = a, dst[ne++] = a + 1;
-    src[ne] = fa - 1, dst[ne++] = a + 1;
-  }
-  remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "train");
-  g->backward = malloc((size_t)n);
-  memcpy(g->backward, bw, (size_t)n);
+  int k = 7, width = 3;
+  const int64_t w[3] = {30, 5, 12}, m[3] = {16, 8, 8};
+  remat_graph *g = training_layers(k, width, w, m);
   repeat_out r = find(g, 0.05);
   assert_int_equal(r.nkinds, 1);
   assert_true(r.copies[0] >= k - 2);
-  for (int b = 0; b < r.nblocks; b++) assert_int_equal(r.size[b], 4);
+  for (int b = 0; b < r.nblocks; b++) assert_int_equal(r.size[b], 2 * width);
   for (int j = 0; j < k; j++) { /* forward layer j and its backward together */
-    int f = 1 + 2 * j, t = 1 + 2 * k + 2 * (k - 1 - j);
+    int f = 1 + width * j, t = 1 + width * k + width * (k - 1 - j);
     int b = r.block_of[f];
     if (b < 0) continue;
-    assert_int_equal(r.block_of[f + 1], b);
-    assert_true(r.block_of[t] == b || r.block_of[t + 1] == b);
+    for (int i = 0; i < width; i++) {
+      assert_int_equal(r.block_of[f + i], b);
+      assert_int_equal(r.block_of[t + i], b);
+    }
   }
   repeat_out_free(&r);
   remat_graph_free(g);

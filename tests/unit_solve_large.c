@@ -16,6 +16,14 @@
 #include "gen.h"
 #include "model.h"
 
+/* The solve's seconds: the segment search needs more under the sanitizers
+ * to beat Chen's baselines, which run to the end here. */
+#if defined(__SANITIZE_ADDRESS__)
+#define LARGE_SECONDS 12
+#else
+#define LARGE_SECONDS 3
+#endif
+
 /* Each node's first computation comes after every lower node's. */
 static int firsts_in_order(const remat_graph *g, const int *seq, int len) {
   int next = 0;
@@ -50,7 +58,7 @@ static void test_large_fits(void **state) {
   (void)state;
   remat_graph *g = gen_training(MODEL_MAX_NODES / 2, 3);
   assert_true(g->n > MODEL_MAX_NODES);
-  remat_result r = solve_half(g, 0, 3);
+  remat_result r = solve_half(g, 0, LARGE_SECONDS);
   int64_t M = r.budget;
   assert_true(firsts_in_order(g, r.seq, r.len));
   assert_true(r.has_bound);
@@ -63,7 +71,9 @@ static void test_large_fits(void **state) {
   remat_result b;
   remat_result_init(&b, g, M, "baseline");
   assert_int_equal(base_best(g, M, 0, DEADLINE_NONE, NULL, &b), REMAT_OK);
-  assert_true(b.peak <= M && r.duration < b.duration);
+  if (!(b.peak <= M && r.duration < b.duration))
+    fail_msg("solve %lld, baselines %lld (peak %lld, budget %lld)", (long long)r.duration,
+             (long long)b.duration, (long long)b.peak, (long long)M);
   remat_result_free(&b);
   remat_result_free(&r);
   remat_graph_free(g);

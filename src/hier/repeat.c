@@ -140,6 +140,30 @@ static void rp_block(rp *R, int pass, int first, int len) {
   R->nblocks++;
 }
 
+/* The backward blocks' phase: where the forward block that the backward
+ * nodes read from (the last in the forward pass of their forward inputs'
+ * blocks) changes,
+ * the most often (mod p) over the stretch x; `phase` when they never
+ * read a forward block. */
+static int rp_backward_phase(const rp *R, const int *S, const rp_run *x, int phase) {
+  const remat_graph *g = R->g;
+  int p = x->p, *votes = util_calloc((size_t)p, sizeof *votes), last = -1, best = -1;
+  for (int i = x->s; i < x->e; i++) {
+    int v = S[i], f = -1;
+    for (int j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+      int b = R->block_of[g->pred[j]];
+      if (R->pass[g->pred[j]] == 0 && b >= 0 && (f < 0 || R->bfirst[b] > R->bfirst[f])) f = b;
+    }
+    if (f < 0) continue;
+    if (last >= 0 && f != last) votes[i % p]++;
+    last = f;
+  }
+  for (int k = 0; k < p; k++)
+    if (votes[k] && (best < 0 || votes[k] > votes[best])) best = k;
+  free(votes);
+  return best >= 0 ? best : phase;
+}
+
 /* The runs of one pass: the candidate periods' maximal periodic stretches,
  * taken greedily by the nodes they cover, each split into blocks. */
 static void rp_pass(rp *R, int pass) {
@@ -156,7 +180,7 @@ static void rp_pass(rp *R, int pass) {
       pairs[2 * nd + 1] = d;
       nd++;
     }
-  qsort(pairs, (size_t)nd, 2 * sizeof *pairs, rp_cmp_desc);
+  if (nd) qsort(pairs, (size_t)nd, 2 * sizeof *pairs, rp_cmp_desc);
   if (nd > R->p->candidates) nd = R->p->candidates;
   rp_run *runs = NULL;
   int nruns = 0, cap = 0;
@@ -178,6 +202,7 @@ static void rp_pass(rp *R, int pass) {
      * periods or more starts (mod p): a block that differs breaks the
      * stretch, and the one after it starts anywhere in a block */
     int phase = earliest >= 0 ? runs[earliest].s % p : 0, kept = first;
+    if (pass == 1 && earliest >= 0) phase = rp_backward_phase(R, S, &runs[earliest], phase);
     for (int r = first; r < nruns; r++) {
       rp_run x = runs[r];
       x.s += ((phase - x.s % p) + p) % p;
@@ -185,7 +210,7 @@ static void rp_pass(rp *R, int pass) {
     }
     nruns = kept;
   }
-  qsort(runs, (size_t)nruns, sizeof *runs, rp_cmp_run);
+  if (nruns) qsort(runs, (size_t)nruns, sizeof *runs, rp_cmp_run);
   unsigned char *used = util_calloc((size_t)len, 1);
   for (int k = 0; k < nruns; k++) {
     const rp_run *r = &runs[k];

@@ -60,7 +60,7 @@ endif
 WARN      := -Wall -Wextra -Werror
 # src/ is one folder per wing, listed bottom-up: a file includes headers of
 # its own wing and of the wings before it, never after (tests/layout.sh).
-WINGS     := core cp plot gen milp baselines order heuristics freeorder portfolio batch cli
+WINGS     := core cp plot gen milp baselines order hier heuristics freeorder portfolio batch cli
 CPPFLAGS  += -iquote include $(WINGS:%=-iquote src/%) -I/usr/include/coin -D_GNU_SOURCE
 CFLAGS    := -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(EXTRA_CFLAGS)
 CXXFLAGS  := -std=c++17 $(OPT) $(WARN) -Wno-unused-parameter $(SANFLAGS) $(EXTRA_CFLAGS)

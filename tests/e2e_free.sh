@@ -40,6 +40,33 @@ run "$REMAT" solve two.json --budget 20 --free-order -q --copies 2
 [ "$rc" = 3 ] && [ "$err" = "remat solve: proven infeasible (by the pebbling bound): no sequence fits 20, in any order and with any number of recomputations: not even node j can be computed within it; best peak 30" ] ||
   fail "exit $rc: $err"
 
+t_case "the input order cannot reach the budget, another order can: the message says so"
+# 7 nodes from a random sweep (random DAGs, 7 nodes): within 23 the input
+# order's stages fit nothing (Checkmate's MILP proves it; out of time before
+# that) while an order without recomputation peaks at 22
+cat >r47.json <<'EOF'
+{"name": "r47", "nodes": [{"id": "v0", "duration": 3, "memory": 2}, {"id": "v1", "duration": 4, "memory": 9},
+  {"id": "v2", "duration": 4, "memory": 10}, {"id": "v3", "duration": 3, "memory": 5},
+  {"id": "v4", "duration": 5, "memory": 7}, {"id": "v5", "duration": 4, "memory": 10},
+  {"id": "v6", "duration": 1, "memory": 7}],
+ "edges": [["v0", "v1"], ["v0", "v2"], ["v2", "v3"], ["v1", "v4"], ["v3", "v4"], ["v2", "v5"],
+  ["v1", "v6"], ["v3", "v6"]]}
+EOF
+hint="; the free order (--free-order) reaches it: an order without recomputation peaks at 22"
+run "$REMAT" solve r47.json --budget 23 --copies 3 --time-limit 0.1 --threads 1 -q
+[ "$rc" = 3 ] && [ "${err%"$hint"}" != "$err" ] &&
+  grep -Eqx "remat solve: out of time: no schedule within 23 found with at most 3 copies per node; best peak [0-9]+ \([0-9.]+% of budget\); more time or more copies \(--copies 6\) may reach it" <<<"${err%"$hint"}" ||
+  fail "out of time: exit $rc: $err"
+run "$REMAT" solve r47.json --budget 23 --copies 3 --time-limit 20 -q
+[ "$rc" = 3 ] && [ "$err" = "remat solve: proven infeasible (by Checkmate's MILP): no schedule on the input order's stages fits 23, with any number of recomputations (the stage model; other sequences may fit); best peak 24$hint" ] ||
+  fail "proven on the stages: exit $rc: $err"
+run "$REMAT" solve r47.json --budget 23 --copies 3 --free-order -q -o r47-free.json
+[ "$rc" = 0 ] && [ "$(jq -r '.status, .recomputations' r47-free.json | tr '\n' ' ')" = "optimal 0 " ] ||
+  fail "free order: exit $rc: $err"
+# no hint where no order fits: the pebbling proof covers every order
+run "$REMAT" solve r47.json --budget 21 --copies 3 --time-limit 20 -q
+[ "$rc" = 3 ] && ! grep -q -- "--free-order" <<<"$err" || fail "budget 21: exit $rc: $err"
+
 t_case "emit --free-order: the MiniZinc model agrees with the FlatZinc and solve"
 t_diamond dia.json
 for B in 13 14 16; do

@@ -290,6 +290,20 @@ grep -q "^remat solve: interrupted: no schedule within [0-9]* found with at most
 jq -e '.interrupted and (.sequence | length) >= 10000' huge-int.json >/dev/null ||
   fail "large graph: Ctrl-C result"
 
+t_case "beyond the stage model: the input order, with progress lines"
+# 60,003 nodes: the stage model takes at most 60,000 (solve_large.h)
+"$REMAT" gen training --nodes 30001 --seed 2 -q -o t60k.json
+run "$REMAT" solve t60k.json --budget 0.5 --time-limit $((2 * T_SLOW)) -o t60k-r.json
+[ "$rc" = 0 ] || fail "exit $rc: $err"
+grep -Eq '^remat: \[ *[0-9.]+s\] segments  peak [0-9]+ \([0-9.]+% of budget\)  TDI [0-9.]+%$' <<<"$err" ||
+  fail "no progress line of the segment search: $err"
+jq -e '.order == "input" and .status == "feasible" and .within_budget and
+  .lower_bound_covers == "any-order" and .lower_bound <= .duration and
+  (.message | startswith("60003 nodes, beyond the stage model (at most 60000): "))' t60k-r.json \
+  >/dev/null || fail "t60k-r.json: $(jq -c '[.status, .message, .lower_bound_covers]' t60k-r.json)"
+run "$REMAT" eval t60k.json t60k-r.json --budget 0.5
+[ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
+
 # ------------------------------------- solve: optimum, JSON, eval agrees
 t_case "solve: optimum, JSON, eval agrees"
 run "$REMAT" info g.json

@@ -1,7 +1,8 @@
 /* cmd_info.c -- remat info: graph statistics, the standard budgets and
  * the lower bound on the peak of every order (order_bound.h); with
  * --budget, the pebbling proof (pebble.h), the order cost bound
- * (order_cost.h) and the covering bound (cover.h) at that budget. */
+ * (order_cost.h) and the covering bound (cover.h) at that budget; the
+ * repeated blocks (repeat.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "order_bound.h"
 #include "order_cost.h"
 #include "pebble.h"
+#include "repeat.h"
 #include "seeds.h"
 #include "util.h"
 
@@ -57,6 +59,28 @@ static void info_cover_any(const remat_graph *g, const cover_params *p, double s
            "copies, %.2fs)\n",
            (long long)(base + out.increase), remat_tdi(base, (double)(base + out.increase)),
            cover_bound_how(&out), util_now() - t);
+}
+
+/* The repeated blocks (repeat.h): a summary line, then one line per kind
+ * with its blocks' first nodes (the first INFO_BLOCKS of them). */
+#define INFO_BLOCKS 8
+static void info_repeat(const remat_graph *g) {
+  repeat_params p;
+  repeat_params_init(&p);
+  repeat_out r;
+  repeat_find(g, &p, &r);
+  printf("repeated_blocks: %d kinds, %d blocks, %d of %d nodes (durations within %g%%)\n",
+         r.nkinds, r.nblocks, r.covered, g->n, 100 * p.dur_tol);
+  for (int k = 0; k < r.nkinds; k++) {
+    int size = 0, shown = 0;
+    for (int b = 0; b < r.nblocks; b++)
+      if (r.kind[b] == k) size = r.size[b];
+    printf("repeated_kind_%d: %d blocks of %d nodes, first nodes", k + 1, r.copies[k], size);
+    for (int b = 0; b < r.nblocks; b++)
+      if (r.kind[b] == k && shown++ < INFO_BLOCKS) printf(" %s", g->id[r.first[b]]);
+    printf("%s\n", shown > INFO_BLOCKS ? " ..." : "");
+  }
+  repeat_out_free(&r);
 }
 
 /* Seconds left of the command's time limit (-t: for the whole command)
@@ -155,6 +179,7 @@ int cmd_info(const char *name, const cli_opts *o) {
   order_bound_run(g, &obp, &obo);
   printf("order_lower_bound: %lld%s\n", (long long)obo.bound,
          obo.complete ? "" : " (cut short by the time limit)");
+  info_repeat(g);
   int rc = o->budget ? info_bound(name, o, g, t0) : 0;
   remat_graph_free(g);
   return rc;

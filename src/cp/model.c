@@ -135,11 +135,11 @@ int model_build(model *md, const remat_graph *g, int phase, int64_t budget,
                 size_t errlen) {
   memset(md, 0, sizeof *md);
   int n = g->n;
-  if (n > 60000)
+  if (n > MODEL_MAX_NODES)
     return util_err(err, errlen, REMAT_EUSAGE,
-                    "%d nodes: the stage model supports at most 60000 (its "
+                    "%d nodes: the stage model supports at most %d (its "
                     "events must fit in 32 bits)",
-                    n);
+                    n, MODEL_MAX_NODES);
   *md = (model){.g = g, .n = n, .phase = phase, .budget = budget,
                 .horizon = model_event(n, n)};
   model_copies(md, copies, default_copies, n);

@@ -20,6 +20,9 @@
  * that leaves at least MODEL_MEM_MIN units of memory (every model of up
  * to 1,000 copies); larger models are marked too_wide (windows only). */
 #define MODEL_MEM_MIN (1 << 20)
+/* The most nodes the stage model takes: its n(n+1)/2 events stay within
+ * 32 bits.  Larger graphs are solved without it (solve_large.h). */
+#define MODEL_MAX_NODES 60000
 /* The free-order model's events and parking slots stay within 32 bits. */
 #define MODEL_FREE_MAX (1 << 28)
 

@@ -410,7 +410,7 @@ static int an_done(an *A, double start, long long moves) {
 }
 
 long long anneal_run(const remat_graph *g, const int *seq, int len, const anneal_params *p) {
-  if (g->n > 60000) return 0; /* stage-axis events would pass 32 bits */
+  if (g->n > MODEL_MAX_NODES) return 0; /* stage-axis events would pass 32 bits */
   an A;
   an_init(&A, g, seq, len, p);
   double start = util_now();

@@ -482,7 +482,7 @@ static long long heur_lns(heur *H, plan *best, heur_out *o) {
 }
 
 int heur_run(const remat_graph *g, const heur_params *p) {
-  if (g->n > 60000) return 0;
+  if (g->n > MODEL_MAX_NODES) return 0;
   heur H = {.g = g, .p = p, .n = g->n, .M = p->budget,
             .rng = 0x853c49e6748fea9bull ^ ((uint64_t)p->io.seed << 1),
             .deadline = p->deadline};

@@ -2,15 +2,18 @@
 #include "seeds.h"
 #include "shares.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "anneal.h"
 #include "baseline.h"
+#include "chain.h"
 #include "echo.h"
 #include "heur.h"
 #include "progress.h"
+#include "repeat.h"
 #include "rounding.h"
 #include "sim.h"
 #include "util.h"
@@ -66,10 +69,11 @@ static int seeds_base_fits(const remat_result *r) {
 
 /* The baselines' results, k = 0 .. SEEDS_BASES - 1: NULL where that one
  * did not run. */
-#define SEEDS_BASES 4
+#define SEEDS_BASES 5
 static const remat_result *seeds_base_at(const seeds_base *S, int k) {
   const remat_result *rs[SEEDS_BASES] = {&S->chen, &S->echo, S->rounded ? &S->round : NULL,
-                                         S->probed ? &S->probe : NULL};
+                                         S->probed ? &S->probe : NULL,
+                                         S->chained ? &S->chain : NULL};
   return rs[k];
 }
 
@@ -251,6 +255,30 @@ static void seeds_base_probe(seeds_base *S, const remat_graph *g, const remat_so
   S->probe_seconds = util_now() - t0;
 }
 
+/* The chain of repeated blocks composed (chain.h) on training graphs,
+ * with any number of copies where C_v is 2 or more: a baseline like
+ * Chen's. */
+static void seeds_base_chain(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
+  if (!g->backward) return;
+  repeat_params rp;
+  repeat_params_init(&rp);
+  repeat_out rep;
+  repeat_find(g, &rp, &rep);
+  chain_out c;
+  deadline d = deadline_in(p->time_limit * time_share(SHARE_SEEDS_CHAIN));
+  int *lim = seeds_caller_copies(g, p); /* C_v = 1 holds; 2 or more is raised */
+  for (int v = 0; v < g->n; v++)
+    if (lim[v] >= 2) lim[v] = INT_MAX;
+  if (rep.nblocks && !chain_compose(g, &rep, p->budget, lim, d, &c) && c.seq) {
+    S->chained = 1;
+    remat_result_init(&S->chain, g, p->budget, "chain");
+    remat_result_offer(&S->chain, g, c.seq, c.len, 0, 0);
+  }
+  if (rep.nblocks) free(c.seq);
+  free(lim);
+  repeat_out_free(&rep);
+}
+
 void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p,
                     int probe) {
   memset(S, 0, sizeof *S);
@@ -280,6 +308,7 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
   }
   seeds_base_round(S, g, p);
   if (probe) seeds_base_probe(S, g, p);
+  seeds_base_chain(S, g, p);
   S->seconds = util_now() - t0;
 }
 
@@ -314,11 +343,12 @@ void seeds_base_free(seeds_base *S) {
   remat_result_free(&S->echo);
   if (S->rounded) remat_result_free(&S->round);
   if (S->probed) remat_result_free(&S->probe);
-  S->ran = S->rounded = S->probed = 0;
+  if (S->chained) remat_result_free(&S->chain);
+  S->ran = S->rounded = S->probed = S->chained = 0;
 }
 
 void seeds_base_offer(best *B, const seeds_base *S, int stages) {
-  const char *names[SEEDS_BASES] = {"baseline", "echo", "lp-rounding", "probe"};
+  const char *names[SEEDS_BASES] = {"baseline", "echo", "lp-rounding", "probe", "chain"};
   for (int k = 0; k < SEEDS_BASES && S->ran; k++) {
     const remat_result *r = seeds_base_at(S, k);
     if (!r) continue;

@@ -50,9 +50,11 @@ typedef struct seeds_base {
   remat_result round; /* Checkmate's LP rounded, any copies (seeds.c,
                          seeds_base_round), when rounded */
   remat_result probe; /* the copies probe (seeds_probe), when probed */
+  remat_result chain; /* the chain of repeated blocks (chain.h), when chained */
   int ran;           /* they ran (else nothing to offer or free) */
   int rounded;       /* the LP rounding ran: nothing else fit */
   int probed;        /* the copies probe ran (C_v not kept) */
+  int chained;       /* the chain ran (a training graph with repeated blocks) */
   double round_seconds; /* what it took */
   double probe_seconds; /* what the probe took */
   double seconds;    /* what they took */

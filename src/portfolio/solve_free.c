@@ -11,9 +11,9 @@
  *           order cost bound, then the covering bound in a child);
  *   exact   on graphs of at most FREE_EXACT_MAXN nodes, the exact search
  *           over every sequence (free_exact.h); a proof ends the solve;
- *   beyond  graphs of more than SFREE_STAGE_NODES nodes, which the stage
+ *   beyond  graphs of more than MODEL_MAX_NODES nodes, which the stage
  *           model refuses: the best baseline and the segment search
- *           (seg_search.h) on that order, in linear memory;
+ *           (seg_search.h) on that order, in linear memory (solve_large.h);
  *   descent on graphs of at most SFREE_SEQ_NODES nodes whose order search ended
  *           above M without a proof: restarts of the order descent
  *           (order_descent.h), which often finds a lower peak;
@@ -54,9 +54,9 @@
 #include "remat.h"
 #include "result.h"
 #include "seeds.h"
-#include "seg_search.h"
 #include "seq_anneal.h"
 #include "shares.h"
+#include "solve_large.h"
 #include "sim.h"
 #include "solve_free.h"
 #include "util.h"
@@ -87,9 +87,6 @@
  * prove its order minimal, the order descent has its share of the
  * stage-axis search's time, before it (a lower peak leaves less to
  * recompute). */
-/* Graphs above this many nodes are beyond the stage model (model.c): the
- * segment search (seg_search.h) takes their time instead. */
-#define SFREE_STAGE_NODES 60000
 
 typedef struct sfree {
   best B;
@@ -322,39 +319,6 @@ static void *sfree_stage_watch(void *arg) {
     if (F->B.fits && deadline_passed(W->split)) F->stage_stop = 1;
   }
   return NULL;
-}
-
-static int sfree_seg_report(void *ctx, const int *seq, int len, const char *name) {
-  (void)name;
-  sfree *F = ctx;
-  sfree_back(F, seq, len, "segments");
-  return best_stopped(&F->B);
-}
-
-/* Graphs beyond the stage model: the best baseline and the segment
- * search on h (g renumbered; NULL: g itself), both in linear memory. */
-static void sfree_segments(sfree *F, const remat_graph *h) {
-  best *B = &F->B;
-  const remat_graph *on = h ? h : B->g;
-  remat_result b;
-  remat_result_init(&b, on, B->p->budget, "baseline");
-  double seconds = best_left(B) * time_share(SHARE_FREE_BASELINES);
-  int rc = base_best(on, B->p->budget, 0, deadline_limit(util_now(), seconds), B->p->stop, &b);
-  if (rc == REMAT_EINTERNAL) best_error(B, "%s", "a baseline failed re-simulation");
-  if (rc == REMAT_OK && b.seq) sfree_back(F, b.seq, b.len, "baseline");
-  remat_result_free(&b);
-  seg_params sp;
-  seg_params_init(&sp);
-  sp.budget = B->p->budget;
-  sp.deadline = deadline_in(best_left(B));
-  sp.io.report = sfree_seg_report;
-  sp.io.ctx = F;
-  sp.io.stop = B->p->stop;
-  sp.io.seed = B->p->seed;
-  seg_out so;
-  if (seg_run(on, &sp, &so)) best_error(B, "%s", "the segment search: a schedule failed re-simulation");
-  best_verbose(B, "segment search: %lld checkpoint sets, %d of %d forward nodes recomputed",
-               so.evals, so.dropped, so.forward);
 }
 
 /* One run of the order descent (order_descent.h) from the input order,
@@ -737,11 +701,11 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     if (!B->fits && !B->done) {
       remat_graph *h = sfree_order(&F);
       if (!B->fits) bounds_order_cost(B, F.perm); /* and the covering bound over every order */
-      if (!B->fits && !best_stopped(B) && g->n <= SFREE_STAGE_NODES) sfree_baselines(&F, &sb);
+      if (!B->fits && !best_stopped(B) && g->n <= MODEL_MAX_NODES) sfree_baselines(&F, &sb);
       if (!B->fits && !best_stopped(B) && !p->keep_copies && p->heuristics) sfree_probe(&F, h);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
-      if (!B->fits && !B->proven && !best_stopped(B) && g->n > SFREE_STAGE_NODES) {
-        sfree_segments(&F, h);
+      if (!B->fits && !B->proven && !best_stopped(B) && g->n > MODEL_MAX_NODES) {
+        large_segments(B, h ? h : g, h ? F.perm : NULL);
       } else if (!B->fits && !B->proven && !best_stopped(B)) {
         model probe;
         char err[256];

@@ -1,0 +1,131 @@
+/* solve_large.c -- remat_solve beyond the stage model (solve_large.h). */
+#include "solve_large.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "bounds.h"
+#include "model.h"
+#include "result.h"
+#include "seeds.h"
+#include "seg_search.h"
+#include "shares.h"
+#include "sim.h"
+#include "util.h"
+
+typedef struct large_ctx {
+  best *B;
+  const int *perm;
+} large_ctx;
+
+/* A schedule of the renumbered graph, offered in B's numbering when it
+ * keeps to C_v. */
+static void large_offer(const large_ctx *L, const int *seq, int len, const char *what) {
+  best *B = L->B;
+  int *back = util_malloc((size_t)(len ? len : 1) * sizeof *back);
+  for (int i = 0; i < len; i++) back[i] = L->perm ? L->perm[seq[i]] : seq[i];
+  if (sim_within_copies(B->g, back, len, B->r->copies) &&
+      best_offer(B, back, len, 2, what) < 0)
+    best_error(B, "the %s search produced an invalid schedule", what);
+  free(back);
+}
+
+static int large_report(void *ctx, const int *seq, int len, const char *name) {
+  const large_ctx *L = ctx;
+  large_offer(L, seq, len, name);
+  return best_stopped(L->B);
+}
+
+void large_segments(best *B, const remat_graph *on, const int *perm) {
+  large_ctx L = {.B = B, .perm = perm};
+  remat_result b;
+  remat_result_init(&b, on, B->p->budget, "baseline");
+  double seconds = best_left(B) * time_share(SHARE_FREE_BASELINES);
+  int rc = base_best(on, B->p->budget, 0, deadline_limit(util_now(), seconds), B->p->stop, &b);
+  if (rc == REMAT_EINTERNAL) best_error(B, "%s", "a baseline failed re-simulation");
+  if (rc == REMAT_OK && b.seq) large_offer(&L, b.seq, b.len, "baseline");
+  remat_result_free(&b);
+  if (best_stopped(B)) return;
+  seg_params sp;
+  seg_params_init(&sp);
+  sp.budget = B->p->budget;
+  sp.deadline = deadline_in(best_left(B));
+  sp.io.report = large_report;
+  sp.io.ctx = &L;
+  sp.io.stop = B->p->stop;
+  sp.io.seed = B->p->seed;
+  seg_out so;
+  if (seg_run(on, &sp, &so))
+    best_error(B, "%s", "the segment search: a schedule failed re-simulation");
+  best_verbose(B, "segment search: %lld checkpoint sets, %d of %d forward nodes recomputed",
+               so.evals, so.dropped, so.forward);
+}
+
+/* The status and its message; what the proof and the bound cover. */
+static void large_status(best *B) {
+  remat_result *r = B->r;
+  const remat_graph *g = B->g;
+  if (r->has_bound) /* the order cost bound: every sequence, any copies */
+    r->bound_covers = REMAT_COVERS_ANY_ORDER;
+  if (B->fits && B->proven) {
+    r->status = REMAT_STATUS_OPTIMAL;
+    r->has_bound = 1;
+    r->bound = (double)r->duration;
+    r->proof_covers = r->bound_covers = REMAT_COVERS_ANY_ORDER;
+    snprintf(r->message, sizeof r->message, "%s",
+             r->recomputations ? "optimal over every sequence in any order, with any number "
+                                 "of copies (the order cost bound)"
+                               : "optimal: the input order fits (the base duration)");
+  } else if (B->fits) {
+    r->status = REMAT_STATUS_FEASIBLE;
+    snprintf(r->message, sizeof r->message,
+             "%d nodes, beyond the stage model (at most %d): schedules from the baselines "
+             "and the segment search on the input order; the lower bound holds for every "
+             "order, nothing is proven on the stage model",
+             g->n, MODEL_MAX_NODES);
+  } else if (B->proven && B->proof.pebble_node >= 0) {
+    result_infeasible_pebble(r, g, B->proof.pebble_node);
+  } else {
+    r->status = REMAT_STATUS_OVER_BUDGET;
+    snprintf(r->message, sizeof r->message,
+             "%s: no schedule within %lld found on the input order (%d nodes, beyond the "
+             "stage model: the baselines and the segment search); best peak %lld (%.1f%% of "
+             "budget); more time, more copies or the free order (--free-order) may reach it",
+             best_interrupted(B) ? "interrupted" : "out of time", (long long)B->p->budget, g->n,
+             (long long)r->peak, 100.0 * (double)r->peak / (double)B->p->budget);
+  }
+}
+
+int solve_large(const remat_graph *g, const remat_solve_params *p, remat_result *r) {
+  best S, *B = &S;
+  best_init(B, g, p, r);
+  r->budget = p->budget;
+  int rc = remat_result_precheck(r, g);
+  if (!rc) {
+    r->copies = seeds_caller_copies(g, p);
+    for (int v = 0; v < g->n; v++)
+      if (r->copies[v] < 1) r->copies[v] = 1;
+    best_verbose(B, "%d nodes: beyond the stage model (at most %d), the segment search",
+                 g->n, MODEL_MAX_NODES);
+    if (!seeds_input_order(B)) bounds_pebble(B);
+    if (!B->fits && !B->done) {
+      bounds_order_cost(B, NULL);
+      if (!best_stopped(B)) large_segments(B, g, NULL);
+    }
+    if (B->internal) {
+      snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);
+      r->status = REMAT_STATUS_ERROR;
+      rc = REMAT_EINTERNAL;
+    } else {
+      large_status(B);
+      rc = B->fits ? REMAT_OK : REMAT_ENOFIT;
+    }
+  }
+  prog_done(&B->pr);
+  r->t_total = best_elapsed(B);
+  r->interrupted = best_interrupted(B);
+  best_free(B);
+  return rc;
+}

@@ -291,6 +291,33 @@ def test_fraction_is_of_what_a_schedule_can_save():
     assert _budget_bytes(0.5, 1000, 600) == 800
 
 
+def test_unused_output_leaves_its_gradients_none():
+    """An output the loss ignores (an auxiliary head, as GoogLeNet's in
+    training): the parameters only it reaches get no gradient, as in the
+    plain model, and the others the plain model's."""
+    class TwoHeads(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(16, 32), nn.ReLU(),
+                                      nn.Linear(32, 32), nn.ReLU())
+            self.main, self.aux = nn.Linear(32, 4), nn.Linear(32, 4)
+
+        def forward(self, x):
+            h = self.body(x)
+            return self.main(h), self.aux(h)
+
+    torch.manual_seed(0)
+    model, x = TwoHeads(), torch.randn(8, 16)
+    plain = copy.deepcopy(model)
+    wrapped = rt.wrap(model, (x,), 0.6, **SOLVE)
+    wrapped(x)[0].square().mean().backward()
+    plain(x)[0].square().mean().backward()
+    assert model.aux.weight.grad is None and plain.aux.weight.grad is None
+    for (n, a), b in zip(model.named_parameters(), plain.parameters()):
+        if b.grad is not None:
+            assert rel(a.grad, b.grad) <= RTOL, n
+
+
 def test_infeasible_budget():
     torch.manual_seed(0)
     model, x, _ = _mlp()

@@ -59,6 +59,8 @@ class Plan:
     solve_time_s: float
     graph: dict = field(repr=False)
     executor: Executor = field(repr=False, compare=False)
+    grad_sources: list = field(repr=False, compare=False,
+                               default_factory=list)
 
 
 def _signature(model: torch.nn.Module, args: Sequence[Any]) -> tuple:
@@ -112,6 +114,10 @@ class _Step(torch.autograd.Function):
         diff = set(ex.trace.diff_outputs)
         ctx.mark_non_differentiable(*[o for k, o in enumerate(outs)
                                       if k not in diff])
+        # an output the loss does not use gets None, not zeros: the
+        # gradients that only it reaches stay None, as in the plain model
+        ctx.set_materialize_grads(False)
+        ctx.out_like = [(o.shape, o.dtype, o.device) for o in outs]
         return tuple(outs)
 
     @staticmethod
@@ -125,8 +131,17 @@ class _Step(torch.autograd.Function):
         for n, v in zip(ctx.saved_nodes, ctx.saved_tensors):
             call.env[n] = v
         ex = ctx.plan.executor
-        gouts = [grad_outputs[k] for k in ex.trace.diff_outputs]
+        diff = ex.trace.diff_outputs
+        used = [grad_outputs[k] is not None for k in diff]
+        gouts = [g if g is not None else
+                 torch.zeros(ctx.out_like[k][0], dtype=ctx.out_like[k][1],
+                             device=ctx.out_like[k][2])
+                 for k, g in ((k, grad_outputs[k]) for k in diff)]
         grads = ex.backward(call, gouts)
+        if not all(used):
+            sources = ctx.plan.grad_sources
+            grads = [g if any(used[k] for k in sources[i]) else None
+                     for i, g in enumerate(grads)]
         spec = ex.trace.spec
         ng = len(spec.grad_names)
         params = grads[:ng] + [None] * (ctx.n_params - ng)
@@ -134,6 +149,19 @@ class _Step(torch.autograd.Function):
         for i, g in zip(spec.grad_inputs, grads[ng:]):
             inputs[i] = g
         return (None, None, None, *params, *inputs)
+
+
+def _grad_sources(trace: Any) -> list[set[int]]:
+    """For each of the trace's gradients, the differentiable outputs whose
+    incoming gradients it is computed from (positions in diff_outputs)."""
+    reach: dict[torch.fx.Node, set[int]] = {}
+    for k, ph in enumerate(trace.grad_out_nodes()):
+        reach.setdefault(ph, set()).add(k)
+    for n in trace.nodes:                       # in trace order
+        for a in n.all_input_nodes:
+            if a in reach:
+                reach.setdefault(n, set()).update(reach[a])
+    return [set() if g is None else reach.get(g, set()) for g in trace.grads]
 
 
 class RematModule(torch.nn.Module):
@@ -201,7 +229,8 @@ class RematModule(torch.nn.Module):
                     bound=r.bound, recomputations=program.recomputations,
                     device=device, solve_time_s=solve_time,
                     graph=built.graph,
-                    executor=Executor(built, program, device))
+                    executor=Executor(built, program, device),
+                    grad_sources=_grad_sources(built.trace))
 
     def forward(self, *args: Any) -> Any:
         if not torch.is_grad_enabled():

@@ -58,22 +58,12 @@ SLOW_WRAPPED = {"efficientnet_b0", "mobilenet_v3_small", "regnet_y_400mf",
                 "shufflenet_v2_x0_5"}
 
 
-# Open gaps of wrap() (docs/torch.md, "Known gaps"): they run and report
-# XFAIL until fixed.  Strict where the outcome does not hang on time (a
-# proof, a memory figure, a gradient): a fix then fails the test until
-# its entry goes.  Not strict: a search within a time limit, and the slow
-# entries, last seen failing with free order.
-_PEAK = "measured peak above the prediction and the budget"
-_NOFIT = "no schedule within 0.6 in the traced order"
-KNOWN_GAPS: dict[str, tuple[str, bool]] = {
-    "resnet18": ("proven: " + _NOFIT, True),
-    "convnext_small": ("one node with its inputs is above 0.6", True),
-    "swin_small": (_PEAK, True),
-    "squeezenet1_1": (_NOFIT, False), "lstm": (_NOFIT, False),
-    "resnet50": (_PEAK, False), "mobilenet_v3_small": (_PEAK, False),
-    "efficientnet_b0": (_PEAK, False), "regnet_y_400mf": (_NOFIT, False),
-    "shufflenet_v2_x0_5": (_NOFIT, False),
-}
+# Open gaps of wrap() (docs/torch.md, "Known gaps"), by entry: (reason,
+# strict).  They run and report XFAIL until fixed; strict where the outcome
+# does not hang on time (a proof, a memory figure, a gradient), so that a
+# fix fails the test until its entry goes.  None is open: every entry
+# trains like the plain model with its measured peak as predicted.
+KNOWN_GAPS: dict[str, tuple[str, bool]] = {}
 
 
 def _gap(name: str) -> Any:
@@ -228,8 +218,7 @@ def test_wrapped_trains_like_plain(name: str) -> None:
 
 @needs_wrap
 @pytest.mark.parametrize("name", [
-    "gpt", pytest.param("swin_small", marks=_gap("swin_small")),
-    "densenet_small"])
+    "gpt", "swin_small", "densenet_small"])
 def test_wrapped_loss_outside(name: str) -> None:
     """The loss taken outside the module, as in a plain training loop: the
     backward starts from the output's gradient; the prediction then leaves

@@ -318,6 +318,41 @@ def test_unused_output_leaves_its_gradients_none():
             assert rel(a.grad, b.grad) <= RTOL, n
 
 
+def test_dead_dropout_still_draws():
+    """A dropout whose output the planned loss never reads (an auxiliary
+    head's, the loss taking the main output) still advances the generator
+    as in the plain model, so the main head's dropout draws the same
+    mask."""
+    class AuxDropout(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(16, 32), nn.ReLU())
+            self.aux = nn.Sequential(nn.Dropout(0.5), nn.Linear(32, 4))
+            self.main = nn.Sequential(nn.Dropout(0.5), nn.Linear(32, 4))
+
+        def forward(self, x):
+            h = self.body(x)
+            aux = self.aux(h)               # drawn first, as GoogLeNet's
+            return self.main(h), aux
+
+    torch.manual_seed(0)
+    model, x = AuxDropout().train(), torch.randn(8, 16)
+    plain = copy.deepcopy(model)
+
+    def loss_fn(out):
+        return out[0].square().mean()
+
+    wrapped = rt.wrap(model, (x,), 0.6, loss_fn=loss_fn, **SOLVE)
+    torch.manual_seed(3)
+    lw = wrapped(x)
+    lw.backward()
+    torch.manual_seed(3)
+    lp = loss_fn(plain(x))
+    lp.backward()
+    assert rel(lw, lp) <= RTOL
+    assert rel(model.body[0].weight.grad, plain.body[0].weight.grad) <= RTOL
+
+
 def test_infeasible_budget():
     torch.manual_seed(0)
     model, x, _ = _mlp()

@@ -215,11 +215,15 @@ class Trace:
     @staticmethod
     def _eliminate_dead_code(graph: torch.fx.Graph,
                              out_node: torch.fx.Node) -> None:
-        """Drop nodes neither the outputs nor a side effect needs."""
+        """Drop nodes neither the outputs nor a side effect needs.  A
+        random operation is one: it advances its generator, so the plain
+        model's later draws depend on it even where nothing reads it (an
+        auxiliary head's dropout, the loss taking the main output)."""
         keep, stack = set(), [out_node]
         for n in graph.nodes:
             if n.op == "call_function" and (written_args(n)
-                                            or hidden_writes(n)):
+                                            or hidden_writes(n)
+                                            or is_random(n)):
                 stack.append(n)
         while stack:
             n = stack.pop()

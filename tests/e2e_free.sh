@@ -45,12 +45,8 @@ t_case "the input order cannot reach the budget, another order can: the message 
 # order's stages fit nothing (Checkmate's MILP proves it; out of time before
 # that) while an order without recomputation peaks at 22
 cat >r47.json <<'EOF'
-{"name": "r47", "nodes": [{"id": "v0", "duration": 3, "memory": 2}, {"id": "v1", "duration": 4, "memory": 9},
-  {"id": "v2", "duration": 4, "memory": 10}, {"id": "v3", "duration": 3, "memory": 5},
-  {"id": "v4", "duration": 5, "memory": 7}, {"id": "v5", "duration": 4, "memory": 10},
-  {"id": "v6", "duration": 1, "memory": 7}],
- "edges": [["v0", "v1"], ["v0", "v2"], ["v2", "v3"], ["v1", "v4"], ["v3", "v4"], ["v2", "v5"],
-  ["v1", "v6"], ["v3", "v6"]]}
+{"name": "r47", "nodes": [{"id": "v0", "duration": 3, "memory": 2}, {"id": "v1", "duration": 4, "memory": 9}, {"id": "v2", "duration": 4, "memory": 10}, {"id": "v3", "duration": 3, "memory": 5}, {"id": "v4", "duration": 5, "memory": 7}, {"id": "v5", "duration": 4, "memory": 10}, {"id": "v6", "duration": 1, "memory": 7}],
+ "edges": [["v0", "v1"], ["v0", "v2"], ["v2", "v3"], ["v1", "v4"], ["v3", "v4"], ["v2", "v5"], ["v1", "v6"], ["v3", "v6"]]}
 EOF
 hint="; the free order (--free-order) reaches it: an order without recomputation peaks at 22"
 run "$REMAT" solve r47.json --budget 23 --copies 3 --time-limit 0.1 --threads 1 -q

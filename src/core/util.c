@@ -142,6 +142,12 @@ void util_buf_free(util_buf *b) {
   b->len = b->cap = 0;
 }
 
+int util_ratio_cmp(const void *a, const void *b) {
+  const util_ratio_key *x = a, *y = b;
+  if (x->ratio != y->ratio) return x->ratio < y->ratio ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
 int64_t util_gcd(int64_t a, int64_t b) {
   while (b) {
     int64_t t = a % b;

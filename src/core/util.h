@@ -55,6 +55,15 @@ void util_buf_free(util_buf *b);
 /* Greatest common divisor of non-negative values (gcd(0, x) = x). */
 int64_t util_gcd(int64_t a, int64_t b);
 
+/* An item ranked by a ratio (duration per byte, say): qsort with
+ * util_ratio_cmp orders by ratio, then by index, so that ties keep a
+ * fixed order. */
+typedef struct util_ratio_key {
+  double ratio;
+  int i;
+} util_ratio_key;
+int util_ratio_cmp(const void *a, const void *b);
+
 /* xorshift64: the next value of the generator whose state (nonzero) is
  * *state; and a value in 0..n-1 from it (0 when n <= 1). */
 static inline uint64_t util_xorshift(uint64_t *state) {

@@ -36,17 +36,6 @@ static int seg_halted(const seg *S) {
   return deadline_passed(S->deadline) || worker_halted(&S->p->io);
 }
 
-/* A candidate's duration per byte, for the ranking. */
-typedef struct seg_key {
-  double ratio;
-  int i;
-} seg_key;
-
-static int seg_cmp_key(const void *a, const void *b) {
-  const seg_key *x = a, *y = b;
-  if (x->ratio != y->ratio) return x->ratio < y->ratio ? -1 : 1;
-  return x->i < y->i ? -1 : x->i > y->i;
-}
 
 static double seg_ratio(const remat_graph *g, int v) {
   return (double)g->w[v] / (double)(g->m[v] > 0 ? g->m[v] : 1);
@@ -183,9 +172,10 @@ int seg_run(const remat_graph *g, const seg_params *p, seg_out *out) {
   S.kept = util_malloc(sz * sizeof *S.kept);
   S.drop = util_malloc(sz * sizeof *S.drop);
   S.pos = util_malloc(sz * sizeof *S.pos);
-  seg_key *key = util_malloc(sz * sizeof *key);
-  for (int i = 0; i < S.nc; i++) key[i] = (seg_key){seg_ratio(g, S.cand[i]), i};
-  qsort(key, (size_t)S.nc, sizeof *key, seg_cmp_key);
+  /* the candidates by duration per byte */
+  util_ratio_key *key = util_malloc(sz * sizeof *key);
+  for (int i = 0; i < S.nc; i++) key[i] = (util_ratio_key){seg_ratio(g, S.cand[i]), i};
+  qsort(key, (size_t)S.nc, sizeof *key, util_ratio_cmp);
   for (int i = 0; i < S.nc; i++) S.rank[i] = key[i].i;
   free(key);
   if (S.nc && seg_drop(&S) >= 0) {

@@ -106,16 +106,6 @@ static int ch_eval(ch *C, int t, int r) {
   return fits;
 }
 
-typedef struct ch_key {
-  double ratio;
-  int i;
-} ch_key;
-
-static int ch_cmp(const void *a, const void *b) {
-  const ch_key *x = a, *y = b;
-  if (x->ratio != y->ratio) return x->ratio < y->ratio ? -1 : 1;
-  return x->i < y->i ? -1 : x->i > y->i;
-}
 
 /* The chain's kind (the most nodes covered), each node's block place and
  * rank; the forward nodes per block (0: the blocks differ in it). */
@@ -152,12 +142,12 @@ static int ch_setup(ch *C, const repeat_out *rep) {
       int t = g->succ[j];
       if (rep->block_of[t] != rep->block_of[v]) shared[local[v]] = 1;
     }
-  ch_key *key = util_malloc((size_t)(nf ? nf : 1) * sizeof *key);
+  util_ratio_key *key = util_malloc((size_t)(nf ? nf : 1) * sizeof *key);
   int *rank = util_malloc((size_t)(nf ? nf : 1) * sizeof *rank), m = 0;
   for (int v = 0; v < g->n && nf; v++)
     if (C->ord[v] == 0 && local[v] < nf - 1 && !shared[local[v]])
-      key[m] = (ch_key){(double)g->w[v] / (double)(g->m[v] > 0 ? g->m[v] : 1), local[v]}, m++;
-  if (m > 1) qsort(key, (size_t)m, sizeof *key, ch_cmp);
+      key[m] = (util_ratio_key){(double)g->w[v] / (double)(g->m[v] > 0 ? g->m[v] : 1), local[v]}, m++;
+  if (m > 1) qsort(key, (size_t)m, sizeof *key, util_ratio_cmp);
   for (int i = 0; i < nf; i++) rank[i] = INT_MAX;
   for (int i = 0; i < m; i++) rank[key[i].i] = i;
   for (int v = 0; v < g->n; v++) C->rankof[v] = C->ord[v] >= 0 && nf ? rank[local[v]] : INT_MAX;

@@ -55,6 +55,14 @@ class Graph:
         return [g.m[i] for i in range(self.n)]
 
     @property
+    def predecessors(self) -> list[list[int]]:
+        """Per node (its position in the input order), the positions of
+        its inputs."""
+        g = self._ptr.contents
+        return [[g.pred[k] for k in range(g.pred_off[i], g.pred_off[i + 1])]
+                for i in range(self.n)]
+
+    @property
     def topo_peak(self) -> int:
         """Peak memory of the input order without recomputation."""
         return lib.remat_topo_peak(self._ptr)

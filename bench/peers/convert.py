@@ -26,6 +26,13 @@ class ConversionError(ValueError):
     """A peer's output that does not describe a schedule."""
 
 
+def stage_event(stage: int, slot: int) -> int:
+    """The event of Moccasin's stage time axis (paper, section 2.3): stage j
+    holds events j(j+1)/2 + k, k = 0..j; event k of stage j computes the
+    k-th node of the input order (k = j: its first computation)."""
+    return stage * (stage + 1) // 2 + slot
+
+
 def intervals_to_sequence(copies: Iterable[tuple[int, Any]]) -> list[Any]:
     """The execution sequence of a retention-interval solution: copies are
     (start event, node id) of the present copies; a node is computed at its

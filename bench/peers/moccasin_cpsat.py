@@ -39,10 +39,7 @@ from ortools.sat.python import cp_model
 import remat
 
 from convert import intervals_to_sequence
-
-
-def _event(stage: int, slot: int) -> int:
-    return stage * (stage + 1) // 2 + slot
+from convert import stage_event as _event
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):

@@ -1,0 +1,299 @@
+"""bench/peers: remat beside the peers a user would pick instead, on the same
+graphs, budgets, time limit and cores.
+
+Methods (--methods, any subset, each runnable alone):
+  remat            remat solve (its whole portfolio)
+  moccasin-cpsat   Moccasin's model on OR-Tools CP-SAT (moccasin_cpsat.py)
+  milp-highs       Checkmate's MILP (remat milp --write-mps) on HiGHS
+  milp-scip        the same MILP on SCIP
+  milp-cbc         remat milp: the same MILP on CBC, with remat's MIP start
+Every schedule is re-simulated by `remat eval`; one it rejects is the
+method's failure ("invalid"), never dropped.
+
+The peers run in their own virtual environment, bench/peers/venv, made
+from the pinned bench/peers/requirements.txt on the first run; remat's
+Python package is taken from the source tree (python/, with the library
+`make pylib` builds).  Each method runs as a child process, killed a
+minute after its time limit if it overruns.
+
+    python3 bench/peers/run.py --quick                       # a few minutes
+    python3 bench/peers/run.py --budgets 0.9,0.8 --time-limit 60 \
+        --out bench/out/peers                                # the 9 graphs
+    python3 bench/peers/run.py --methods moccasin-cpsat \
+        --graphs $REMAT_GRAPHS/random_layered_n100.json --budgets 0.8
+
+Writes OUT/rows.jsonl (one record per run, appended; --resume skips the
+runs already there) and OUT/table.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+VENV = HERE / "venv"
+REMAT = ROOT / "build" / "remat"
+LIB = ROOT / "build" / "pic" / "libremat.so"
+METHODS = ["remat", "moccasin-cpsat", "milp-highs", "milp-scip", "milp-cbc"]
+PACKAGES = ["ortools", "highspy", "pyscipopt", "pulp"]
+
+
+def _venv_python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def ensure_venv() -> None:
+    """Create bench/peers/venv from requirements.txt (once) and re-run
+    this script inside it."""
+    if Path(sys.prefix).resolve() == VENV.resolve():
+        return
+    stamp = VENV / ".installed"
+    req = HERE / "requirements.txt"
+    if not stamp.exists() or stamp.stat().st_mtime < req.stat().st_mtime:
+        print(f"bench/peers: creating {VENV} from {req.name}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True)
+        subprocess.run([str(_venv_python()), "-m", "pip", "install", "-q",
+                        "-r", str(req)], check=True)
+        stamp.touch()
+    os.execv(str(_venv_python()), [str(_venv_python()), __file__, *sys.argv[1:]])
+
+
+def ensure_remat() -> None:
+    missing = [p for p in (REMAT, LIB) if not p.exists()]
+    if missing:
+        sys.exit("bench/peers: missing " + ", ".join(map(str, missing))
+                 + " (run `make` and `make pylib` at the repository root)")
+
+
+def _child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(HERE)])
+    env["REMAT_LIB"] = str(LIB)
+    return env
+
+
+# ------------------------------------------------------------ one run
+
+
+def _result_file_row(path: str, rc: int) -> dict[str, Any]:
+    with open(path) as f:
+        d = json.load(f)
+    return {"status": d.get("status"), "time_s": d.get("time_s"),
+            "time_to_best_s": d.get("time_to_best_s"),
+            "lower_bound": d.get("lower_bound"),
+            "gap_percent": d.get("gap_percent"),
+            "proof_covers": d.get("proof_covers"), "result_file": path,
+            "exit": rc}
+
+
+def run_remat(cmd: str, graph: str, budget: str, tl: float, threads: int,
+              seed: int, work: str) -> dict[str, Any]:
+    os.makedirs(work, exist_ok=True)
+    res = os.path.join(work, "result.json")
+    args = [str(REMAT), cmd, graph, "--budget", budget, "--time-limit", str(tl),
+            "--threads", str(threads), "--seed", str(seed), "-o", res, "-q"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=tl + 120)
+    if not os.path.exists(res):
+        msg = (p.stderr.strip().splitlines() or ["?"])[-1]
+        return {"status": "infeasible" if "infeasible" in msg else "no-solution",
+                "message": msg, "exit": p.returncode}
+    row = _result_file_row(res, p.returncode)
+    if row["status"] == "over-budget":
+        row["status"] = "no-solution"
+    return row
+
+
+def run_one(method: str, graph: str, budget: str, tl: float, threads: int,
+            seed: int, work: str) -> dict[str, Any]:
+    """One method on one graph and budget, in this process."""
+    if method == "remat":
+        return run_remat("solve", graph, budget, tl, threads, seed, work)
+    if method == "milp-cbc":
+        return run_remat("milp", graph, budget, tl, threads, seed, work)
+    if method == "moccasin-cpsat":
+        import moccasin_cpsat
+        r = moccasin_cpsat.solve(graph, budget, time_limit=tl, workers=threads,
+                                 seed=seed)
+        if r.get("sequence") is not None:
+            os.makedirs(work, exist_ok=True)
+            path = os.path.join(work, "sequence.json")
+            with open(path, "w") as f:
+                json.dump(r.pop("sequence"), f)
+            r["result_file"] = path
+        return r
+    if method in ("milp-highs", "milp-scip"):
+        import milp_open
+        return milp_open.solve(str(REMAT), graph, budget, method[5:], work,
+                               time_limit=tl, threads=threads, seed=seed)
+    raise SystemExit(f"unknown method {method!r} (one of {', '.join(METHODS)})")
+
+
+def run_child(method: str, graph: str, budget: str, tl: float, threads: int,
+              seed: int, work: str) -> dict[str, Any]:
+    """run_one in a child process; its verdict by remat eval."""
+    import convert
+    t0 = time.monotonic()
+    cmd = [sys.executable, __file__, "--one", method, graph, budget,
+           "--time-limit", str(tl), "--threads", str(threads), "--seed",
+           str(seed), "--work", work]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=tl + 60, env=_child_env())
+        lines = p.stdout.strip().splitlines()
+        if p.returncode != 0 or not lines:
+            row = {"status": "error",
+                   "message": (p.stderr.strip().splitlines() or ["?"])[-1]}
+        else:
+            row = json.loads(lines[-1])
+    except subprocess.TimeoutExpired:
+        row = {"status": "error", "message": f"still running {tl + 60:.0f} s in"}
+    row["wall_s"] = round(time.monotonic() - t0, 3)
+    if row.get("result_file"):
+        v = convert.remat_eval(str(REMAT), graph, row["result_file"], budget)
+        row["eval"] = v
+        if not v["valid"]:
+            row["status"] = "invalid"
+        elif not v["within_budget"]:
+            row["status"] = "over-budget"
+        elif row.get("lower_bound") is not None and row.get("gap_percent") is None:
+            row["gap_percent"] = convert.gap_percent(v["duration"], row["lower_bound"])
+    return row
+
+
+# ------------------------------------------------------------ tables
+
+
+def _cell(r: dict[str, Any]) -> str:
+    st = r.get("status")
+    v = r.get("eval") or {}
+    if st in ("optimal", "feasible") and v.get("valid"):
+        t = r.get("time_to_best_s")
+        tt = f"{t:.1f} s" if isinstance(t, (int, float)) else "?"
+        if st == "optimal":
+            proof = "opt"
+        elif r.get("gap_percent") is not None:
+            proof = f"gap {r['gap_percent']:.2f}%"
+        else:
+            proof = "no bound"
+        return f"{v['tdi_percent']:.2f} ({tt}, {proof})"
+    return st or "?"
+
+
+def write_table(rows: list[dict[str, Any]], methods: list[str], path: Path) -> None:
+    keys: list[tuple[str, str]] = []
+    cells: dict[tuple[str, str, str], str] = {}
+    for r in rows:
+        k = (r["graph"], r["budget"])
+        if k not in keys:
+            keys.append(k)
+        cells[(*k, r["method"])] = _cell(r)
+    head = "| graph | budget | " + " | ".join(methods) + " |"
+    lines = [head, "|" + "---|" * (len(methods) + 2)]
+    for g, b in keys:
+        lines.append(f"| {g} | {b} | " + " | ".join(
+            cells.get((g, b, m), "") for m in methods) + " |")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+    out = {}
+    for p in PACKAGES:
+        try:
+            out[p] = version(p)
+        except PackageNotFoundError:
+            out[p] = "not installed"
+    p = subprocess.run([str(REMAT), "--version"], capture_output=True, text=True)
+    out["remat"] = (p.stdout or p.stderr).strip().splitlines()[0] if (p.stdout or p.stderr) else "?"
+    return out
+
+
+# ------------------------------------------------------------ main
+
+
+def _graphs(args: argparse.Namespace) -> list[str]:
+    src = args.graphs or [os.environ.get("REMAT_GRAPHS",
+                                         str(ROOT.parent / "shared" / "graphs"))]
+    out = []
+    for s in src:
+        p = Path(s)
+        out += sorted(str(q) for q in p.glob("*.json")) if p.is_dir() else [str(p)]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graphs", nargs="*", help="graph files or folders "
+                    "(default: $REMAT_GRAPHS, else ../shared/graphs)")
+    ap.add_argument("--budgets", default="0.9,0.8")
+    ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "peers"))
+    ap.add_argument("--quick", action="store_true",
+                    help="two small graphs at 0.9, 10 s each")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip the runs already in OUT/rows.jsonl")
+    ap.add_argument("--one", nargs=3, metavar=("METHOD", "GRAPH", "BUDGET"),
+                    help=argparse.SUPPRESS)
+    ap.add_argument("--work", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    ensure_venv()
+    ensure_remat()
+    if args.one:
+        m, g, b = args.one
+        print(json.dumps(run_one(m, g, b, args.time_limit, args.threads,
+                                 args.seed, args.work)))
+        return
+    methods = args.methods.split(",")
+    for m in methods:
+        if m not in METHODS:
+            sys.exit(f"bench/peers: unknown method {m!r} (one of {', '.join(METHODS)})")
+    graphs, budgets, tl = _graphs(args), args.budgets.split(","), args.time_limit
+    if args.quick:
+        gdir = Path(os.environ.get("REMAT_GRAPHS", ROOT.parent / "shared" / "graphs"))
+        graphs = [str(gdir / "random_layered_n100.json"),
+                  str(gdir / "fcn_8_vgg_train_nx.json")]
+        budgets, tl = ["0.9"], min(tl, 10.0)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows_path = out / "rows.jsonl"
+    done = set()
+    rows: list[dict[str, Any]] = []
+    if args.resume and rows_path.exists():
+        rows = [json.loads(x) for x in rows_path.read_text().splitlines() if x]
+        done = {(r["graph_file"], r["budget"], r["method"]) for r in rows}
+    meta = {"versions": versions(), "time_limit": tl, "threads": args.threads,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    for g in graphs:
+        name = Path(g).stem
+        for b in budgets:
+            for m in methods:
+                if (g, b, m) in done:
+                    continue
+                work = str(out / "work" / f"{name}_{b}_{m}")
+                r = run_child(m, g, b, tl, args.threads, args.seed, work)
+                r.update(graph=name, graph_file=g, budget=b, method=m,
+                         time_limit=tl, threads=args.threads)
+                rows.append(r)
+                with open(rows_path, "a") as f:
+                    f.write(json.dumps(r) + "\n")
+                print(f"{name} {b} {m}: {_cell(r)}  [{r['wall_s']:.1f} s]",
+                      file=sys.stderr, flush=True)
+                write_table(rows, methods, out / "table.md")
+    write_table(rows, methods, out / "table.md")
+    print((out / "table.md").read_text())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,282 @@
+"""bench/peers, model level: PyTorch's own memory savers beside
+remat.torch.wrap, each point a real training step (forward, loss, backward,
+SGD step): the allocator's measured peak (remat.torch.measure) and the
+median step time.
+
+Peers (--methods, any subset):
+  ckpt-block   torch.utils.checkpoint around every block (non-reentrant)
+  ckpt-seq     checkpoint_sequential over the chain of blocks, sqrt(n)
+               segments (Chen et al.'s rule)
+  sac          selective activation checkpointing per block: matmuls and
+               convolutions saved, the rest recomputed
+  compile      torch.compile with torch._functorch.config
+               .activation_memory_budget swept, per knapsack solver
+               (dp, greedy, ilp; ilp needs scipy), on the
+               aot_eager_decomp_partition backend: the min-cut partitioner
+               with the budget, no Inductor code generation (on the CPU
+               that would need minutes of C++ compilation per point)
+  remat        remat.torch.wrap at budgets (fractions of the plain peak
+               remat predicts)
+"Blocks" are the elements of the model's nn.Sequential and nn.ModuleList
+containers that have submodules of their own (ResNet's BasicBlocks, a
+transformer's layers).
+
+Runs in the project's PyTorch environment (requirements/test.txt), not in
+bench/peers/venv:
+
+    python bench/peers/models.py --quick --out bench/out/peers_models
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "torch"))
+
+import common  # noqa: E402,F401  (puts the repository's python/ first)
+from common import MiB, Trainer, short_error  # noqa: E402
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.utils.checkpoint import (CheckpointPolicy, checkpoint,  # noqa: E402
+                                    checkpoint_sequential,
+                                    create_selective_checkpoint_contexts)
+
+import remat.torch as rt  # noqa: E402
+from remat.torch import zoo  # noqa: E402
+
+QUICK_MODELS = ["gpt_4l", "resnet18"]
+MODELS = ["gpt_4l", "resnet18", "vit_small", "mobilenet_v2", "convnext_small",
+          "swin_small", "unet", "efficientnet_b0"]
+COMPILE_BUDGETS = [1.0, 0.7, 0.5, 0.3, 0.1]
+QUICK_COMPILE_BUDGETS = [1.0, 0.5, 0.1]
+SOLVERS = ["dp", "greedy", "ilp"]
+REMAT_BUDGETS = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
+QUICK_REMAT_BUDGETS = [0.8, 0.6, 0.4]
+
+
+def blocks(model: nn.Module) -> list[nn.Module]:
+    """The elements of nn.Sequential / nn.ModuleList containers that have
+    submodules of their own, outermost containers first, in order."""
+    out: list[nn.Module] = []
+    seen: set[int] = set()
+
+    def visit(m: nn.Module) -> None:
+        if isinstance(m, (nn.Sequential, nn.ModuleList)):
+            inner = [c for c in m.children() if any(True for _ in c.children())]
+            if inner:
+                for c in m.children():
+                    if any(True for _ in c.children()) and id(c) not in seen:
+                        seen.add(id(c))
+                        out.append(c)
+                return
+        for c in m.children():
+            visit(c)
+
+    visit(model)
+    return out
+
+
+def _checkpointed(block: nn.Module, context_fn: Optional[Callable] = None) -> None:
+    inner = block.forward
+    kw = {"context_fn": context_fn} if context_fn else {}
+    block.forward = functools.partial(checkpoint, inner, use_reentrant=False, **kw)
+
+
+SAVE = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default,
+        torch.ops.aten.bmm.default, torch.ops.aten.baddbmm.default,
+        torch.ops.aten.convolution.default,
+        torch.ops.aten._scaled_dot_product_efficient_attention.default,
+        torch.ops.aten._scaled_dot_product_flash_attention.default}
+
+
+def _sac_policy(ctx: Any, op: Any, *args: Any, **kwargs: Any) -> CheckpointPolicy:
+    return (CheckpointPolicy.MUST_SAVE if op in SAVE
+            else CheckpointPolicy.PREFER_RECOMPUTE)
+
+
+def apply_peer(model: nn.Module, method: str) -> nn.Module:
+    """The model with the peer applied in place (checkpointing peers)."""
+    bl = blocks(model)
+    if not bl:
+        raise ValueError("no blocks found (no nn.Sequential / nn.ModuleList "
+                         "of composite modules)")
+    if method == "ckpt-block":
+        for b in bl:
+            _checkpointed(b)
+    elif method == "sac":
+        ctx = functools.partial(create_selective_checkpoint_contexts, _sac_policy)
+        for b in bl:
+            _checkpointed(b, ctx)
+    elif method == "ckpt-seq":
+        # the blocks must form one chain x -> block(x) -> ...: the first
+        # block runs the whole chain under checkpoint_sequential, the others
+        # pass their input through
+        seq = nn.Sequential(*bl)
+        segments = max(1, round(math.sqrt(len(bl))))
+        fwd = [b.forward for b in bl]
+        chain = nn.Sequential(*[_Call(f) for f in fwd])
+        bl[0].forward = lambda x: checkpoint_sequential(
+            chain, segments, x, use_reentrant=False)
+        for b in bl[1:]:
+            b.forward = lambda x: x
+        del seq
+    else:
+        raise ValueError(method)
+    return model
+
+
+class _Call(nn.Module):
+    def __init__(self, fn: Callable) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x: Any) -> Any:
+        return self.fn(x)
+
+
+def _point(name: str, method: str, knob: Any, build: Callable[[zoo.Setup], nn.Module],
+           device: str, reps: int, loss0: Optional[float],
+           patch: Optional[dict] = None) -> dict[str, Any]:
+    row: dict[str, Any] = {"model": name, "method": method, "knob": knob}
+    s = zoo.setup(name, seed=0, device=device)
+    cm = (torch._functorch.config.patch(**patch) if patch
+          else _nullcontext())
+    try:
+        with cm:
+            torch._dynamo.reset()
+            t0 = time.perf_counter()
+            m = build(s)
+            tr = Trainer(m, list(s.model.parameters()), s.inputs,
+                         None if method == "remat" else s.loss_fn)
+            loss = tr.step(seed=0).item()  # warm-up (and compilation)
+            row["setup_s"] = time.perf_counter() - t0
+            if loss0 is not None:
+                row["loss0_diff"] = abs(loss - loss0)
+            meas = tr.measured(device, seed=1)
+            row.update(peak=meas.peak_bytes, time=tr.median_time(reps, seed=2))
+            if method == "remat":
+                row.update(predicted=getattr(m.plan, "peak", None),
+                           tdi=getattr(m.plan, "tdi", None),
+                           status=str(getattr(m.plan, "status", "")))
+    except Exception as e:  # an infeasible budget or a peer's failure is a row
+        row["error"] = short_error(e)
+    return row
+
+
+class _nullcontext:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *a: Any) -> None:
+        return None
+
+
+def run_model(name: str, methods: list[str], device: str, reps: int,
+              quick: bool, time_limit: float) -> list[dict[str, Any]]:
+    rows = []
+    plain = _point(name, "plain", None, lambda s: s.model, device, reps, None)
+    rows.append(plain)
+    loss0 = None
+    s = zoo.setup(name, seed=0, device=device)
+    torch.manual_seed(0)
+    loss0 = s.step_loss().item()
+
+    def emit(r: dict[str, Any]) -> None:
+        rows.append(r)
+        print(f"{name} {r['method']} {r['knob']}: peak "
+              f"{(r.get('peak') or 0) / MiB:.2f} MiB, step "
+              f"{(r.get('time') or 0) * 1e3:.1f} ms {r.get('error', '')}",
+              file=sys.stderr, flush=True)
+
+    for m in ("ckpt-block", "ckpt-seq", "sac"):
+        if m in methods:
+            emit(_point(name, m, None, lambda s, m=m: apply_peer(s.model, m),
+                        device, reps, loss0))
+    if "compile" in methods:
+        for solver in SOLVERS:
+            for b in (QUICK_COMPILE_BUDGETS if quick else COMPILE_BUDGETS):
+                emit(_point(name, f"compile-{solver}", b,
+                            lambda s: torch.compile(
+                                s.model, backend="aot_eager_decomp_partition"),
+                            device, reps, loss0,
+                            {"activation_memory_budget": b,
+                             "activation_memory_budget_solver": solver}))
+    if "remat" in methods:
+        for b in (QUICK_REMAT_BUDGETS if quick else REMAT_BUDGETS):
+            emit(_point(name, "remat", b, lambda s, b=b: rt.wrap(
+                s.model, s.inputs, b, loss_fn=s.loss_fn, time_limit=time_limit),
+                device, reps, loss0))
+    return rows
+
+
+def headline(rows: list[dict[str, Any]]) -> list[str]:
+    """Per peer point: remat's least step time among its points at or
+    below the peer's measured peak, or that no remat point fits there."""
+    out = []
+    rem = [r for r in rows if r["method"] == "remat" and r.get("peak") is not None]
+    for r in rows:
+        if r["method"] in ("remat",) or r.get("peak") is None:
+            continue
+        fit = [q for q in rem if q["peak"] <= r["peak"]]
+        if fit:
+            best = min(fit, key=lambda q: q["time"])
+            verdict = (f"remat {best['time'] * 1e3:.1f} ms at {best['peak'] / MiB:.2f} MiB "
+                       f"(budget {best['knob']}): "
+                       + ("faster" if best["time"] <= r["time"] else "SLOWER"))
+        else:
+            verdict = "no remat point at or below this peak"
+        out.append(f"| {r['model']} | {r['method']} | {r['knob'] if r['knob'] is not None else ''} | "
+                   f"{r['peak'] / MiB:.2f} | {r['time'] * 1e3:.1f} | {verdict} |")
+    return out
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = "| model | method | knob | measured peak MiB | step ms | TDI % (remat's plan) | note |"
+    out = [head, "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        peak = "" if r.get("peak") is None else f"{r['peak'] / MiB:.2f}"
+        t = "" if r.get("time") is None else f"{r['time'] * 1e3:.1f}"
+        tdi = "" if r.get("tdi") is None else f"{r['tdi']:.1f}"
+        note = (r.get("error") or "")[:100].replace("|", "/")
+        out.append(f"| {r['model']} | {r['method']} | "
+                   f"{r['knob'] if r['knob'] is not None else ''} | {peak} | {t} | {tdi} | {note} |")
+    out += ["", "| model | peer | knob | peer peak MiB | peer step ms | remat at or below that peak |",
+            "|---|---|---|---|---|---|"] + headline(rows)
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", default=None)
+    ap.add_argument("--methods", default="ckpt-block,ckpt-seq,sac,compile,remat")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--time-limit", type=float, default=30.0)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=str(HERE.parents[1] / "bench" / "out" / "peers_models"))
+    args = ap.parse_args()
+    models = (args.models.split(",") if args.models
+              else QUICK_MODELS if args.quick else MODELS)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    for name in models:
+        rows += run_model(name, args.methods.split(","), args.device, args.reps,
+                          args.quick, args.time_limit)
+        (out / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
+        (out / "table.md").write_text(table(rows))
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -169,8 +169,17 @@ def _point(name: str, method: str, knob: Any, build: Callable[[zoo.Setup], nn.Mo
                            tdi=getattr(m.plan, "tdi", None),
                            status=str(getattr(m.plan, "status", "")))
     except Exception as e:  # an infeasible budget or a peer's failure is a row
-        row["error"] = short_error(e)
+        row["error"] = _error(e)
     return row
+
+
+def _error(e: BaseException) -> str:
+    """short_error, with the cause where the first line only says that a
+    compiler backend raised."""
+    lines = [x for x in str(e).strip().splitlines() if x.strip()]
+    if len(lines) > 1 and lines[0].rstrip().endswith("raised:"):
+        return f"{type(e).__name__}: {lines[1].strip()}"[:300]
+    return short_error(e)
 
 
 class _nullcontext:

@@ -90,8 +90,9 @@ def _result_file_row(path: str, rc: int) -> dict[str, Any]:
             "time_to_best_s": d.get("time_to_best_s"),
             "lower_bound": d.get("lower_bound"),
             "gap_percent": d.get("gap_percent"),
-            "proof_covers": d.get("proof_covers"), "result_file": path,
-            "exit": rc}
+            "proof_covers": d.get("proof_covers"),
+            "result_file": path if d.get("sequence") else None,
+            "message": d.get("message"), "exit": rc}
 
 
 def run_remat(cmd: str, graph: str, budget: str, tl: float, threads: int,

@@ -43,6 +43,7 @@ VENV = HERE / "venv"
 REMAT = ROOT / "build" / "remat"
 LIB = ROOT / "build" / "pic" / "libremat.so"
 METHODS = ["remat", "moccasin-cpsat", "milp-highs", "milp-scip", "milp-cbc"]
+MILP_MAX_NODES = 500
 PACKAGES = ["ortools", "highspy", "pyscipopt", "pulp"]
 
 
@@ -132,6 +133,13 @@ def run_one(method: str, graph: str, budget: str, tl: float, threads: int,
         return r
     if method in ("milp-highs", "milp-scip"):
         import milp_open
+        import remat
+        n = remat.load_graph(graph).n
+        if n > MILP_MAX_NODES:
+            # T = n stages: about 3n^2 + n|E| columns; n = 1000 writes an
+            # MPS file past a gigabyte
+            return {"status": "not-run", "message": f"n = {n} > {MILP_MAX_NODES}: "
+                    "the MPS file would pass a gigabyte"}
         return milp_open.solve(str(REMAT), graph, budget, method[5:], work,
                                time_limit=tl, threads=threads, seed=seed)
     raise SystemExit(f"unknown method {method!r} (one of {', '.join(METHODS)})")

@@ -114,8 +114,9 @@ def run_remat(cmd: str, graph: str, budget: str, tl: float, threads: int,
     p = subprocess.run(args, capture_output=True, text=True, timeout=tl + 120)
     if not os.path.exists(res):
         msg = (p.stderr.strip().splitlines() or ["?"])[-1]
-        return {"status": "infeasible" if "infeasible" in msg else "no-solution",
-                "message": msg, "exit": p.returncode}
+        status = ("infeasible" if "infeasible" in msg else
+                  "not-run" if p.returncode == 2 else "no-solution")
+        return {"status": status, "message": msg, "exit": p.returncode}
     row = _result_file_row(res, p.returncode)
     if row["status"] == "over-budget":
         row["status"] = "no-solution"

@@ -206,7 +206,8 @@ def _cell(r: dict[str, Any]) -> str:
     return st or "?"
 
 
-def write_table(rows: list[dict[str, Any]], methods: list[str], path: Path) -> None:
+def write_table(rows: list[dict[str, Any]], path: Path) -> None:
+    methods = [m for m in METHODS if any(r["method"] == m for r in rows)]
     keys: list[tuple[str, str]] = []
     cells: dict[tuple[str, str, str], str] = {}
     for r in rows:
@@ -354,8 +355,8 @@ def main() -> None:
                     f.write(json.dumps(r) + "\n")
                 print(f"{name} {b} {m}: {_cell(r)}  [{r['wall_s']:.1f} s]",
                       file=sys.stderr, flush=True)
-                write_table(rows, methods, out / "table.md")
-    write_table(rows, methods, out / "table.md")
+                write_table(rows, out / "table.md")
+    write_table(rows, out / "table.md")
     print((out / "table.md").read_text())
 
 

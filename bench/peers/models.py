@@ -236,7 +236,7 @@ def headline(rows: list[dict[str, Any]]) -> list[str]:
     for r in rows:
         if r["method"] in ("remat",) or r.get("peak") is None:
             continue
-        fit = [q for q in rem if q["peak"] <= r["peak"]]
+        fit = [q for q in rem if q["model"] == r["model"] and q["peak"] <= r["peak"]]
         if fit:
             best = min(fit, key=lambda q: q["time"])
             verdict = (f"remat {best['time'] * 1e3:.1f} ms at {best['peak'] / MiB:.2f} MiB "
@@ -273,7 +273,14 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=30.0)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default=str(HERE.parents[1] / "bench" / "out" / "peers_models"))
+    ap.add_argument("--table-only", action="store_true",
+                    help="rewrite OUT/table.md from OUT/results.json")
     args = ap.parse_args()
+    if args.table_only:
+        rows = json.loads((Path(args.out) / "results.json").read_text())
+        (Path(args.out) / "table.md").write_text(table(rows))
+        print(table(rows))
+        return
     models = (args.models.split(",") if args.models
               else QUICK_MODELS if args.quick else MODELS)
     out = Path(args.out)

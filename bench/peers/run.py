@@ -232,7 +232,8 @@ def versions() -> dict[str, str]:
         except PackageNotFoundError:
             out[p] = "not installed"
     p = subprocess.run([str(REMAT), "--version"], capture_output=True, text=True)
-    out["remat"] = (p.stdout or p.stderr).strip().splitlines()[0] if (p.stdout or p.stderr) else "?"
+    text = (p.stdout or p.stderr).strip().splitlines()
+    out["remat"] = text[0] if text else "?"
     return out
 
 

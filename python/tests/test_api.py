@@ -4,7 +4,6 @@ graphs, budgets, errors, Ctrl-C, 64-bit sizes."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
@@ -17,6 +16,8 @@ import pytest
 
 import remat
 from remat.cli import binary
+
+from brute import brute_force
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -65,24 +66,6 @@ def diamond() -> dict:
              ["a", "d"]]
     return {"format": "remat", "name": "diamond", "nodes": nodes,
             "edges": edges}
-
-
-def brute_force(g: remat.Graph, budget: int, max_len: int) -> int | None:
-    """The least duration of any valid sequence of at most max_len steps
-    that computes every node and fits budget (remat.simulate judges
-    each), or None."""
-    best = None
-    for length in range(g.n, max_len + 1):
-        for seq in itertools.product(g.ids, repeat=length):
-            if set(seq) != set(g.ids):
-                continue
-            try:
-                s = remat.simulate(g, list(seq))
-            except remat.RematError:
-                continue
-            if s.peak <= budget and (best is None or s.duration < best):
-                best = s.duration
-    return best
 
 
 @pytest.mark.parametrize("budget", [0.6, 0.75, 1.0])

@@ -5,7 +5,6 @@ exhaustive search to give the optimum."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import subprocess
 import sys
@@ -15,6 +14,8 @@ import pytest
 
 import remat
 from remat.cli import binary
+
+from brute import brute_force
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench" / "peers"))
@@ -38,29 +39,11 @@ def fork(tmp_path_factory) -> str:
     return str(path)
 
 
-def brute_force_optimum(graph: remat.Graph, budget: int, max_len: int) -> int:
-    """The least duration of any valid sequence of at most max_len steps
-    computing every node, within budget."""
-    best = None
-    for n in range(graph.n, max_len + 1):
-        for seq in itertools.product(graph.ids, repeat=n):
-            if set(seq) != set(graph.ids):
-                continue
-            try:
-                s = remat.simulate(graph, list(seq))
-            except remat.RematError:
-                continue
-            if s.peak <= budget and (best is None or s.duration < best):
-                best = s.duration
-    assert best is not None
-    return best
-
-
 def test_fork_optimum_needs_a_recomputation(fork):
     g = remat.load_graph(fork)
     assert g.topo_peak == 8
-    assert brute_force_optimum(g, BUDGET, 6) == 13
-    assert brute_force_optimum(g, g.topo_peak, 6) == 12
+    assert brute_force(g, BUDGET, 6) == 13
+    assert brute_force(g, g.topo_peak, 6) == 12
 
 
 def test_interval_solution_is_the_optimum(fork):
@@ -74,7 +57,7 @@ def test_interval_solution_is_the_optimum(fork):
     v = convert.remat_eval(str(binary()), fork, seq, BUDGET)
     assert v["valid"] and v["within_budget"]
     assert (v["peak"], v["duration"], v["recomputations"]) == (7, 13, 1)
-    assert v["duration"] == brute_force_optimum(remat.load_graph(fork), BUDGET, 6)
+    assert v["duration"] == brute_force(remat.load_graph(fork), BUDGET, 6)
 
 
 def test_interval_solution_without_the_recomputation_is_over_budget(fork):

@@ -16,7 +16,14 @@ views and aliases of its output), plus, when training:
 With ``temporaries``, a node whose operations allocate temporaries (bytes
 beyond their outputs while they run: temporaries.py) gets a
 ``temporaries`` node of that size as an input, which a schedule computes
-right before it: so the peak counts them.
+right before it: so the peak counts them.  And an output split off an
+operation (memory.py's _split_outputs: a weight gradient, batch norm's
+saved statistics) gets a ``held`` node of its bytes (``copies`` 1), an
+input of the operation and of the output's readers, since the allocator
+holds it from the operation's run, whenever the output's own node (then
+memory 0) comes.  The outputs and the gradients are computed once
+(``copies`` 1): the caller and the executor hold them from their first
+computation.
 
 Random operations first run in the order the plain model draws them: each
 has an ``rng_state`` node (``copies`` 1) that reads the previous random

@@ -81,7 +81,8 @@ static inline remat_graph *small_graph(void) {
 /* With UNIT_TMPDIR defined as a name ("unit_batch") before this header:
  * a scratch directory /tmp/NAME.XXXXXX per run, tmpdir, made by the group
  * fixture tmpdir_setup and removed with its contents by tmpdir_teardown;
- * tpath(NAME) is a file in it (freed by the caller). */
+ * tpath(NAME) is a file in it (freed by the caller); write_text(PATH,
+ * TEXT) writes a file. */
 static char tmpdir[256];
 
 static int tmpdir_setup(void **state) {
@@ -101,6 +102,13 @@ static char *tpath(const char *name) {
   util_buf b = {0};
   util_buf_printf(&b, "%s/%s", tmpdir, name);
   return b.s;
+}
+
+static inline void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
 }
 #endif
 

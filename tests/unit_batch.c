@@ -17,13 +17,6 @@
 #include "sim.h"
 #include "util.h"
 
-static void write_text(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 static batch_defaults defaults_with(const char *budgets) {
   batch_defaults d;
   char err[256];

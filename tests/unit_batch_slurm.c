@@ -18,13 +18,6 @@
 #include "remat.h"
 #include "util.h"
 
-static void write_text(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 /* An executable script NAME in the scratch directory. */
 static void write_script(const char *name, const char *body) {
   char *p = tpath(name);

@@ -21,6 +21,19 @@ minute after its time limit if it overruns.
         --out bench/out/peers                                # the 9 graphs
     python3 bench/peers/run.py --methods moccasin-cpsat \
         --graphs $REMAT_GRAPHS/random_layered_n100.json --budgets 0.8
+    python3 bench/peers/run.py --gen-layered 500 --out bench/out/peers2
+    REMAT_PY=/work/venv/bin/python python3 bench/peers/run.py \
+        --torch-graphs --out bench/out/peers2            # budgets 0.7,0.5
+
+Graphs not among the published ones are made in OUT/graphs (kept there and
+reused): --gen-layered N[:SEED] by `remat gen layered` (seed 1 unless
+given; RL G3, n500, is not published), --torch-graphs by remat's PyTorch
+exporter run with the Python of --torch-python (default $REMAT_PY, which
+needs torch and torchvision): the training step (forward, loss, backward)
+of ResNet-50 and ViT-B/16 on one 3x224x224 image and of the zoo's 12-layer
+GPT-style decoder (bench/transformers/gen.py), FLOP durations (the same on
+every run), the parameter gradients counted apart as the parameters
+(`--grads fixed`, Checkmate's convention).
 
 Writes OUT/rows.jsonl (one record per run, appended; --resume skips the
 runs already there) and OUT/table.md.
@@ -54,6 +67,16 @@ TABLE3 = [("random_layered_n100.json", "0.9", 0.8, 9.3),
           ("ResNet50_train_nx.json", "0.9", 0.2, 65.2),
           ("ResNet50_train_nx.json", "0.8", 0.3, 69.3)]
 PACKAGES = ["ortools", "highspy", "pyscipopt", "pulp"]
+_TV = ["--input", "3x224x224", "--batch", "1", "--train", "--durations",
+       "flops", "--grads", "fixed", "--seed", "0", "-q", "-o", "{path}"]
+_EXPORT = ["-c", "from remat.torch.torch_cmd import console; console()", "export"]
+# --torch-graphs: the file in OUT/graphs and the torch Python's arguments
+# that write it ({path}: that file, {dir}: its folder)
+TORCH_GRAPHS = [
+    ("resnet50_train.json", [*_EXPORT, "resnet50", *_TV]),
+    ("vit_b_16_train.json", [*_EXPORT, "vit_b_16", *_TV]),
+    ("gpt_12l.json", [str(ROOT / "bench" / "transformers" / "gen.py"), "{dir}", "12"]),
+]
 
 
 def _venv_python() -> Path:
@@ -148,8 +171,8 @@ def run_one(method: str, graph: str, budget: str, tl: float, threads: int,
         if n > MILP_MAX_NODES:
             # T = n stages: about 3n^2 + n|E| columns; n = 1000 writes an
             # MPS file past a gigabyte
-            return {"status": "not-run", "message": f"n = {n} > {MILP_MAX_NODES}: "
-                    "the MPS file would pass a gigabyte"}
+            return {"status": "not-run", "message": f"n = {n} > {MILP_MAX_NODES}, the "
+                    "bench's limit (n = 1000 writes an MPS file past a gigabyte)"}
         return milp_open.solve(str(REMAT), graph, budget, method[5:], work,
                                time_limit=tl, threads=threads, seed=seed)
     raise SystemExit(f"unknown method {method!r} (one of {', '.join(METHODS)})")
@@ -289,11 +312,46 @@ def _graphs(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def gen_layered(specs: str, gdir: Path) -> list[str]:
+    """--gen-layered N[:SEED],...: `remat gen layered` graphs in gdir."""
+    out = []
+    for spec in specs.split(","):
+        n, _, seed = spec.partition(":")
+        seed = seed or "1"
+        path = gdir / f"layered_n{n}_s{seed}.json"
+        if not path.exists():
+            gdir.mkdir(parents=True, exist_ok=True)
+            subprocess.run([str(REMAT), "gen", "layered", "--nodes", n, "--seed",
+                            seed, "-q", "-o", str(path)], check=True)
+        out.append(str(path))
+    return out
+
+
+def torch_graphs(python: str | None, gdir: Path) -> list[str]:
+    """TORCH_GRAPHS in gdir, each exported by the torch Python unless there."""
+    out = []
+    for name, argv in TORCH_GRAPHS:
+        path = gdir / name
+        if not path.exists():
+            if not python:
+                sys.exit("bench/peers: --torch-graphs needs a Python with torch "
+                         "and torchvision (--torch-python or $REMAT_PY)")
+            gdir.mkdir(parents=True, exist_ok=True)
+            env = dict(os.environ, PYTHONPATH=str(ROOT / "python"),
+                       REMAT_LIB=str(LIB))
+            print(f"bench/peers: exporting {path}", file=sys.stderr, flush=True)
+            subprocess.run([python, *(a.format(path=path, dir=gdir) for a in argv)],
+                           check=True, env=env, cwd=str(ROOT))
+        out.append(str(path))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", nargs="*", help="graph files or folders "
                     "(default: $REMAT_GRAPHS, else ../shared/graphs)")
-    ap.add_argument("--budgets", default="0.9,0.8")
+    ap.add_argument("--budgets", help="fractions of the input order's "
+                    "peak (0.9,0.8; 0.7,0.5 with --torch-graphs)")
     ap.add_argument("--methods", default=",".join(METHODS))
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--threads", type=int, default=2)
@@ -303,6 +361,13 @@ def main() -> None:
                     help="two small graphs at 0.9, 10 s each")
     ap.add_argument("--resume", action="store_true",
                     help="skip the runs already in OUT/rows.jsonl")
+    ap.add_argument("--gen-layered", metavar="N[:SEED],...",
+                    help="also `remat gen layered` graphs (made in OUT/graphs)")
+    ap.add_argument("--torch-graphs", action="store_true",
+                    help="the PyTorch training graphs (ResNet-50, ViT-B/16, "
+                    "12-layer GPT decoder; exported into OUT/graphs) instead of --graphs")
+    ap.add_argument("--torch-python", default=os.environ.get("REMAT_PY"),
+                    help="the Python with torch that exports them ($REMAT_PY)")
     ap.add_argument("--table3", action="store_true",
                     help="Moccasin on CP-SAT on Table 3's rows (those of --graphs' "
                     "files and --budgets), 10x the paper's time")
@@ -310,6 +375,8 @@ def main() -> None:
                     help=argparse.SUPPRESS)
     ap.add_argument("--work", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.budgets is None:
+        args.budgets = "0.7,0.5" if args.torch_graphs else "0.9,0.8"
     ensure_venv()
     ensure_remat()
     if args.one:
@@ -324,13 +391,18 @@ def main() -> None:
     for m in methods:
         if m not in METHODS:
             sys.exit(f"bench/peers: unknown method {m!r} (one of {', '.join(METHODS)})")
+    out = Path(args.out)
     graphs, budgets, tl = _graphs(args), args.budgets.split(","), args.time_limit
+    if args.torch_graphs:
+        graphs = torch_graphs(args.torch_python, out / "graphs")
+    if args.gen_layered:
+        made = gen_layered(args.gen_layered, out / "graphs")
+        graphs = (graphs if args.graphs or args.torch_graphs else []) + made
     if args.quick:
         gdir = Path(os.environ.get("REMAT_GRAPHS", ROOT.parent / "shared" / "graphs"))
         graphs = [str(gdir / "random_layered_n100.json"),
                   str(gdir / "fcn_8_vgg_train_nx.json")]
         budgets, tl = ["0.9"], min(tl, 10.0)
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rows_path = out / "rows.jsonl"
     done = set()

@@ -362,7 +362,8 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true",
                     help="skip the runs already in OUT/rows.jsonl")
     ap.add_argument("--gen-layered", metavar="N[:SEED],...",
-                    help="also `remat gen layered` graphs (made in OUT/graphs)")
+                    help="`remat gen layered` graphs, made in OUT/graphs (instead "
+                    "of the published ones; added to --graphs or --torch-graphs)")
     ap.add_argument("--torch-graphs", action="store_true",
                     help="the PyTorch training graphs (ResNet-50, ViT-B/16, "
                     "12-layer GPT decoder; exported into OUT/graphs) instead of --graphs")

@@ -189,6 +189,7 @@ static void test_inputs_against_brute_force(void **state) {
         p.budget = M;
         p.copies = copies;
         p.inputs = inputs < 3 ? inputs : 2;
+        p.closure = 0; /* the covering problems' own bounds (unit_closure) */
         p.steps_lazy = inputs == 3;
         answers a = {0};
         if (inputs >= 4) {
@@ -291,6 +292,7 @@ static void test_steps_reach_milp(void **state) {
     remat_graph *g = layered_at(cases[c][0], (uint64_t)cases[c][1], cases[c][2], &p);
     int64_t M = p.budget;
     p.inputs = 2;
+    p.closure = 0;
     answers a = {0};
     p.plain_done = on_answer;
     p.ctx = &a;

@@ -34,10 +34,10 @@ static void info_cover(const remat_graph *g, const cover_params *p) {
   else if (st == COVER_NONE)
     printf("lower_bound: none (%s)\n", out.why);
   else
-    printf("lower_bound: duration %lld  TDI %.4f%% (covering bound%s, %s, %.2fs)\n",
+    printf("lower_bound: duration %lld  TDI %.4f%% (%s%s, %s, %.2fs)\n",
            (long long)(base + out.increase),
            remat_tdi(base, (double)(base + out.increase)),
-           cover_bound_how(&out),
+           cover_bound_name(&out), cover_bound_how(&out),
            only ? "every order: the input order is the only one" : "input order",
            util_now() - t);
 }

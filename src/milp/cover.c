@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "child.h"
+#include "closure.h"
 #include "cover_free.h"
 #include "cover_lp.h"
 #include "cover_steps.h"
@@ -18,6 +19,7 @@ void cover_params_init(cover_params *p) {
   memset(p, 0, sizeof *p);
   p->time_limit = 10;
   p->inputs = 1;
+  p->closure = 1;
 }
 
 const char *cover_status_name(cover_status s) {
@@ -31,6 +33,10 @@ const char *cover_status_name(cover_status s) {
   default:
     return "none";
   }
+}
+
+const char *cover_bound_name(const cover_out *o) {
+  return o->closure ? "closure bound" : "covering bound";
 }
 
 const char *cover_bound_how(const cover_out *o) {
@@ -419,6 +425,16 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   C.limit = p->time_limit;
   cv_run(&C, o);
   double left = p->time_limit - (util_now() - t0);
+  /* the closure bound: a few LPs over the nodes before a step, far above
+   * the covering problems where cheap operations read the outputs of
+   * expensive ones (closure.h); milliseconds to a second or two, so its
+   * answer goes out with the next (plain_done) */
+  if (p->closure && o->status != COVER_INFEASIBLE && left > 0.01 && !child_stopping()) {
+    cover_out x;
+    closure_solve(g, p, C.load, left, &x);
+    cover_take(o, &x);
+    left = p->time_limit - (util_now() - t0);
+  }
   cover_steps *steps = NULL;
   if (p->inputs >= 1 && cover_answered(o) && left > 0.01) {
     if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */
@@ -433,6 +449,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
       cover_out x = *o;
       x.status = COVER_NONE;
       x.why[0] = 0;
+      x.closure = 0;
       C.limit = p->time_limit - (util_now() - t0); /* after building the rows */
       if (C.limit > 0.01) cv_run(&C, &x);
       cover_take(o, &x);

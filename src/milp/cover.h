@@ -59,7 +59,11 @@ cover_status cover_solve_timed(const remat_graph *g, const cover_params *p, cove
 
 const char *cover_status_name(cover_status s);
 
-/* How a bound o was found, for a message after "covering bound": "" (the
+/* Which problem gave the bound o: "closure bound" (closure.h) or
+ * "covering bound". */
+const char *cover_bound_name(const cover_out *o);
+
+/* How a bound o was found, for a message after its name: "" (the
  * problem's optimum), ", LP relaxation", ", out of time" or ", CBC found
  * nothing below it" (cover_out.lp). */
 const char *cover_bound_how(const cover_out *o);

@@ -32,7 +32,9 @@ static inline void cover_heaviest_first(const int64_t *m, int *pick, int np) {
 /* How cover_solve ended. */
 typedef enum cover_status {
   COVER_OPTIMAL = 0,    /* the covering problem's optimum: the bound */
-  COVER_BOUND = 1,      /* out of time: CBC's best bound */
+  COVER_BOUND = 1,      /* a bound short of an optimum: CBC's at its time
+                           limit, an LP's value (cover_out.lp), or the
+                           closure bound's (closure.h) */
   COVER_INFEASIBLE = 2, /* no schedule on the stage axis fits M with C_v */
   COVER_NONE = 3        /* no bound (too large, or CBC failed) */
 } cover_status;
@@ -43,7 +45,9 @@ typedef struct cover_out {
   int lp;           /* COVER_BOUND: the LP relaxation's value (1), CBC's
                        bound at its time limit (0), or a value below which
                        CBC proved nothing lies (2: cover_lp.h) */
-  int cols, rows;   /* gaps, overloaded stages */
+  int closure;      /* the bound is the closure bound's (closure.h) */
+  int cols, rows;   /* gaps, overloaded stages (the closure bound: its
+                       best step's columns and rows) */
   long long nnz;
   char why[96]; /* COVER_NONE: why there is no bound */
 } cover_out;
@@ -78,6 +82,9 @@ typedef struct cover_params {
   /* 1: the covering bound over every order instead (cover_free.h), which
    * takes budget, copies and time_limit only */
   int any_order;
+  /* 1 (the default): the closure bound (closure.h) after the plain
+   * problem, kept where higher; 0: the covering problems alone */
+  int closure;
 } cover_params;
 
 /* o holds a bound (the problem's optimum, or CBC's or the LP's bound). */
@@ -86,12 +93,15 @@ static inline int cover_answered(const cover_out *o) {
 }
 
 /* Keep x in o when it says more: a proof that nothing fits, or a bound
- * above o's (any bound when o has none); nothing after o's proof.
+ * above o's (any bound when o has none, an optimum at o's bound); nothing
+ * after o's proof.
  * Returns whether x was taken. */
 static inline int cover_take(cover_out *o, const cover_out *x) {
   if (o->status == COVER_INFEASIBLE) return 0;
   if (x->status != COVER_INFEASIBLE &&
-      !(cover_answered(x) && (!cover_answered(o) || x->increase > o->increase)))
+      !(cover_answered(x) &&
+        (!cover_answered(o) || x->increase > o->increase ||
+         (x->increase == o->increase && x->status == COVER_OPTIMAL))))
     return 0;
   *o = *x;
   return 1;

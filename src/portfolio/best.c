@@ -135,7 +135,7 @@ static int best_cover_take(best *B, const cover_out *o) {
   } else if (o->status == COVER_OPTIMAL || o->status == COVER_BOUND) {
     double lb = (double)(r->base_duration + o->increase);
     int higher = !r->has_bound || lb > r->bound;
-    if (higher) B->proof.bound_by = B->children.cov_any ? BEST_COVER_ANY_BY : "covering bound";
+    if (higher) B->proof.bound_by = B->children.cov_any ? BEST_COVER_ANY_BY : cover_bound_name(o);
     if (best_raise_bound(B, lb) < 0) return 0;
     if (B->children.cov_any && lb > B->proof.order_lb) {
       B->proof.order_lb = lb;
@@ -163,7 +163,8 @@ void best_take_cover(best *B) {
   if (shown)
     prog_line(&B->pr, "[%7.2fs] bound     TDI >= %.3f%% (%s%s)", best_elapsed(B),
               remat_tdi(B->r->base_duration, (double)(B->r->base_duration + shown->increase)),
-              B->children.cov_any ? BEST_COVER_ANY_BY : "covering bound", cover_bound_how(shown));
+              B->children.cov_any ? BEST_COVER_ANY_BY : cover_bound_name(shown),
+              cover_bound_how(shown));
   best_at_bound(B);
   pthread_mutex_unlock(&B->mu);
 }

@@ -1,0 +1,49 @@
+/* closure.h -- the closure bound: a lower bound on the recomputation cost
+ * from single steps of the stage axis, exact in what a recomputation
+ * needs.
+ *
+ * Take any schedule whose first computations follow the input order (the
+ * stage axis) and the step where node k is first computed.  Every u < k
+ * has been computed by then and every v > k is still to come.  A value
+ * u < k with a reader after k is, at that step, either in memory (held)
+ * or computed again later (recomputed: w_u more); a recomputed u reads
+ * each of its inputs p at that later step, so p too is held at k or
+ * recomputed after it; k's inputs are in memory and so is k.  With a_u = 1
+ * when u is held or recomputed and r_u = 1 when it is recomputed:
+ *     minimise    sum w_u r_u
+ *     subject to  a_u = 1 for every u < k with a reader after k,
+ *                 a_p = 1, r_p = 0 for every input p of k,
+ *                 r_u <= a_u,  r_u <= a_p for every input p of u,
+ *                 m_k + sum m_u (a_u - r_u) <= M,
+ *                 r_u = 0 where C_u = 1,   a, r binary,
+ * is a relaxation of the rematerialization problem at that step.  The
+ * covering bound (cover.h) counts recomputations per gap between a value's
+ * readers and so adds them up over steps, but takes an input's memory in
+ * shares; this one looks at one step and follows the inputs exactly: where
+ * the cheap operations (a GELU, a dropout) read a large output of an
+ * expensive one (a matrix product), dropping the cheap ones saves nothing
+ * unless the expensive one is recomputed too, which the covering bound
+ * does not see.  Without the memory row every constraint compares two
+ * variables, so the polytope is integral and the LP's value is the
+ * Lagrangian bound of that knapsack; the LP is what is solved, with Clp,
+ * at the CLOSURE_STAGES steps of highest memory in the input order, and
+ * the highest value is the bound. */
+#ifndef REMAT_CLOSURE_H
+#define REMAT_CLOSURE_H
+
+#include <stdint.h>
+
+#include "cover_types.h"
+#include "remat.h"
+
+/* The steps looked at: this many of the highest input-order memory. */
+#define CLOSURE_STAGES 16
+
+/* The closure bound of g at p->budget with C_v p->copies, within
+ * `seconds` (the steps solved by then count); load[k] is the input
+ * order's memory at step k (cover.c's L_k).  Fills o: COVER_BOUND (lp 1,
+ * closure 1) with the bound, or COVER_NONE (o->why). */
+void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *load,
+                   double seconds, cover_out *o);
+
+#endif

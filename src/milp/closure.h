@@ -39,6 +39,10 @@
 /* The steps looked at: this many of the highest input-order memory. */
 #define CLOSURE_STAGES 16
 
+/* The share of the covering bound's time (cover_solve) the closure bound
+ * may take, before the covering problems. */
+#define CLOSURE_SHARE 0.5
+
 /* The closure bound of g at p->budget with C_v p->copies, within
  * `seconds` (the steps solved by then count); load[k] is the input
  * order's memory at step k (cover.c's L_k).  Fills o: COVER_BOUND (lp 1,

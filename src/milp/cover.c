@@ -418,23 +418,25 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
     o->status = COVER_INFEASIBLE;
     goto done;
   }
-  /* the plain problem first (milliseconds to seconds); then, in the
-   * time left, with the inputs' rows, then (inputs 2) with the
+  /* the closure bound first (closure.h): a few LPs, seconds at most on
+   * thousands of nodes, where the plain problem can take the whole time
+   * (a 96-layer decoder's training graph at 0.5), and far above the
+   * covering problems where cheap operations read the outputs of
+   * expensive ones; at most CLOSURE_SHARE of the time, its answer out at
+   * once.  Then the plain problem (milliseconds to seconds); then, in
+   * the time left, with the inputs' rows, then (inputs 2) with the
    * recomputing steps' rows where that problem is small enough, each
    * taken when it says more */
-  C.limit = p->time_limit;
-  cv_run(&C, o);
-  double left = p->time_limit - (util_now() - t0);
-  /* the closure bound: a few LPs over the nodes before a step, far above
-   * the covering problems where cheap operations read the outputs of
-   * expensive ones (closure.h); milliseconds to a second or two, so its
-   * answer goes out with the next (plain_done) */
-  if (p->closure && o->status != COVER_INFEASIBLE && left > 0.01 && !child_stopping()) {
-    cover_out x;
-    closure_solve(g, p, C.load, left, &x);
-    cover_take(o, &x);
-    left = p->time_limit - (util_now() - t0);
+  cover_out cl;
+  cl.status = COVER_NONE;
+  if (p->closure && !child_stopping()) {
+    closure_solve(g, p, C.load, CLOSURE_SHARE * p->time_limit, &cl);
+    if (p->plain_done && cover_answered(&cl)) p->plain_done(p->ctx, &cl);
   }
+  C.limit = p->time_limit - (util_now() - t0);
+  cv_run(&C, o);
+  cover_take(o, &cl);
+  double left = p->time_limit - (util_now() - t0);
   cover_steps *steps = NULL;
   if (p->inputs >= 1 && cover_answered(o) && left > 0.01) {
     if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */

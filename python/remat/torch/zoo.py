@@ -14,8 +14,9 @@ downloaded).
 
 The torchvision families are ResNet, DenseNet, MobileNet v2 and v3,
 EfficientNet, RegNet, ConvNeXt, ViT, Swin, SqueezeNet and ShuffleNet; the
-zoo adds a GPT-style decoder (`gpt`), an LSTM cell unrolled over 32 steps
-(`lstm`) and a small U-Net (`unet`).  Entries marked slow are the larger
+zoo adds a GPT-style decoder (`gpt`), a Llama-style one (`llama`: RMSNorm,
+SwiGLU, rotary embeddings, 4 query heads sharing 2 key/value heads), an
+LSTM cell unrolled over 32 steps (`lstm`) and a small U-Net (`unet`).  Entries marked slow are the larger
 stock configurations (densenet121, convnext_tiny, swin_t, ...).
 """
 
@@ -30,7 +31,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 __all__ = ["Setup", "ZooEntry", "ENTRIES", "names", "setup", "gpt",
-           "UnrolledLSTM", "UNet", "GPT"]
+           "llama", "UnrolledLSTM", "UNet", "GPT", "Llama"]
 
 BATCH = 2
 CLASSES = 10
@@ -158,6 +159,147 @@ def gpt(n_layers: int = 2, d_model: int = 64, n_heads: int = 4,
     """A GPT-style decoder with weight tying, a causal-mask buffer, in-place
     ops and dropout; its input is (batch, seq_len) token ids below vocab."""
     return GPT(n_layers, d_model, n_heads, seq_len, vocab, dropout)
+
+
+class RMSNorm(nn.Module):
+    """Root-mean-square normalisation over the last dimension with a
+    learned gain and no bias or centring."""
+
+    def __init__(self, dim: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x: Tensor) -> Tensor:
+        scale = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+        return x * scale * self.weight
+
+
+def _rotate_half(x: Tensor) -> Tensor:
+    """(x1, x2) -> (-x2, x1) over the two halves of the last dimension."""
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((-x2, x1), dim=-1)
+
+
+class GroupedQueryAttention(nn.Module):
+    """Causal self-attention in which groups of query heads share one key
+    and value head, with rotary position embeddings applied to the queries
+    and keys; no biases.  The rotation's cosines and sines and the causal
+    mask are buffers."""
+
+    def __init__(self, d_model: int, n_heads: int, n_kv_heads: int,
+                 seq_len: int, rope_base: float = 10000.0) -> None:
+        super().__init__()
+        if d_model % n_heads:
+            raise ValueError(f"d_model {d_model} is not a multiple of "
+                             f"n_heads {n_heads}")
+        if n_heads % n_kv_heads:
+            raise ValueError(f"n_heads {n_heads} is not a multiple of "
+                             f"n_kv_heads {n_kv_heads}")
+        head = d_model // n_heads
+        if head % 2:
+            raise ValueError(f"the head size {head} is odd: rotary "
+                             "embeddings turn pairs of features")
+        self.n_heads, self.n_kv_heads, self.head = n_heads, n_kv_heads, head
+        self.wq = nn.Linear(d_model, n_heads * head, bias=False)
+        self.wkv = nn.Linear(d_model, 2 * n_kv_heads * head, bias=False)
+        self.wo = nn.Linear(n_heads * head, d_model, bias=False)
+        # Frequencies base^(-2i/head) for the pair i, repeated over both
+        # halves of a head to match _rotate_half's layout.
+        inv = rope_base ** (-torch.arange(0, head, 2).float() / head)
+        angles = torch.outer(torch.arange(seq_len).float(), inv)
+        angles = torch.cat((angles, angles), dim=-1)
+        self.register_buffer("cos", angles.cos().view(1, 1, seq_len, head))
+        self.register_buffer("sin", angles.sin().view(1, 1, seq_len, head))
+        mask = torch.ones(seq_len, seq_len, dtype=torch.bool).triu(1)
+        self.register_buffer("mask", mask.view(1, 1, seq_len, seq_len))
+
+    def _rotate(self, x: Tensor, t: int) -> Tensor:
+        return x * self.cos[:, :, :t] + _rotate_half(x) * self.sin[:, :, :t]
+
+    def forward(self, x: Tensor) -> Tensor:
+        b, t, _ = x.shape
+        h, kvh, d = self.n_heads, self.n_kv_heads, self.head
+        q = self.wq(x).view(b, t, h, d).transpose(1, 2)
+        k, v = self.wkv(x).split(kvh * d, dim=2)
+        k = k.view(b, t, kvh, d).transpose(1, 2)
+        v = v.view(b, t, kvh, d).transpose(1, 2)
+        q, k = self._rotate(q, t), self._rotate(k, t)
+        # Each key/value head serves h // kvh consecutive query heads.
+        k = k.repeat_interleave(h // kvh, dim=1)
+        v = v.repeat_interleave(h // kvh, dim=1)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(d))
+        att = att.masked_fill(self.mask[:, :, :t, :t], float("-inf"))
+        y = att.softmax(dim=-1) @ v
+        return self.wo(y.transpose(1, 2).reshape(b, t, h * d))
+
+
+class SwiGLU(nn.Module):
+    """The gated MLP: down(silu(gate(x)) * up(x)), no biases."""
+
+    def __init__(self, d_model: int, hidden: int) -> None:
+        super().__init__()
+        self.gate = nn.Linear(d_model, hidden, bias=False)
+        self.up = nn.Linear(d_model, hidden, bias=False)
+        self.down = nn.Linear(hidden, d_model, bias=False)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.down(F.silu(self.gate(x)) * self.up(x))
+
+
+class LlamaBlock(nn.Module):
+    """Pre-norm block: RMSNorm, grouped-query attention with rotary
+    embeddings, RMSNorm, SwiGLU; each residual."""
+
+    def __init__(self, d_model: int, n_heads: int, n_kv_heads: int,
+                 seq_len: int, hidden: int) -> None:
+        super().__init__()
+        self.attn_norm = RMSNorm(d_model)
+        self.attn = GroupedQueryAttention(d_model, n_heads, n_kv_heads,
+                                          seq_len)
+        self.mlp_norm = RMSNorm(d_model)
+        self.mlp = SwiGLU(d_model, hidden)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = x + self.attn(self.attn_norm(x))
+        return x + self.mlp(self.mlp_norm(x))
+
+
+class Llama(nn.Module):
+    """A Llama-style decoder: token embedding (positions come from the
+    rotary embeddings), pre-norm blocks, a final RMSNorm and an untied
+    output projection; no dropout."""
+
+    def __init__(self, n_layers: int, d_model: int, n_heads: int,
+                 n_kv_heads: int, seq_len: int, vocab: int,
+                 hidden: int) -> None:
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d_model)
+        nn.init.normal_(self.tok.weight, std=0.02)
+        self.blocks = nn.ModuleList(
+            LlamaBlock(d_model, n_heads, n_kv_heads, seq_len, hidden)
+            for _ in range(n_layers))
+        self.norm = RMSNorm(d_model)
+        self.head = nn.Linear(d_model, vocab, bias=False)
+
+    def forward(self, idx: Tensor) -> Tensor:
+        x = self.tok(idx)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.norm(x))
+
+
+def llama(n_layers: int = 2, d_model: int = 64, n_heads: int = 4,
+          n_kv_heads: int = 2, seq_len: int = 32, vocab: int = 128,
+          hidden: Optional[int] = None) -> Llama:
+    """A Llama-style decoder (RMSNorm, SwiGLU, rotary embeddings, query
+    heads in groups sharing key/value heads); its input is (batch,
+    seq_len) token ids below vocab.  The MLP's hidden width defaults to
+    Llama's 8/3 of d_model, rounded up to a multiple of 16."""
+    if hidden is None:
+        hidden = math.ceil(8 * d_model / 3 / 16) * 16
+    return Llama(n_layers, d_model, n_heads, n_kv_heads, seq_len, vocab,
+                 hidden)
 
 
 class UnrolledLSTM(nn.Module):
@@ -292,6 +434,7 @@ ENTRIES: dict[str, ZooEntry] = {
     "shufflenet_v2_x0_5": ZooEntry("ShuffleNet", _tv("shufflenet_v2_x0_5"),
                                    _IMG),
     "gpt": ZooEntry("GPT", gpt, (32,), kind="tokens", classes=128),
+    "llama": ZooEntry("Llama", llama, (32,), kind="tokens", classes=128),
     "lstm": ZooEntry("LSTM", UnrolledLSTM, (32, 16)),
     "unet": ZooEntry("U-Net", UNet, _IMG, classes=2),
     # The stock configurations: larger, for benchmarks and slow tests.

@@ -346,7 +346,7 @@ def _trace_step(spec: StepSpec, constants: frozenset[int]) -> Trace:
     ng, ns, na = len(params), len(state), len(args)
     grad_mask: list[bool] = []
     try:
-        with preserved_rng(device):
+        with preserved_rng(device), _one_meta_mode():
             out_spec, leaves, tensor_pos, diff = _probe(spec, params, state,
                                                         args)
             n_out = len(tensor_pos)
@@ -400,6 +400,37 @@ def _trace_step(spec: StepSpec, constants: frozenset[int]) -> Trace:
     if not trace.outputs:
         raise BridgeError(f"{spec.name} returns no tensor")
     return trace
+
+
+@contextlib.contextmanager
+def _one_meta_mode() -> Iterator[None]:
+    """make_fx on real tensors gives each traced value its metadata (the
+    node's meta "val") as an empty tensor made under a FakeTensorMode, and
+    makes a new mode for each; a mode records the Python stack when made
+    (traceback.extract_stack), which is about half of the tracing time and
+    a stack summary kept alive per node.  One mode, made here, serves every
+    value of the trace: what is recorded (shapes, strides, dtypes) is the
+    same.  Where proxy_tensor has no such name, nothing changes."""
+    from torch.fx.experimental import proxy_tensor
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    made = getattr(proxy_tensor, "FakeTensorMode", None)
+    if made is not FakeTensorMode:
+        yield
+        return
+    shared = FakeTensorMode(allow_fallback_kernels=True)
+
+    def one(**kwargs: Any) -> FakeTensorMode:
+        # extract_val's call; any other (fake or symbolic tracing, which
+        # the step does not use) gets a mode of its own as before
+        if kwargs == {"allow_fallback_kernels": True}:
+            return shared
+        return FakeTensorMode(**kwargs)
+
+    proxy_tensor.FakeTensorMode = one
+    try:
+        yield
+    finally:
+        proxy_tensor.FakeTensorMode = made
 
 
 def _device_of(tensors: Sequence[torch.Tensor]) -> torch.device:

@@ -407,8 +407,8 @@ def _one_meta_mode() -> Iterator[None]:
     """make_fx on real tensors gives each traced value its metadata (the
     node's meta "val") as an empty tensor made under a FakeTensorMode, and
     makes a new mode for each; a mode records the Python stack when made
-    (traceback.extract_stack), which is about half of the tracing time and
-    a stack summary kept alive per node.  One mode, made here, serves every
+    (traceback.extract_stack): a large share of the tracing time, and a
+    stack summary kept alive per node.  One mode, made here, serves every
     value of the trace: what is recorded (shapes, strides, dtypes) is the
     same.  Where proxy_tensor has no such name, nothing changes."""
     from torch.fx.experimental import proxy_tensor

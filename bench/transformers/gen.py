@@ -134,7 +134,7 @@ def main() -> int:
                          f"(default {DEFAULT_WIDTH})")
     ap.add_argument("--durations", choices=("flops", "profile"),
                     default="flops")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
     if args.model in DECODERS:
         if not args.layers:
             ap.error(f"--model {args.model}: give one or more depths")

@@ -1,5 +1,5 @@
-/* oracle.h -- test helpers: small random DAGs and a brute-force optimum
- * over all stage-structured schedules (for n <= 7). */
+/* oracle.h -- test helpers: small random DAGs, a brute-force optimum over
+ * all stage-structured schedules (for n <= 7) and the MILP's proven one. */
 #ifndef REMAT_TEST_ORACLE_H
 #define REMAT_TEST_ORACLE_H
 
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "milp.h"
 #include "remat.h"
 
 static inline uint64_t oracle_rand(uint64_t *s) {
@@ -123,6 +124,23 @@ static inline int64_t oracle_best_copies(const remat_graph *g, int64_t M, const 
 /* The same with any number of copies. */
 static inline int64_t oracle_best(const remat_graph *g, int64_t M, int64_t *min_peak) {
   return oracle_best_copies(g, M, NULL, min_peak);
+}
+
+/* The MILP's proven optimum of g at M as a duration increase (the stage
+ * model with any number of copies; one thread, the MILP's default limit,
+ * 60 s); -1 when the MILP did not prove one. */
+static inline int64_t oracle_milp_increase(const remat_graph *g, int64_t M) {
+  milp_params mp;
+  milp_params_init(&mp);
+  mp.budget = M;
+  mp.threads = 1;
+  mp.verbose = 0;
+  remat_result r;
+  remat_result_init(&r, g, M, "milp");
+  milp_solve(g, &mp, &r, NULL);
+  int64_t opt = r.status == REMAT_STATUS_OPTIMAL ? r.duration - remat_graph_base_duration(g) : -1;
+  remat_result_free(&r);
+  return opt;
 }
 
 #endif

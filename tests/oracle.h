@@ -126,6 +126,29 @@ static inline int64_t oracle_best(const remat_graph *g, int64_t M, int64_t *min_
   return oracle_best_copies(g, M, NULL, min_peak);
 }
 
+/* A random DAG of 3 to nmax (at most 8) nodes whose sizes
+ * mix a few small, medium and large values (so that an input can weigh
+ * less than its reader, or more), at byte scale or near 10^12, durations
+ * near 10^9 or small. */
+static inline remat_graph *oracle_mixed_dag(uint64_t s, int nmax) {
+  int n = 3 + (int)(oracle_rand(&s) % (uint64_t)(nmax - 2));
+  remat_graph *shape = oracle_dag(n, 25 + (int)(oracle_rand(&s) % 60), 1, 1, s);
+  int64_t w[8], m[8];
+  int64_t sm = oracle_rand(&s) & 1 ? 100000000000LL : 1;
+  int64_t sw = oracle_rand(&s) & 1 ? 100000000LL : 1;
+  for (int v = 0; v < n; v++) {
+    int r = (int)(oracle_rand(&s) % 4);
+    int64_t base = r == 0 ? 1 + (int64_t)(oracle_rand(&s) % 3)
+                   : r == 1 ? 5 + (int64_t)(oracle_rand(&s) % 10)
+                            : 1 + (int64_t)(oracle_rand(&s) % 40);
+    m[v] = base * sm + (sm > 1 ? (int64_t)(oracle_rand(&s) % 1000) : 0);
+    w[v] = (int64_t)(oracle_rand(&s) % 10) * sw + (int64_t)(oracle_rand(&s) % 3);
+  }
+  remat_graph *g = oracle_renumber(shape, w, m, "mixed");
+  remat_graph_free(shape);
+  return g;
+}
+
 /* The MILP's proven optimum of g at M as a duration increase (the stage
  * model with any number of copies; one thread, the MILP's default limit,
  * 60 s); -1 when the MILP did not prove one. */

@@ -114,28 +114,6 @@ static void test_cover_chain_exact(void **state) {
   remat_graph_free(g);
 }
 
-/* A random DAG of 3 to 6 nodes whose sizes mix a few small, medium and
- * large values (so that an input can weigh less than its reader, or
- * more), at byte scale or near 10^12, durations near 10^9 or small. */
-static remat_graph *mixed_dag(uint64_t s) {
-  int n = 3 + (int)(oracle_rand(&s) % 4);
-  remat_graph *shape = oracle_dag(n, 25 + (int)(oracle_rand(&s) % 60), 1, 1, s);
-  int64_t w[6], m[6];
-  int64_t sm = oracle_rand(&s) & 1 ? 100000000000LL : 1;
-  int64_t sw = oracle_rand(&s) & 1 ? 100000000LL : 1;
-  for (int v = 0; v < n; v++) {
-    int r = (int)(oracle_rand(&s) % 4);
-    int64_t base = r == 0 ? 1 + (int64_t)(oracle_rand(&s) % 3)
-                   : r == 1 ? 5 + (int64_t)(oracle_rand(&s) % 10)
-                            : 1 + (int64_t)(oracle_rand(&s) % 40);
-    m[v] = base * sm + (sm > 1 ? (int64_t)(oracle_rand(&s) % 1000) : 0);
-    w[v] = (int64_t)(oracle_rand(&s) % 10) * sw + (int64_t)(oracle_rand(&s) % 3);
-  }
-  remat_graph *g = oracle_renumber(shape, w, m, "mixed");
-  remat_graph_free(shape);
-  return g;
-}
-
 /* cover_solve's answers on the way (cover_params.plain_done), and the
  * best schedule's increase it is told (cover_params.incumbent_now). */
 typedef struct answers {
@@ -163,7 +141,7 @@ static void test_inputs_against_brute_force(void **state) {
   int total = 0, wrong = 0, raised = 0, exact = 0, lazy_raised = 0, proofs = 0;
   for (int i = 0; i < 600; i++) {
     uint64_t s = 7000 + (uint64_t)i * 1000003;
-    remat_graph *g = mixed_dag(s);
+    remat_graph *g = oracle_mixed_dag(s, 6);
     int n = g->n;
     int64_t base = remat_graph_base_duration(g);
     int64_t lo = remat_graph_min_peak(g), hi = remat_topo_peak(g);

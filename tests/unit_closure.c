@@ -18,18 +18,29 @@
 #include "remat.h"
 #include "sim.h"
 
-/* The closure bound of g at M with copies (NULL: any); -1 when no step's
- * LP gave one. */
+/* The covering bound's parameters at M with copies (NULL: any), with the
+ * closure bound (closure 1) or without, and the covering problems up to
+ * `inputs` (0: the plain problem, 1: the inputs' rows, 2: the recomputing
+ * steps'). */
+static cover_params params_at(int64_t M, const int *copies, int closure, int inputs) {
+  cover_params p;
+  cover_params_init(&p);
+  p.budget = M;
+  p.copies = copies;
+  p.closure = closure;
+  p.inputs = inputs;
+  return p;
+}
+
+/* The closure bound of g at M with copies; -1 when no step's LP gave
+ * one. */
 static int64_t closure_at(const remat_graph *g, int64_t M, const int *copies) {
   int *seq = malloc((size_t)(g->n ? g->n : 1) * sizeof *seq);
   int64_t *load = malloc((size_t)(g->n ? g->n : 1) * sizeof *load);
   for (int v = 0; v < g->n; v++) seq[v] = v;
   remat_sim sim;
   assert_int_equal(remat_simulate(g, seq, g->n, &sim, load), 0);
-  cover_params p;
-  cover_params_init(&p);
-  p.budget = M;
-  p.copies = copies;
+  cover_params p = params_at(M, copies, 1, 0);
   cover_out o;
   closure_solve(g, &p, load, 10, &o);
   free(seq);
@@ -38,16 +49,9 @@ static int64_t closure_at(const remat_graph *g, int64_t M, const int *copies) {
   return o.status == COVER_BOUND ? o.increase : -1;
 }
 
-/* The covering problems' bound without the closure bound: the plain
- * problem (inputs 0) or with the inputs' rows (1) or the recomputing
- * steps' (2); -1 when none. */
+/* The covering problems' bound without the closure bound; -1 when none. */
 static int64_t covering_at(const remat_graph *g, int64_t M, const int *copies, int inputs) {
-  cover_params p;
-  cover_params_init(&p);
-  p.budget = M;
-  p.copies = copies;
-  p.inputs = inputs;
-  p.closure = 0;
+  cover_params p = params_at(M, copies, 0, inputs);
   cover_out o;
   cover_status st = cover_solve(g, &p, &o);
   return st == COVER_OPTIMAL || st == COVER_BOUND ? o.increase : -1;
@@ -179,10 +183,7 @@ static void test_chain_layers(void **state) {
     for (int f = 2; f <= 8; f += 2) {
       int64_t M = lo + (hi - lo) * f / 10;
       int64_t cl = closure_at(g, M, NULL), plain = covering_at(g, M, NULL, 0);
-      cover_params p;
-      cover_params_init(&p);
-      p.budget = M;
-      p.inputs = 0;
+      cover_params p = params_at(M, NULL, 1, 0);
       cover_out o;
       cover_solve(g, &p, &o);
       assert_int_equal(o.increase, cl > plain ? cl : plain);

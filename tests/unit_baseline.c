@@ -1,14 +1,17 @@
 /* unit_baseline.c -- the baselines (baseline.c): Chen's sqrt(n) and
- * greedy on a training chain, the sparse S and R equal to the matrices of
- * their definition, articulation points. */
+ * greedy on a training chain, segments over a chain of random-number
+ * states (C_v = 1, keep_crossing), the sparse S and R equal to the
+ * matrices of their definition, articulation points. */
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "baseline.h"
 #include "gen.h"
 #include "graph.h"
 #include "remat.h"
+#include "sim.h"
 #include "stage.h"
 #include "tiny.h"
 
@@ -40,7 +43,7 @@ static void test_baseline_training_chain(void **state) {
   assert_int_equal(nc, L);
   free(cand);
   int ck[3] = {2, 5, 8}, *seq;
-  int len = base_schedule(g, ck, 3, &seq);
+  int len = base_schedule(g, ck, 3, 0, &seq);
   remat_sim s;
   assert_int_equal(remat_simulate(g, seq, len, &s, NULL), 0);
   /* the non-checkpoints of [0,2), [2,5) and [5,8) are recomputed once,
@@ -131,7 +134,7 @@ static void test_baseline_sparse_equals_dense(void **state) {
     stage_mat_init(&R, n);
     dense_baseline(g, is_ck, &S, &R);
     int *want, *got;
-    int wlen = stage_sequence(&R, &want), glen = base_schedule(g, ck, nck, &got);
+    int wlen = stage_sequence(&R, &want), glen = base_schedule(g, ck, nck, 0, &got);
     assert_int_equal(glen, wlen);
     assert_memory_equal(got, want, (size_t)wlen * sizeof *got);
     recomputing += wlen > n;
@@ -160,5 +163,66 @@ static void test_articulation_points(void **state) {
 }
 
 
-UNIT_TESTS(test_articulation_points, test_baseline_training_chain,
+/* A training chain of L layers whose every layer also reads a
+ * random-number state, the states a chain of their own (state i reads
+ * state i - 1), as exported training graphs are: x_i = f(x_{i-1}, r_i);
+ * loss; g_i = b(g_{i+1}, x_i).  With checkpoints every third layer and no
+ * C_v, Checkmate's App. B brings every segment back in the forward pass
+ * for the next state and keeps it: the peak stays at the input order's;
+ * keep_crossing stores the states read across segments and the peak
+ * falls.  With C_v = 1 on
+ * the states (as the exporter writes them) they are stored either way:
+ * never computed twice, and the peak falls. */
+static void test_baseline_state_chain(void **state) {
+  (void)state;
+  enum { L = 9 };
+  int n = 3 * L + 1, ne = 0; /* r_i = 2i, x_i = 2i + 1; loss 2L; g_i */
+  int64_t w[3 * L + 1], m[3 * L + 1];
+  int src[8 * L], dst[8 * L];
+  for (int i = 0; i < L; i++) {
+    w[2 * i] = 1, m[2 * i] = 1;       /* r_i */
+    w[2 * i + 1] = 10, m[2 * i + 1] = 100; /* x_i */
+    if (i) src[ne] = 2 * i - 2, dst[ne++] = 2 * i;         /* r_{i-1} -> r_i */
+    if (i) src[ne] = 2 * i - 1, dst[ne++] = 2 * i + 1;     /* x_{i-1} -> x_i */
+    src[ne] = 2 * i, dst[ne++] = 2 * i + 1;                /* r_i -> x_i */
+  }
+  w[2 * L] = 1, m[2 * L] = 1;
+  src[ne] = 2 * L - 1, dst[ne++] = 2 * L;
+  for (int i = L - 1; i >= 0; i--) { /* g_i at 2L + L - i */
+    int gi = 3 * L - i;
+    w[gi] = 20, m[gi] = 100;
+    src[ne] = gi - 1, dst[ne++] = gi;
+    src[ne] = 2 * i + 1, dst[ne++] = gi;
+  }
+  remat_graph *g = graph_from_arrays(n, w, m, ne, src, dst, "states");
+  g->backward = calloc((size_t)n, 1);
+  for (int v = 2 * L + 1; v < n; v++) g->backward[v] = 1;
+  int ck[2] = {7, 13}; /* x_3, x_6 */
+  int64_t topo = remat_topo_peak(g);
+  for (int cv = 1; cv >= 0; cv--) {
+    for (int i = 0; i < L; i++) g->copies[2 * i] = cv; /* 0: not given */
+    for (int keep = 0; keep < 2; keep++) {
+      int *seq, len = base_schedule(g, ck, 2, keep, &seq);
+      remat_sim s;
+      assert_int_equal(remat_simulate(g, seq, len, &s, NULL), 0);
+      int *count = calloc((size_t)n, sizeof *count), once = 1;
+      for (int k = 0; k < len; k++) count[seq[k]]++;
+      for (int i = 0; i < L; i++) once &= count[2 * i] == 1;
+      fprintf(stderr, "  C_v %s, keep_crossing %d: peak %lld of %lld, states computed once: %s\n",
+              cv ? "1" : "any", keep, (long long)s.peak, (long long)topo, once ? "yes" : "no");
+      if (cv) assert_true(once);
+      if (cv || keep) {
+        assert_true(s.recomputations > 0);
+        assert_true(s.peak < topo);
+      } else {
+        assert_int_equal(s.peak, topo);
+      }
+      free(count);
+      free(seq);
+    }
+  }
+  remat_graph_free(g);
+}
+
+UNIT_TESTS(test_articulation_points, test_baseline_training_chain, test_baseline_state_chain,
            test_baseline_sparse_equals_dense)

@@ -195,7 +195,9 @@ int base_candidates(const remat_graph *g, int kind, int **out) {
 typedef struct base_ctx {
   const remat_graph *g;
   int *seg, *end, *first, *lastuse;
-  unsigned char *is_ck;
+  unsigned char *is_ck; /* 1: a checkpoint; 2: stored like one (kept) */
+  int keep_crossing;    /* base_params.keep_crossing */
+  int *kept_until;      /* a kept value's last stage stored */
   int last_fwd;
   int *seed_off, *seed; /* per stage t, the i with S[t+1,i] and not S[t,i] */
   int *mark, *stack;    /* closure of one stage, stamped with t + 1 */
@@ -212,11 +214,13 @@ static void base_ctx_init(base_ctx *c, const remat_graph *g) {
   c->first = util_malloc(sz * sizeof *c->first);
   c->lastuse = util_malloc(sz * sizeof *c->lastuse);
   c->is_ck = util_malloc(sz);
+  c->kept_until = util_malloc(sz * sizeof *c->kept_until);
   c->seed_off = util_malloc((sz + 1) * sizeof *c->seed_off);
   c->seed = util_malloc(sz * sizeof *c->seed);
   c->mark = util_calloc(sz, sizeof *c->mark);
   c->stack = util_malloc(sz * sizeof *c->stack);
   c->last_fwd = -1;
+  c->keep_crossing = 0;
   c->stop = NULL;
   c->deadline = DEADLINE_NONE;
   for (int v = 0; v < n; v++) {
@@ -227,7 +231,7 @@ static void base_ctx_init(base_ctx *c, const remat_graph *g) {
 }
 
 static void base_ctx_free(base_ctx *c) {
-  UTIL_FREE(c->seg, c->end, c->first, c->lastuse, c->is_ck, c->seed_off,
+  UTIL_FREE(c->seg, c->end, c->first, c->lastuse, c->is_ck, c->kept_until, c->seed_off,
             c->seed, c->mark, c->stack);
 }
 
@@ -244,6 +248,38 @@ static void base_segments(base_ctx *c, const int *ck, int nck) {
   for (int v = 0; v < n; v++) {
     while (s < nck && ck[s] <= v) s++;
     c->seg[v] = s;
+  }
+  /* a forward value the graph file allows one computation (C_v = 1; on
+   * exported training graphs the random-number states, which form a chain
+   * through every layer, each dropout reading the last state) is kept:
+   * stored like a checkpoint, a segment's end or not, until the last stage
+   * that may recompute a reader of it (a forward reader may be recomputed
+   * up to its own last reader's stage, and so on), so it is never computed
+   * again.  Dropped, such a chain brought every segment back in the
+   * forward pass and the segments saved nothing.  Graphs without C_v are
+   * scheduled as Checkmate's App. B says */
+  for (int v = 0; v < n; v++)
+    if (base_forward(g, v) && g->copies && g->copies[v] == 1) c->is_ck[v] = 2;
+  /* with keep_crossing, so is a value a later segment's forward pass
+   * reads (not its checkpoint): dropped, its segment would come back for
+   * that reader and stay until the backward pass */
+  for (int v = 0; v < n && c->keep_crossing; v++) {
+    if (!base_forward(g, v) || c->is_ck[v]) continue;
+    for (int p = g->succ_off[v]; p < g->succ_off[v + 1]; p++) {
+      int j = g->succ[p];
+      if (base_forward(g, j) && c->is_ck[j] != 1 && c->seg[j] > c->seg[v]) {
+        c->is_ck[v] = 2;
+        break;
+      }
+    }
+  }
+  for (int v = n - 1; v >= 0; v--) {
+    c->kept_until[v] = c->lastuse[v];
+    for (int p = g->succ_off[v]; p < g->succ_off[v + 1]; p++) {
+      int j = g->succ[p];
+      if (base_forward(g, j) && c->kept_until[j] > c->kept_until[v])
+        c->kept_until[v] = c->kept_until[j];
+    }
   }
   for (int v = 0; v < n; v++) {
     if (!base_forward(g, v) || c->is_ck[v]) continue;
@@ -262,6 +298,7 @@ static void base_segments(base_ctx *c, const int *ck, int nck) {
  * a forward non-checkpoint is dropped after its segment's end until the
  * segment's first later reader (Checkmate App. B). */
 static int base_s(const base_ctx *c, int t, int i) {
+  if (c->is_ck[i] == 2) return t > i && t <= c->kept_until[i];
   if (t <= i || t > c->lastuse[i]) return 0;
   if (!base_forward(c->g, i) || c->is_ck[i]) return 1;
   int s = c->seg[i];
@@ -352,10 +389,11 @@ static int base_ctx_schedule(base_ctx *c, const int *ck, int nck, int **seq) {
   return len;
 }
 
-int base_schedule(const remat_graph *g, const int *checkpoints, int ncheck,
+int base_schedule(const remat_graph *g, const int *checkpoints, int ncheck, int keep_crossing,
                   int **seq) {
   base_ctx c;
   base_ctx_init(&c, g);
+  c.keep_crossing = keep_crossing;
   int len = base_ctx_schedule(&c, checkpoints, ncheck, seq);
   base_ctx_free(&c);
   return len;
@@ -540,6 +578,7 @@ int base_run(const remat_graph *g, const base_params *p, remat_result *r,
     info->segment_budget = -1;
   }
   base_ctx_init(&x.bc, g);
+  x.bc.keep_crossing = p->keep_crossing;
   x.bc.stop = p->stop;
   x.bc.deadline = p->deadline;
   x.ck = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *x.ck);
@@ -585,13 +624,15 @@ int base_best(const remat_graph *g, int64_t budget, double t0, deadline d,
   p.deadline = d;
   p.method = BASE_CHECKPOINT_ALL;
   int rc = base_run(g, &p, r, NULL);
-  for (int c = 0; c < BASE_NCAND; c++)
-    for (int m = BASE_CHEN_SQRTN; m <= BASE_CHEN_GREEDY; m++) {
-      if (base_expired(stop, d)) return rc;
-      p.candidates = c;
-      p.method = m;
-      if (base_run(g, &p, r, NULL)) rc = REMAT_EINTERNAL;
-    }
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < BASE_NCAND; c++)
+      for (int m = BASE_CHEN_SQRTN; m <= BASE_CHEN_GREEDY; m++) {
+        if (base_expired(stop, d)) return rc;
+        p.keep_crossing = k;
+        p.candidates = c;
+        p.method = m;
+        if (base_run(g, &p, r, NULL)) rc = REMAT_EINTERNAL;
+      }
   return rc;
 }
 

@@ -66,6 +66,12 @@ typedef struct base_params {
   deadline deadline;  /* when to stop, keeping the schedules built by
                          then (DEADLINE_NONE) */
   int phase;          /* trace phase of offered schedules (0) */
+  int keep_crossing;  /* 1: a forward value that a later segment's forward
+                         pass reads is stored like a checkpoint, not
+                         dropped after its segment (0: Checkmate's App. B;
+                         on graphs whose segments such values join, as the
+                         random-number states of exported training graphs
+                         do, App. B's segments save nothing) */
 } base_params;
 
 void base_params_init(base_params *p);
@@ -100,7 +106,8 @@ int base_conclude(remat_result *r, int method);
 int base_solve(const remat_graph *g, base_params *p, remat_result *r,
                base_info *info);
 
-/* All methods on both candidate sets (chen-greedy with max_evals 24),
+/* All methods on both candidate sets, with and without keep_crossing
+ * (chen-greedy with max_evals 24),
  * every schedule offered to r (phase 0): the warm start of remat solve and
  * remat milp.  t0 is util_now() at the caller's start, for trace times (0:
  * now); stop may be NULL; d: when to stop (DEADLINE_NONE).  About
@@ -116,9 +123,10 @@ int base_best(const remat_graph *g, int64_t budget, double t0, deadline d,
  * returns the count. */
 int base_candidates(const remat_graph *g, int kind, int **out);
 
-/* The schedule of a checkpoint set (ascending forward nodes).  *seq is
- * allocated; returns its length. */
-int base_schedule(const remat_graph *g, const int *checkpoints, int ncheck,
+/* The schedule of a checkpoint set (ascending forward nodes), with or
+ * without keep_crossing (base_params).  *seq is allocated; returns its
+ * length. */
+int base_schedule(const remat_graph *g, const int *checkpoints, int ncheck, int keep_crossing,
                   int **seq);
 
 #endif

@@ -48,7 +48,7 @@ static int seg_eval(seg *S) {
   for (int i = 0; i < S->nc; i++)
     if (S->keep[i]) S->ck[nck++] = S->cand[i];
   int *seq = NULL;
-  int len = base_schedule(S->g, S->ck, nck, &seq);
+  int len = base_schedule(S->g, S->ck, nck, 1, &seq);
   if (len < 0) return 0;
   S->out.evals++;
   remat_sim s;

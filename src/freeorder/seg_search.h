@@ -2,7 +2,8 @@
  * graphs beyond the stage model (more than 60,000 nodes).
  *
  * A checkpoint set over the forward nodes is scheduled as Chen's segments
- * (base_schedule, baseline.h): every forward node that is not a
+ * (base_schedule, baseline.h, keeping the values a later segment's
+ * forward pass reads: keep_crossing): every forward node that is not a
  * checkpoint is recomputed once, just before the backward pass of its
  * segment needs it, so the schedule's duration is the base duration plus
  * the dropped nodes' durations, and the memory held across the forward

@@ -25,6 +25,12 @@ Runs in the project's PyTorch environment (requirements/test.txt), not in
 bench/peers/venv:
 
     python bench/peers/models.py --quick --out bench/out/peers_models
+
+Writes OUT/results.json (the rows), OUT/table.md (the rows and the
+headline: per peer point, remat's fastest step at or below its measured
+peak) and OUT/peers-MODEL.svg per model (step time against measured peak,
+one curve per method through its Pareto front, the points off the front
+hollow).
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ sys.path.insert(0, str(HERE.parent / "torch"))
 
 import common  # noqa: E402,F401  (puts the repository's python/ first)
 from common import MiB, Trainer, short_error  # noqa: E402
+from svg import line_chart  # noqa: E402
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
@@ -191,7 +198,8 @@ class _nullcontext:
 
 
 def run_model(name: str, methods: list[str], device: str, reps: int,
-              quick: bool, time_limit: float) -> list[dict[str, Any]]:
+              compile_budgets: list[float], remat_budgets: list[float],
+              time_limit: float) -> list[dict[str, Any]]:
     rows = []
     plain = _point(name, "plain", None, lambda s: s.model, device, reps, None)
     rows.append(plain)
@@ -213,7 +221,7 @@ def run_model(name: str, methods: list[str], device: str, reps: int,
                         device, reps, loss0))
     if "compile" in methods:
         for solver in SOLVERS:
-            for b in (QUICK_COMPILE_BUDGETS if quick else COMPILE_BUDGETS):
+            for b in compile_budgets:
                 emit(_point(name, f"compile-{solver}", b,
                             lambda s: torch.compile(
                                 s.model, backend="aot_eager_decomp_partition"),
@@ -221,32 +229,77 @@ def run_model(name: str, methods: list[str], device: str, reps: int,
                             {"activation_memory_budget": b,
                              "activation_memory_budget_solver": solver}))
     if "remat" in methods:
-        for b in (QUICK_REMAT_BUDGETS if quick else REMAT_BUDGETS):
+        for b in remat_budgets:
             emit(_point(name, "remat", b, lambda s, b=b: rt.wrap(
                 s.model, s.inputs, b, loss_fn=s.loss_fn, time_limit=time_limit),
                 device, reps, loss0))
     return rows
 
 
+def _knob(r: dict[str, Any]) -> str:
+    return "" if r["knob"] is None else f"{r['knob']:g}"
+
+
 def headline(rows: list[dict[str, Any]]) -> list[str]:
-    """Per peer point: remat's least step time among its points at or
-    below the peer's measured peak, or that no remat point fits there."""
+    """Per peer point (and the plain model): remat's least step time among
+    its points at or below the peer's measured peak, or that no remat point
+    is there; then per model the remat points below every other point."""
     out = []
     rem = [r for r in rows if r["method"] == "remat" and r.get("peak") is not None]
-    for r in rows:
-        if r["method"] in ("remat",) or r.get("peak") is None:
-            continue
+    others = [r for r in rows if r["method"] != "remat" and r.get("peak") is not None]
+    for r in others:
         fit = [q for q in rem if q["model"] == r["model"] and q["peak"] <= r["peak"]]
         if fit:
             best = min(fit, key=lambda q: q["time"])
-            verdict = (f"remat {best['time'] * 1e3:.1f} ms at {best['peak'] / MiB:.2f} MiB "
-                       f"(budget {best['knob']}): "
-                       + ("faster" if best["time"] <= r["time"] else "SLOWER"))
+            verdict = (f"{best['time'] * 1e3:.1f} ms at {best['peak'] / MiB:.2f} MiB "
+                       f"(budget {_knob(best)}), {best['time'] / r['time']:.2f}x: "
+                       + ("faster" if best["time"] <= r["time"] else "**SLOWER**"))
         else:
-            verdict = "no remat point at or below this peak"
-        out.append(f"| {r['model']} | {r['method']} | {r['knob'] if r['knob'] is not None else ''} | "
+            verdict = "no remat point at or below"
+        out.append(f"| {r['model']} | {r['method']} | {_knob(r)} | "
                    f"{r['peak'] / MiB:.2f} | {r['time'] * 1e3:.1f} | {verdict} |")
+    out.append("")
+    for model in dict.fromkeys(r["model"] for r in rows):
+        low = [r for r in others if r["model"] == model and r["method"] != "plain"]
+        if not low:
+            continue
+        least = min(low, key=lambda r: r["peak"])
+        only = [q for q in rem if q["model"] == model and q["peak"] < least["peak"]]
+        pts = ", ".join(f"{_knob(q)} ({q['peak'] / MiB:.2f} MiB, {q['time'] * 1e3:.1f} ms)"
+                        for q in only) or "none"
+        what = f"{least['method']} {_knob(least)}".strip()
+        out.append(f"- {model}: only remat fits below the peers' lowest measured "
+                   f"peak ({least['peak'] / MiB:.2f} MiB, {what}) at budgets: {pts}")
     return out
+
+
+def front(points: list[tuple[float, float]]) -> tuple[list[tuple[float, float]],
+                                                       list[tuple[float, float]]]:
+    """The points on the Pareto front (no other point has a peak as low and
+    a time as low, one of them lower), sorted by peak; and the rest."""
+    on, off, best = [], [], math.inf
+    for p in sorted(points):
+        (on if p[1] < best else off).append(p)
+        best = min(best, p[1])
+    return on, off
+
+
+def chart(rows: list[dict[str, Any]], model: str) -> str:
+    """The model's SVG: median step time against measured peak, one curve
+    per method through its Pareto front."""
+    series, hollow = [], []
+    for method in dict.fromkeys(r["method"] for r in rows if r["model"] == model):
+        pts = [(r["peak"] / MiB, r["time"] * 1e3) for r in rows
+               if r["model"] == model and r["method"] == method
+               and r.get("peak") is not None]
+        if pts:
+            on, off = front(pts)
+            series.append((method, on))
+            hollow.append(off)
+    return line_chart(series, f"{model}: training step time against measured peak"
+                      " (hollow: off the front)",
+                      "measured peak (MiB)", "median step time (ms)",
+                      hollow=hollow)
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -258,39 +311,62 @@ def table(rows: list[dict[str, Any]]) -> str:
         tdi = "" if r.get("tdi") is None else f"{r['tdi']:.1f}"
         note = (r.get("error") or "")[:100].replace("|", "/")
         out.append(f"| {r['model']} | {r['method']} | "
-                   f"{r['knob'] if r['knob'] is not None else ''} | {peak} | {t} | {tdi} | {note} |")
-    out += ["", "| model | peer | knob | peer peak MiB | peer step ms | remat at or below that peak |",
+                   f"{_knob(r)} | {peak} | {t} | {tdi} | {note} |")
+    out += ["", "| model | peer | knob | peer peak MiB | peer step ms | remat's fastest at or below that peak, time / peer's |",
             "|---|---|---|---|---|---|"] + headline(rows)
     return "\n".join(out) + "\n"
 
 
+def _fractions(text: Optional[str], default: list[float]) -> list[float]:
+    return [float(x) for x in text.split(",")] if text else default
+
+
+def write(out: Path, rows: list[dict[str, Any]]) -> None:
+    """OUT/results.json, OUT/table.md and one OUT/peers-MODEL.svg per model."""
+    (out / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
+    (out / "table.md").write_text(table(rows))
+    for model in dict.fromkeys(r["model"] for r in rows):
+        (out / f"peers-{model}.svg").write_text(chart(rows, model))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", default=None)
+    ap.add_argument("--models", default=None,
+                    help="comma-separated zoo names (default: "
+                    f"{','.join(MODELS)}; --quick: {','.join(QUICK_MODELS)})")
     ap.add_argument("--methods", default="ckpt-block,ckpt-seq,sac,compile,remat")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--time-limit", type=float, default=30.0)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--remat-budgets", default=None,
+                    help="comma-separated wrap() budgets (default: "
+                    f"{REMAT_BUDGETS}; --quick: {QUICK_REMAT_BUDGETS})")
+    ap.add_argument("--compile-budgets", default=None,
+                    help="comma-separated activation_memory_budget values "
+                    f"(default: {COMPILE_BUDGETS}; --quick: {QUICK_COMPILE_BUDGETS})")
     ap.add_argument("--out", default=str(HERE.parents[1] / "bench" / "out" / "peers_models"))
     ap.add_argument("--table-only", action="store_true",
-                    help="rewrite OUT/table.md from OUT/results.json")
+                    help="rewrite OUT/table.md and the SVGs from OUT/results.json")
     args = ap.parse_args()
+    out = Path(args.out)
     if args.table_only:
-        rows = json.loads((Path(args.out) / "results.json").read_text())
-        (Path(args.out) / "table.md").write_text(table(rows))
+        rows = json.loads((out / "results.json").read_text())
+        write(out, rows)
         print(table(rows))
         return
     models = (args.models.split(",") if args.models
               else QUICK_MODELS if args.quick else MODELS)
-    out = Path(args.out)
+    compile_budgets = _fractions(args.compile_budgets, QUICK_COMPILE_BUDGETS
+                                 if args.quick else COMPILE_BUDGETS)
+    remat_budgets = _fractions(args.remat_budgets, QUICK_REMAT_BUDGETS
+                               if args.quick else REMAT_BUDGETS)
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     for name in models:
         rows += run_model(name, args.methods.split(","), args.device, args.reps,
-                          args.quick, args.time_limit)
-        (out / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
-        (out / "table.md").write_text(table(rows))
+                          compile_budgets, remat_budgets, args.time_limit)
+        write(out, rows)
     print(table(rows))
 
 

@@ -22,20 +22,22 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     mag = 10 ** math.floor(math.log10(raw))
     step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw),
                default=10 * mag)
-    first = math.floor(lo / step) * step
-    ticks, t = [], first
-    while t <= hi + step * 1e-9:
-        ticks.append(round(t, 10))
-        t += step
+    ticks = [round(math.floor(lo / step) * step, 10)]
+    while ticks[-1] < hi - step * 1e-9:
+        ticks.append(round(ticks[-1] + step, 10))
     return ticks
 
 
 def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]],
                title: str, xlabel: str, ylabel: str,
-               marks: Sequence[tuple[float, float, str]] = ()) -> str:
+               marks: Sequence[tuple[float, float, str]] = (),
+               hollow: Sequence[Sequence[tuple[float, float]]] = ()) -> str:
     """The SVG text of a chart of `series` (name, [(x, y), ...]); `marks`
-    are labelled reference points (x, y, label), drawn as open squares."""
-    points = [p for _, pts in series for p in pts] + [(x, y) for x, y, _ in marks]
+    are labelled reference points (x, y, label), drawn as open squares;
+    hollow[i], where given, are more points of series i drawn as open
+    circles in its colour, off its line."""
+    points = ([p for _, pts in series for p in pts] + [(x, y) for x, y, _ in marks]
+              + [p for pts in hollow for p in pts])
     if not points:
         points = [(0.0, 0.0), (1.0, 1.0)]
     xs = _ticks(min(p[0] for p in points), max(p[0] for p in points))
@@ -76,9 +78,13 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]],
         if len(pts) > 1:
             out.append(f'<polyline points="{path}" fill="none" '
                        f'stroke="{colour}" stroke-width="1.8"/>')
+        r = 3 if len(pts) > 1 else 5  # a lone point stands out
         for x, y in pts:
-            out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3" '
+            out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="{r}" '
                        f'fill="{colour}"/>')
+        for x, y in (hollow[i] if i < len(hollow) else ()):
+            out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3.5" '
+                       f'fill="white" stroke="{colour}" stroke-width="1.5"/>')
         ly = TOP + 10 + 18 * i
         out.append(f'<line x1="{LEFT + pw + 12}" y1="{ly}" x2="{LEFT + pw + 32}" '
                    f'y2="{ly}" stroke="{colour}" stroke-width="2"/>')

@@ -338,6 +338,9 @@ def main() -> None:
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--time-limit", type=float, default=30.0)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="intra-op CPU threads (default 1: steady timings "
+                    "on a shared machine; 0: torch's default)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--remat-budgets", default=None,
                     help="comma-separated wrap() budgets (default: "
@@ -355,6 +358,8 @@ def main() -> None:
         write(out, rows)
         print(table(rows))
         return
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
     models = (args.models.split(",") if args.models
               else QUICK_MODELS if args.quick else MODELS)
     compile_budgets = _fractions(args.compile_budgets, QUICK_COMPILE_BUDGETS

@@ -296,7 +296,8 @@ static void base_segments(base_ctx *c, const int *ck, int nck) {
 
 /* S[t,i]: i is stored from its own stage to its last reader, except that
  * a forward non-checkpoint is dropped after its segment's end until the
- * segment's first later reader (Checkmate App. B). */
+ * segment's first later reader (Checkmate App. B), and a kept value
+ * (is_ck 2, base_segments) is stored to kept_until. */
 static int base_s(const base_ctx *c, int t, int i) {
   if (c->is_ck[i] == 2) return t > i && t <= c->kept_until[i];
   if (t <= i || t > c->lastuse[i]) return 0;

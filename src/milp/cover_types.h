@@ -82,8 +82,8 @@ typedef struct cover_params {
   /* 1: the covering bound over every order instead (cover_free.h), which
    * takes budget, copies and time_limit only */
   int any_order;
-  /* 1 (the default): the closure bound (closure.h) after the plain
-   * problem, kept where higher; 0: the covering problems alone */
+  /* 1 (the default): the closure bound (closure.h) before the covering
+   * problems, kept where higher; 0: the covering problems alone */
   int closure;
 } cover_params;
 

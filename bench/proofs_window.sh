@@ -8,11 +8,11 @@
 # Runs REMAT (default build/remat; and OLD_REMAT, a build of an earlier commit) with one
 # thread: n100 at 0.9 and 0.8 with 120 s, n250 at 0.9 and 0.8 with 120 s,
 # n1000 at 0.9 and 0.8 with 360 s (--quick: the n100 runs only).  Graphs
-# from $REMAT_GRAPHS (default /work/shared/graphs).  Prints one Markdown
+# from $REMAT_GRAPHS (default ../shared/graphs).  Prints one Markdown
 # row per run; the results go to bench/out/proofs_window/.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-graphs=${REMAT_GRAPHS:-/work/shared/graphs}
+graphs=${REMAT_GRAPHS:-../shared/graphs}
 out=$here/bench/out/proofs_window
 before= after= quick=0
 while [ $# -gt 0 ]; do

@@ -7,7 +7,7 @@
 set -uo pipefail
 
 remat=${1:-build/remat}
-graphs=${2:-/work/shared/graphs}
+graphs=${2:-${REMAT_GRAPHS:-../shared/graphs}}
 limit=${3:-20}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -22,7 +22,7 @@ minute after its time limit if it overruns.
     python3 bench/peers/run.py --methods moccasin-cpsat \
         --graphs $REMAT_GRAPHS/random_layered_n100.json --budgets 0.8
     python3 bench/peers/run.py --gen-layered 500 --out bench/out/peers2
-    REMAT_PY=/work/venv/bin/python python3 bench/peers/run.py \
+    REMAT_PY=path/to/torch-venv/bin/python python3 bench/peers/run.py \
         --torch-graphs --out bench/out/peers2            # budgets 0.7,0.5
 
 Graphs not among the published ones are made in OUT/graphs (kept there and

@@ -22,7 +22,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 remat=$root/build/remat
-python=${PYTHON:-/work/venv/bin/python}
+python=${PYTHON:-python3} # one with torch (and torchvision for resnet152)
 out=$root/bench/out/transformers
 models="gpt llama"
 widths=64

@@ -1,25 +1,32 @@
-/* chain.h -- a first hierarchical composition: a training graph's chain of
- * identical blocks (repeat.h), each block given one of a small menu of
- * options, composed over the chain into one schedule, a baseline of the
- * flat search (seeds.h).
+/* chain.h -- a hierarchical composition of a training graph's repeated
+ * blocks (repeat.h): one keep-or-drop choice per place of a kind of block,
+ * made once and applied to every block of the kind, searched on the whole
+ * graph's re-simulated schedules, a baseline of the flat search (seeds.h)
+ * and the schedule of graphs beyond the stage model (solve_large.h).
  *
- * The kind of block that covers the most nodes is the chain.  An option
- * of a block is the number t of its forward nodes dropped after the
- * forward pass and recomputed for the block's backward pass: the t
- * cheapest to recompute per byte among those that only the block's own
- * nodes read, its output kept (the same local nodes in every block, the
- * blocks being identical).  The composition gives option t to the first r
- * blocks of the chain and keeps everything else: the backward pass meets
- * the first blocks last, when every later block's activations are freed,
- * so they are where dropping costs the least peak.  For each t, r is the
- * fewest blocks whose schedule fits the budget (bisection: the peak falls
- * as r grows); the shortest over t wins.
+ * Groups.  A group is a set of forward nodes dropped or kept together: the
+ * nodes at one place (local forward index) of every block of one kind, or
+ * one forward node outside the blocks.  Only nodes that a backward node
+ * reads, directly or through other forward nodes, and whose C_v allows a
+ * second copy, are in a group.  A dropped node's first copy lives until
+ * its last forward reader; the backward pass recomputes it once.
  *
  * A schedule is the input order and, before each backward node, the
- * dropped nodes it reads (and their dropped inputs, recursively) whose
- * latest copy was not made for its block, recomputed in increasing order:
- * on the input order's stages.  Each is re-simulated: about (forward nodes
- * per block) x log2(blocks) schedules of O(n + edges) each. */
+ * dropped nodes it reads (and their dropped inputs, recursively) not yet
+ * recomputed, in increasing order: on the input order's stages, each
+ * dropped node computed twice.  It is re-simulated for its peak and
+ * duration, exactly.
+ *
+ * The search: from nothing dropped, greedily the group whose drop lowers
+ * the peak the most per unit of added duration, until the schedule fits
+ * the budget; then groups given back (kept again) while it still fits,
+ * and swaps of a dropped group for a kept one that shorten it; last, one
+ * dropped group kept again in all but its first r blocks (the fewest r
+ * that still fit, by bisection: the backward pass reaches the first
+ * blocks last, when the later blocks' values are freed).  Each step
+ * re-simulates a schedule of O(n + edges): about groups^2 of them, fewer
+ * when the deadline comes first; the best schedule within budget seen is
+ * returned. */
 #ifndef REMAT_CHAIN_H
 #define REMAT_CHAIN_H
 
@@ -32,16 +39,19 @@
 typedef struct chain_out {
   int *seq, len;     /* the shortest schedule within the budget (NULL: none) */
   int64_t peak, duration;
-  int kind;          /* the chain's kind in rep (-1: no chain) */
+  int kind;          /* the kind of block covering the most nodes (-1: none) */
   int blocks;        /* its blocks */
-  int dropped;       /* t: nodes dropped per block ... */
-  int recomputed;    /* ... in the first r blocks */
+  int groups;        /* groups searched (places of kinds, nodes outside) */
+  int dropped;       /* groups dropped in every block, in the schedule */
+  int partial;       /* 1: one more group dropped in its first `first` */
+  int first;         /*    blocks only */
   int evals;         /* schedules simulated */
 } chain_out;
 
-/* Compose a schedule of g within budget from the chain of rep (needs
- * g->backward: the forward nodes are those not flagged), computing each
- * node v at most copies[v] times (copies NULL: any number); stops at d.
+/* Compose a schedule of g within budget from the repeated blocks of rep
+ * (needs g->backward: the forward nodes are those not flagged), computing
+ * each node v at most copies[v] times (copies NULL: any number); stops at
+ * d.  Where the input order fits, its schedule (nothing dropped).
  * Returns 0, or REMAT_EINTERNAL when a schedule failed re-simulation.
  * Free out->seq. */
 int chain_compose(const remat_graph *g, const repeat_out *rep, int64_t budget,

@@ -7,7 +7,9 @@
 
 #include "baseline.h"
 #include "bounds.h"
+#include "chain.h"
 #include "model.h"
+#include "repeat.h"
 #include "result.h"
 #include "seeds.h"
 #include "seg_search.h"
@@ -38,8 +40,36 @@ static int large_report(void *ctx, const int *seq, int len, const char *name) {
   return best_stopped(L->B);
 }
 
+/* The repeated blocks composed (chain.h), on a training graph that has
+ * them. */
+static void large_chain(best *B, const large_ctx *L, const remat_graph *on) {
+  if (!on->backward) return;
+  repeat_params rp;
+  repeat_params_init(&rp);
+  repeat_out rep;
+  repeat_find(on, &rp, &rep);
+  if (rep.nblocks) {
+    int *lim = util_malloc((size_t)on->n * sizeof *lim);
+    for (int i = 0; i < on->n; i++) lim[i] = B->r->copies[L->perm ? L->perm[i] : i];
+    chain_out c;
+    deadline d = deadline_in(best_left(B) * time_share(SHARE_LARGE_CHAIN));
+    if (chain_compose(on, &rep, B->p->budget, lim, d, &c))
+      best_error(B, "%s", "the repeated blocks: a schedule failed re-simulation");
+    else if (c.seq)
+      large_offer(L, c.seq, c.len, "chain");
+    best_verbose(B, "repeated blocks: %d blocks of %d kinds, %d groups, %d dropped%s, %d schedules",
+                 rep.nblocks, rep.nkinds, c.groups, c.dropped, c.partial ? " (one more in part)" : "",
+                 c.evals);
+    free(c.seq);
+    free(lim);
+  }
+  repeat_out_free(&rep);
+}
+
 void large_segments(best *B, const remat_graph *on, const int *perm) {
   large_ctx L = {.B = B, .perm = perm};
+  large_chain(B, &L, on);
+  if (best_stopped(B)) return;
   remat_result b;
   remat_result_init(&b, on, B->p->budget, "baseline");
   double seconds = best_left(B) * time_share(SHARE_FREE_BASELINES);

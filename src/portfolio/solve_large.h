@@ -6,10 +6,11 @@
  *           cost bound (bounds.h): each holds for every sequence in any
  *           order with any number of copies, so on the input order too;
  *   seeds   the input order (optimal when it fits);
- *   search  the best baseline (Chen's, checkpoint-all: baseline.h) and the
- *           segment search (seg_search.h) on the input order, to the time
- *           limit; their schedules' first computations follow the input
- *           order;
+ *   search  on a training graph with repeated blocks, their composition
+ *           (chain.h); the best baseline (Chen's, checkpoint-all:
+ *           baseline.h) and the segment search (seg_search.h) on the input
+ *           order, to the time limit; their schedules' first computations
+ *           follow the input order;
  *   end     the status; the message says that the stage model was not
  *           built, and what the bound covers (every order).
  * Free order (solve_free.c) runs large_segments on the order it chose. */
@@ -23,9 +24,9 @@
  * nodes (any size works; the stage-axis portfolio is better below it). */
 int solve_large(const remat_graph *g, const remat_solve_params *p, remat_result *r);
 
-/* The best baseline and the segment search on `on`, which is B's graph
- * renumbered (node i of `on` is B's perm[i]; perm NULL: `on` is B's graph),
- * to B's time limit; their schedules go to B in its numbering (phase 2).
+/* The repeated blocks' composition, the best baseline and the segment
+ * search on `on`, which is B's graph renumbered (node i of `on` is B's
+ * perm[i]; perm NULL: `on` is B's graph), to B's time limit; their schedules go to B in its numbering (phase 2).
  * A schedule that computes a node more often than its C_v
  * (B->r->copies) is left out. */
 void large_segments(best *B, const remat_graph *on, const int *perm);

@@ -266,6 +266,12 @@ int remat_result_offer(remat_result *r, const remat_graph *g, const int *seq,
 /* ------------------------------------------------------------------ */
 
 enum { REMAT_LNS_AUTO = 0, REMAT_LNS_RANDOM, REMAT_LNS_NONE };
+/* The repeated blocks' composition (docs/method.md "Repeated blocks"):
+ * AUTO on training graphs with repeated blocks, as one seed among the
+ * baselines (first of the searches beyond the stage model); ON the same,
+ * with a quarter of the time limit instead of a twentieth on the stage
+ * model; OFF never. */
+enum { REMAT_HIER_AUTO = 0, REMAT_HIER_ON, REMAT_HIER_OFF };
 
 /* *stop = REMAT_HALT: stop, and the caller needs nothing more than the
  * best so far (its lower bound proven elsewhere, say): the solve's
@@ -289,6 +295,7 @@ typedef struct remat_solve_params {
   const char *fzn_solver;  /* external FlatZinc executable, NULL = Gecode */
   int heuristics;          /* seed with the C heuristics (1) */
   int lns;                 /* REMAT_LNS_* (AUTO) */
+  int hierarchy;           /* REMAT_HIER_* (AUTO) */
   int verbose;             /* progress on stderr: 0 none, 1 lines, 2 more */
   volatile int *stop;      /* stop (keeping the best) when nonzero; REMAT_HALT */
   const int *warm_seq;     /* a schedule to start from (e.g. a baseline) */

@@ -50,6 +50,7 @@ milp|g.json --budget 0.9 --eps 0.5|--eps goes with --relax
 solve|g.json --budget 0.9 --lns big|--lns must be auto, random or none, not 'big'
 batch|g.json --budget 0.9 --lns big|--lns must be auto, random or none, not 'big'
 tune-copies|g.json --budget 0.9 --lns=|--lns must be auto, random or none, not ''
+solve|g.json --budget 0.9 --hierarchy yes|--hierarchy must be auto, on or off, not 'yes'
 baseline|g.json --budget 0.9|--method is required (checkpoint-all, chen-sqrtn, chen-greedy or echo)
 baseline|g.json --budget 0.9 --method cp|--method must be checkpoint-all, chen-sqrtn, chen-greedy or echo, not 'cp'
 baseline|g.json --budget 0.9 --method chen-greedy --candidates all|--candidates must be ap or linearized, not 'all'
@@ -107,7 +108,7 @@ run "$REMAT" batch m.txt -q
   fail "manifest --threads 17: exit $rc '$err'"
 printf 'g.json 0.9 -q\n' >m.txt
 run "$REMAT" batch m.txt -q
-[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --free-order, --strict-copies, --lp-bound, --lns)" ] ||
+[ "$rc" = 2 ] && [ "$err" = "remat batch: m.txt:1: unknown or batch-level option '-q' (a job takes --time-limit, --threads, --seed, --copies, --fzn-solver, --no-heuristic, --free-order, --strict-copies, --lp-bound, --lns, --hierarchy)" ] ||
   fail "manifest -q: exit $rc '$err'"
 
 # ------------------------------------------------------------- --help

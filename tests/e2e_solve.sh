@@ -304,6 +304,38 @@ jq -e '.order == "input" and .status == "feasible" and .within_budget and
 run "$REMAT" eval t60k.json t60k-r.json --budget 0.5
 [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
 
+t_case "beyond the stage model: repeated blocks composed, --hierarchy"
+# 20,001 identical layers (80,005 nodes; tests/blocks.h's dropout_layers):
+# b = f(h), d = f(b) saved for the backward pass, h' = f(h, d)
+awk -v k=20001 'BEGIN {
+  n = 1 + 4 * k; printf "{\"nodes\": [{\"id\": 0, \"duration\": 1, \"memory\": 4, \"backward\": false}"
+  for (j = 0; j < k; j++)
+    printf ", {\"id\": %d, \"duration\": 1, \"memory\": 8, \"backward\": false}, {\"id\": %d, \"duration\": 1, \"memory\": 8, \"backward\": false}, {\"id\": %d, \"duration\": 10, \"memory\": 4, \"backward\": false}", 3*j+1, 3*j+2, 3*j+3
+  for (i = 0; i < k; i++) printf ", {\"id\": %d, \"duration\": 2, \"memory\": 4, \"backward\": true}", 1 + 3*k + i
+  printf "], \"edges\": [[0, 1]"
+  for (j = 0; j < k; j++) {
+    h0 = j ? 3*j : 0; b = 3*j + 1
+    if (j) printf ", [%d, %d]", h0, b
+    printf ", [%d, %d], [%d, %d], [%d, %d]", b, b+1, h0, b+2, b+1, b+2
+  }
+  for (i = 0; i < k; i++) {
+    y = 1 + 3*k + i; j = k - 1 - i; h0 = j ? 3*j : 0; d = 3*j + 2
+    printf ", [%d, %d], [%d, %d]", y-1, y, d, y
+    if (h0 != y-1) printf ", [%d, %d]", h0, y
+  }
+  printf "]}\n" }' >blocks80k.json
+line='^remat: \[ *[0-9.]+s\] chain     peak [0-9]+ \([0-9.]+% of budget\)  TDI [0-9.]+%$'
+run "$REMAT" solve blocks80k.json --budget 0.5 --time-limit "$T_SLOW" -o b80k-auto.json
+[ "$rc" = 0 ] || fail "exit $rc: $err"
+grep -Eq "$line" <<<"$err" || fail "no progress line of the repeated blocks: $err"
+run "$REMAT" solve blocks80k.json --budget 0.5 --time-limit "$T_SLOW" --hierarchy off -o b80k-off.json
+[ "$rc" = 0 ] || fail "off: exit $rc: $err"
+! grep -Eq "$line" <<<"$err" || fail "--hierarchy off: the repeated blocks ran: $err"
+for f in b80k-auto.json b80k-off.json; do
+  run "$REMAT" eval blocks80k.json "$f" --budget 0.5
+  [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval $f: $rc '$out'"
+done
+
 # ------------------------------------- solve: optimum, JSON, eval agrees
 t_case "solve: optimum, JSON, eval agrees"
 run "$REMAT" info g.json

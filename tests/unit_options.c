@@ -224,7 +224,7 @@ static void test_job_scan(void **state) {
   cli_names(CMD_JOB, names, sizeof names);
   assert_string_equal(names, "--time-limit, --threads, --seed, --copies, "
                              "--fzn-solver, --no-heuristic, --free-order, "
-                             "--strict-copies, --lp-bound, --lns");
+                             "--strict-copies, --lp-bound, --lns, --hierarchy");
   static const char *not_job[] = {"-q", "-o", "--budget", "--output", "-j"};
   for (size_t k = 0; k < sizeof not_job / sizeof *not_job; k++) {
     char *w[] = {(char *)not_job[k], "x"};
@@ -252,7 +252,7 @@ static void test_job_words(void **state) {
   assert_int_equal(parse(CMD_BATCH,
                          "d --budget 0.9,0.8 -q --jobs 2 --lns random --free-order -c 3 "
                          "--seed 7 --time-limit 2.5 --threads 2 --fzn-solver fzn-x "
-                         "--no-heuristic --strict-copies --lp-bound -o out",
+                         "--no-heuristic --strict-copies --lp-bound --hierarchy off -o out",
                          &o, err, sizeof err),
                    0);
   char *w[32], buf[512];
@@ -262,7 +262,7 @@ static void test_job_words(void **state) {
     snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", w[i]);
   assert_string_equal(line, "--time-limit 2.5 --threads 2 --seed 7 --copies 3 "
                             "--fzn-solver fzn-x --no-heuristic --free-order --strict-copies "
-                            "--lp-bound --lns random");
+                            "--lp-bound --lns random --hierarchy off");
   /* every job option is among them (test_job_scan lists them) */
   char names[512];
   cli_names(CMD_JOB, names, sizeof names);

@@ -20,6 +20,7 @@ from .errors import InternalError
 
 REMAT_OK, REMAT_EUSAGE, REMAT_ENOFIT, REMAT_EINTERNAL = 0, 2, 3, 4
 REMAT_LNS = {"auto": 0, "random": 1, "none": 2}
+REMAT_HIER = {"auto": 0, "on": 1, "off": 2}
 REMAT_HALT = 2
 ERRLEN = 1024
 
@@ -62,7 +63,8 @@ class SolveParams(ctypes.Structure):
         ("budget", c_int64), ("copies", POINTER(c_int)),
         ("default_copies", c_int), ("time_limit", c_double),
         ("threads", c_int), ("seed", c_uint), ("fzn_solver", c_char_p),
-        ("heuristics", c_int), ("lns", c_int), ("verbose", c_int),
+        ("heuristics", c_int), ("lns", c_int), ("hierarchy", c_int),
+        ("verbose", c_int),
         ("stop", POINTER(c_int)), ("warm_seq", POINTER(c_int)),
         ("warm_len", c_int), ("keep_fzn", c_char_p), ("lp_time", c_double),
         ("free_order", c_int), ("keep_copies", c_int),

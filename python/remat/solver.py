@@ -103,7 +103,7 @@ def solve(graph: Graph, budget: Budget, *, time_limit: float = 60.0,
           threads: int = 0, seed: int = 1, free_order: bool = False,
           copies: Copies = None, strict_copies: bool = False,
           heuristics: bool = True, lns: str = "auto",
-          lp_bound: bool = False,
+          hierarchy: str = "auto", lp_bound: bool = False,
           warm_start: Optional[Sequence[NodeId]] = None,
           verbose: int = 0) -> Result:
     """Find a schedule of graph whose peak fits budget with the least
@@ -115,7 +115,8 @@ def solve(graph: Graph, budget: Budget, *, time_limit: float = 60.0,
     solve.  threads: 0 for every core.  free_order: search every order,
     not only the input order's stages.  copies: C_v, the number of times
     each node may be computed (an int for all, or {id: n}); strict_copies
-    keeps them as given.  lp_bound: also solve Checkmate's LP relaxation
+    keeps them as given.  hierarchy: "auto", "on" or "off", the repeated
+    blocks' composition as `remat solve --hierarchy`.  lp_bound: also solve Checkmate's LP relaxation
     for a lower bound.  warm_start: a schedule (ids) to start from.
     verbose: 0 quiet, 1 the CLI's progress lines on stderr, 2 more.
 
@@ -130,6 +131,9 @@ def solve(graph: Graph, budget: Budget, *, time_limit: float = 60.0,
     p.budget = graph.budget(budget)
     if lns not in _lib.REMAT_LNS:
         raise RematError(f"lns {lns!r}: expected one of auto, random, none")
+    if hierarchy not in _lib.REMAT_HIER:
+        raise RematError(f"hierarchy {hierarchy!r}: expected one of auto, "
+                         "on, off")
     if not isinstance(threads, int) or threads < 0:
         raise RematError(f"threads {threads!r}: expected 0 (every core) "
                          "or more")
@@ -138,6 +142,7 @@ def solve(graph: Graph, budget: Budget, *, time_limit: float = 60.0,
     p.time_limit, p.threads, p.seed = float(time_limit), threads, seed
     p.free_order, p.keep_copies = int(bool(free_order)), int(strict_copies)
     p.heuristics, p.lns = int(bool(heuristics)), _lib.REMAT_LNS[lns]
+    p.hierarchy = _lib.REMAT_HIER[hierarchy]
     p.lp_time = float(time_limit) if lp_bound else 0.0
     p.verbose = int(verbose)
     arr = _copies_array(graph, copies, p)

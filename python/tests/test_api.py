@@ -176,6 +176,7 @@ def test_bad_arguments() -> None:
     for kwargs, msg in [({"threads": -1}, "threads -1"),
                         ({"time_limit": 0}, "time_limit 0"),
                         ({"lns": "x"}, "lns 'x'"),
+                        ({"hierarchy": "yes"}, "hierarchy 'yes'"),
                         ({"copies": 0}, "copies 0"),
                         ({"copies": {3: 0}}, "copies of 3"),
                         ({"copies": {"nope": 2}}, "unknown node id 'nope'")]:

@@ -95,6 +95,9 @@ void cmdu_solve_params(const cli_opts *o, remat_solve_params *p) {
   p->lns = !strcmp(o->lns, "random") ? REMAT_LNS_RANDOM
            : !strcmp(o->lns, "none") ? REMAT_LNS_NONE
                                      : REMAT_LNS_AUTO;
+  p->hierarchy = !strcmp(o->hierarchy, "on") ? REMAT_HIER_ON
+                 : !strcmp(o->hierarchy, "off") ? REMAT_HIER_OFF
+                                                : REMAT_HIER_AUTO;
   p->verbose = o->quiet ? 0 : o->verbose ? 2 : 1;
 }
 

@@ -168,6 +168,9 @@ enum {
   O(lns, "lns", 0, ONEOF, "auto", "auto|random|none",                         \
     CMD_SOLVE | CMD_BATCH | CMD_TUNE | CMD_JOB, "auto|random|none",           \
     "solve: large-neighbourhood search neighbourhoods")                      \
+  O(hierarchy, "hierarchy", 0, ONEOF, "auto", "auto|on|off",                   \
+    CMD_SOLVE | CMD_BATCH | CMD_TUNE | CMD_JOB, "auto|on|off",               \
+    "solve: repeated blocks composed (auto: training graphs that have them)") \
   O(nodes, "nodes", 'n', INT, 50, "N", CMD_GEN,                             \
     "[1, " CLI_STR(CLI_MAX_NODES) "]",               \
     "gen: layered: nodes (50, at least 3); training: forward layers (50); "  \

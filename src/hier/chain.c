@@ -100,10 +100,10 @@ static ch_val ch_eval(ch *C) {
     o->len = len;
     o->peak = s.peak;
     o->duration = s.duration;
-    o->dropped = o->partial = o->first = 0;
+    o->dropped = o->partial = 0;
     for (int q = 0; q < C->ngroup; q++) {
       if (C->dr[q] == C->cnt[q]) o->dropped++;
-      else if (C->dr[q] > 0) o->partial = 1, o->first = C->dr[q];
+      else if (C->dr[q] > 0) o->partial++;
     }
   }
   return r;
@@ -181,28 +181,34 @@ static ch_val ch_refine(ch *C, ch_val cur) {
   return cur;
 }
 
-/* One dropped group kept again in all but its first r blocks: the fewest r
- * that fit, by bisection, for each group; the shortest is the choice. */
+/* Dropped groups kept again in all but their first r blocks: in each
+ * round, for each group dropped in some blocks, the fewest r that fit (by
+ * bisection); the one that shortens the schedule most is taken, until
+ * none does. */
 static ch_val ch_partial(ch *C, ch_val cur) {
-  int best = -1, best_r = 0;
-  ch_val bv = cur;
-  for (int q = 0; q < C->ngroup && !ch_stop(C); q++) {
-    if (C->dr[q] != C->cnt[q] || C->cnt[q] < 2) continue;
-    int lo = 0, hi = C->cnt[q]; /* hi fits */
-    while (hi - lo > 1 && !ch_stop(C)) {
-      int mid = lo + (hi - lo) / 2;
-      C->dr[q] = mid;
-      ch_val v = ch_eval(C);
-      if (v.fits) {
-        hi = mid;
-        if (v.duration < bv.duration) best = q, best_r = mid, bv = v;
-      } else {
-        lo = mid;
+  for (int more = 1; more && !ch_stop(C);) {
+    more = 0;
+    int best = -1, best_r = 0;
+    ch_val bv = cur;
+    for (int q = 0; q < C->ngroup && !ch_stop(C); q++) {
+      int was = C->dr[q];
+      if (was < 2) continue;
+      int lo = 0, hi = was; /* hi fits */
+      while (hi - lo > 1 && !ch_stop(C)) {
+        int mid = lo + (hi - lo) / 2;
+        C->dr[q] = mid;
+        ch_val v = ch_eval(C);
+        if (v.fits) {
+          hi = mid;
+          if (v.duration < bv.duration) best = q, best_r = mid, bv = v;
+        } else {
+          lo = mid;
+        }
       }
+      C->dr[q] = was;
     }
-    C->dr[q] = C->cnt[q];
+    if (best >= 0) C->dr[best] = best_r, cur = bv, more = 1;
   }
-  if (best >= 0) C->dr[best] = best_r, cur = bv;
   return cur;
 }
 
@@ -228,17 +234,19 @@ static unsigned char *ch_feeds_backward(const remat_graph *g) {
 
 /* Each group's move: the group, and the groups of the forward nodes that
  * only forward nodes read and that its nodes read, directly or through
- * other such nodes (from its first node): dropping a value whose inputs
- * are kept for its recomputation frees nothing. */
+ * other such nodes (from its node in the middle block, whose inputs are in
+ * blocks too, where a first block's may not be): dropping a value whose
+ * inputs are kept for its recomputation frees nothing. */
 static void ch_moves(ch *C) {
   const remat_graph *g = C->g;
   int ng = C->ngroup, *rep = util_malloc((size_t)(ng ? ng : 1) * sizeof *rep);
   int *seen = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *seen);
   int *gseen = util_malloc((size_t)(ng ? ng : 1) * sizeof *gseen), *stack = C->stack;
   for (int q = 0; q < ng; q++) rep[q] = -1, gseen[q] = -1;
-  for (int v = 0; v < g->n; v++) {
+  for (int v = 0; v < g->n; v++) { /* the middle block's node: its inputs are blocks' too */
     seen[v] = -1;
-    if (C->grp[v] >= 0 && rep[C->grp[v]] < 0) rep[C->grp[v]] = v;
+    int q = C->grp[v];
+    if (q >= 0 && (rep[q] < 0 || C->inst[v] == C->cnt[q] / 2)) rep[q] = v;
   }
   int len = 0;
   size_t cap = 0;

@@ -6,9 +6,9 @@
  *
  * Groups.  A group is a set of forward nodes dropped or kept together: the
  * nodes at one place (local forward index) of every block of one kind, or
- * one forward node outside the blocks.  Only nodes that a backward node
- * reads, directly or through other forward nodes, and whose C_v allows a
- * second copy, are in a group.  A dropped node's first copy lives until
+ * one forward node outside the blocks (the largest CHAIN_OUTSIDE_MAX).
+ * Only nodes that a backward node reads, directly or through other forward
+ * nodes, and whose C_v allows a second copy, are in a group.  A dropped node's first copy lives until
  * its last forward reader; the backward pass recomputes it once.
  *
  * A schedule is the input order and, before each backward node, the
@@ -19,14 +19,17 @@
  *
  * The search: from nothing dropped, greedily the group whose drop lowers
  * the peak the most per unit of added duration, until the schedule fits
- * the budget; then groups given back (kept again) while it still fits,
- * and swaps of a dropped group for a kept one that shorten it; last, one
- * dropped group kept again in all but its first r blocks (the fewest r
- * that still fit, by bisection: the backward pass reaches the first
- * blocks last, when the later blocks' values are freed).  Each step
- * re-simulates a schedule of O(n + edges): about groups^2 of them, fewer
- * when the deadline comes first; the best schedule within budget seen is
- * returned. */
+ * (a schedule within budget tried on the way is kept); a group is dropped
+ * with the groups of the forward-only nodes it is made from (dropping a
+ * value whose inputs are kept for its recomputation frees nothing).  Then
+ * groups given back (kept again) while it still fits, and swaps of a
+ * dropped group for a kept one that shorten it; last, dropped groups
+ * kept again in all but their first r blocks (the fewest r that still fit,
+ * by bisection: the backward pass reaches the first blocks last, when the
+ * later blocks' values are freed), the best such group at a time while
+ * the schedule gets shorter.  Each step re-simulates a schedule of
+ * O(n + edges): about groups^2 of them, fewer when the deadline comes
+ * first; the best schedule within budget seen is returned. */
 #ifndef REMAT_CHAIN_H
 #define REMAT_CHAIN_H
 
@@ -43,8 +46,7 @@ typedef struct chain_out {
   int blocks;        /* its blocks */
   int groups;        /* groups searched (places of kinds, nodes outside) */
   int dropped;       /* groups dropped in every block, in the schedule */
-  int partial;       /* 1: one more group dropped in its first `first` */
-  int first;         /*    blocks only */
+  int partial;       /* groups dropped in their first blocks only */
   int evals;         /* schedules simulated */
 } chain_out;
 

@@ -259,13 +259,15 @@ static void seeds_base_probe(seeds_base *S, const remat_graph *g, const remat_so
  * with any number of copies where C_v is 2 or more: a baseline like
  * Chen's. */
 static void seeds_base_chain(seeds_base *S, const remat_graph *g, const remat_solve_params *p) {
-  if (!g->backward) return;
+  if (!g->backward || p->hierarchy == REMAT_HIER_OFF) return;
   repeat_params rp;
   repeat_params_init(&rp);
   repeat_out rep;
   repeat_find(g, &rp, &rep);
   chain_out c;
-  deadline d = deadline_in(p->time_limit * time_share(SHARE_SEEDS_CHAIN));
+  deadline d = deadline_in(p->time_limit * time_share(p->hierarchy == REMAT_HIER_ON
+                                                         ? SHARE_SEEDS_CHAIN_ON
+                                                         : SHARE_SEEDS_CHAIN));
   int *lim = seeds_caller_copies(g, p); /* C_v = 1 holds; 2 or more is raised */
   for (int v = 0; v < g->n; v++)
     if (lim[v] >= 2) lim[v] = INT_MAX;

@@ -24,6 +24,7 @@
   X(SEEDS_POLISH, 0.05, 0, 1, "the limit: the polish of a rounded schedule")             \
   X(SEEDS_PROBE, 0.05, 0, 1, "the limit: the copies probe (seeds.h), at most")           \
   X(SEEDS_CHAIN, 0.05, 0, 1, "the limit: the chain of repeated blocks (seeds.c), at most") \
+  X(SEEDS_CHAIN_ON, 0.25, 0, 1, "the limit: that chain with --hierarchy on, at most")   \
   X(MILP_ROUND, 0.1, 0, 1, "the limit: the MILP's LP-rounding seed (seeds_milp)")        \
   X(ALONE_ANNEAL, 0.5, 0, 1, "the time left: a lone worker's annealing, at most")        \
   X(ALONE_SLICE, 0.25, 0, 1, "the time left: a lone worker's CP slice")                  \

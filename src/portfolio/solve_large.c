@@ -43,7 +43,7 @@ static int large_report(void *ctx, const int *seq, int len, const char *name) {
 /* The repeated blocks composed (chain.h), on a training graph that has
  * them. */
 static void large_chain(best *B, const large_ctx *L, const remat_graph *on) {
-  if (!on->backward) return;
+  if (!on->backward || B->p->hierarchy == REMAT_HIER_OFF) return;
   repeat_params rp;
   repeat_params_init(&rp);
   repeat_out rep;
@@ -57,9 +57,8 @@ static void large_chain(best *B, const large_ctx *L, const remat_graph *on) {
       best_error(B, "%s", "the repeated blocks: a schedule failed re-simulation");
     else if (c.seq)
       large_offer(L, c.seq, c.len, "chain");
-    best_verbose(B, "repeated blocks: %d blocks of %d kinds, %d groups, %d dropped%s, %d schedules",
-                 rep.nblocks, rep.nkinds, c.groups, c.dropped, c.partial ? " (one more in part)" : "",
-                 c.evals);
+    best_verbose(B, "repeated blocks: %d blocks of %d kinds, %d groups, %d dropped, %d in part, "
+                 "%d schedules", rep.nblocks, rep.nkinds, c.groups, c.dropped, c.partial, c.evals);
     free(c.seq);
     free(lim);
   }

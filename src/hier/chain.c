@@ -171,10 +171,16 @@ static ch_val ch_refine(ch *C, ch_val cur) {
       if (C->dr[a] != C->cnt[a]) continue;
       for (int b = 0; b < C->ngroup && !more && !ch_stop(C); b++) {
         if (C->dr[b]) continue;
-        C->dr[a] = 0, C->dr[b] = C->cnt[b];
+        C->dr[a] = 0;
+        ch_move(C, b, 1);
         ch_val v = ch_eval(C);
-        if (v.fits && v.duration < cur.duration) cur = v, more = 1;
-        else C->dr[a] = C->cnt[a], C->dr[b] = 0;
+        if (v.fits && v.duration < cur.duration) {
+          cur = v, more = 1;
+          for (int i = C->mv_off[b]; i < C->mv_off[b + 1]; i++) C->mark[C->mv[i]] = 0;
+        } else {
+          ch_move(C, b, 0);
+          C->dr[a] = C->cnt[a];
+        }
       }
     }
   }

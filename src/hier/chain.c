@@ -150,7 +150,8 @@ static ch_val ch_greedy(ch *C, ch_val cur) {
 }
 
 /* Within budget: groups kept again, and swaps of a dropped group for a
- * kept one, while the schedule gets shorter. */
+ * kept one (alone, or with the groups it needs), while the schedule gets
+ * shorter. */
 static ch_val ch_refine(ch *C, ch_val cur) {
   for (int more = 1; more && !ch_stop(C);) {
     more = 0;
@@ -171,16 +172,24 @@ static ch_val ch_refine(ch *C, ch_val cur) {
       if (C->dr[a] != C->cnt[a]) continue;
       for (int b = 0; b < C->ngroup && !more && !ch_stop(C); b++) {
         if (C->dr[b]) continue;
-        C->dr[a] = 0;
-        ch_move(C, b, 1);
+        C->dr[a] = 0, C->dr[b] = C->cnt[b]; /* b alone */
         ch_val v = ch_eval(C);
         if (v.fits && v.duration < cur.duration) {
           cur = v, more = 1;
-          for (int i = C->mv_off[b]; i < C->mv_off[b + 1]; i++) C->mark[C->mv[i]] = 0;
-        } else {
-          ch_move(C, b, 0);
-          C->dr[a] = C->cnt[a];
+          break;
         }
+        C->dr[b] = 0;
+        if (C->mv_off[b + 1] - C->mv_off[b] > 1) { /* b with what it needs */
+          ch_move(C, b, 1);
+          v = ch_eval(C);
+          if (v.fits && v.duration < cur.duration) {
+            cur = v, more = 1;
+            for (int i = C->mv_off[b]; i < C->mv_off[b + 1]; i++) C->mark[C->mv[i]] = 0;
+            break;
+          }
+          ch_move(C, b, 0);
+        }
+        C->dr[a] = C->cnt[a];
       }
     }
   }

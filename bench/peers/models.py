@@ -43,7 +43,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "torch"))
@@ -111,8 +111,33 @@ def _sac_policy(ctx: Any, op: Any, *args: Any, **kwargs: Any) -> CheckpointPolic
             else CheckpointPolicy.PREFER_RECOMPUTE)
 
 
-def apply_peer(model: nn.Module, method: str) -> nn.Module:
-    """The model with the peer applied in place (checkpointing peers)."""
+def _check_chain(model: nn.Module, bl: list[nn.Module], inputs: Sequence[Any]) -> None:
+    """Raise ValueError unless one forward pass runs the blocks once each, in
+    order, each on the previous block's output (what checkpoint_sequential
+    assumes; a U-Net's skips and merges are not that)."""
+    seen: list[tuple[int, Any, Any]] = []
+    hooks = [b.register_forward_hook(
+        lambda mod, args, out, i=i: seen.append((i, args[0] if args else None, out)))
+        for i, b in enumerate(bl)]
+    try:
+        with torch.no_grad():
+            model(*inputs)
+    finally:
+        for h in hooks:
+            h.remove()
+    if [i for i, _, _ in seen] != list(range(len(bl))):
+        raise ValueError("checkpoint_sequential: the blocks do not run once each in order "
+                         f"(ran {[i for i, _, _ in seen][:12]})")
+    for (i, _, out), (j, arg, _) in zip(seen, seen[1:]):
+        if arg is not out:
+            raise ValueError(f"checkpoint_sequential: block {j} does not read block {i}'s "
+                             "output alone (the blocks are not one chain)")
+
+
+def apply_peer(model: nn.Module, method: str,
+               inputs: Optional[Sequence[Any]] = None) -> nn.Module:
+    """The model with the peer applied in place (checkpointing peers);
+    ckpt-seq checks on inputs (when given) that the blocks form one chain."""
     bl = blocks(model)
     if not bl:
         raise ValueError("no blocks found (no nn.Sequential / nn.ModuleList "
@@ -125,6 +150,8 @@ def apply_peer(model: nn.Module, method: str) -> nn.Module:
         for b in bl:
             _checkpointed(b, ctx)
     elif method == "ckpt-seq":
+        if inputs is not None:
+            _check_chain(model, bl, inputs)
         # the blocks must form one chain x -> block(x) -> ...: the first
         # block runs the whole chain under checkpoint_sequential, the others
         # pass their input through
@@ -217,7 +244,7 @@ def run_model(name: str, methods: list[str], device: str, reps: int,
 
     for m in ("ckpt-block", "ckpt-seq", "sac"):
         if m in methods:
-            emit(_point(name, m, None, lambda s, m=m: apply_peer(s.model, m),
+            emit(_point(name, m, None, lambda s, m=m: apply_peer(s.model, m, s.inputs),
                         device, reps, loss0))
     if "compile" in methods:
         for solver in SOLVERS:

@@ -54,3 +54,15 @@ def test_headline_no_remat_point_low_enough() -> None:
     lines = models.headline([_row("sac", None, 4, 80), _row("remat", 0.5, 5, 60)])
     assert lines[0].endswith("| no remat point at or below |")
     assert lines[2].endswith("at budgets: none")
+
+
+def test_ckpt_seq_needs_one_chain_of_blocks() -> None:
+    # a U-Net's blocks meet at skips and merges: checkpoint_sequential would
+    # run them as a chain, so the harness says why instead of failing inside
+    s = models.zoo.setup("unet", seed=0, device="cpu")
+    with pytest.raises(ValueError, match=r"^checkpoint_sequential: block 1 does "
+                       r"not read block 0's output alone"):
+        models.apply_peer(s.model, "ckpt-seq", s.inputs)
+    s = models.zoo.setup("gpt_4l", seed=0, device="cpu")
+    m = models.apply_peer(s.model, "ckpt-seq", s.inputs)
+    assert m is s.model

@@ -133,12 +133,13 @@ static void cl_build(cl *C, int k, int ncol, double R, covlp *L) {
 /* Up to CLOSURE_STAGES steps of highest load above M, highest first.
  * Returns their number. */
 static int cl_stages(const cl *C, const int64_t *load, int *pick) {
-  int np = 0;
+  int np = 0, most = C->p->closure_steps;
+  if (most <= 0 || most > CLOSURE_STAGES) most = CLOSURE_STAGES;
   for (int k = 0; k < C->n; k++) {
     if (load[k] <= C->p->budget) continue;
-    int at = np < CLOSURE_STAGES ? np++ : CLOSURE_STAGES;
-    if (at == CLOSURE_STAGES && load[k] <= load[pick[at - 1]]) continue;
-    if (at == CLOSURE_STAGES) at--;
+    int at = np < most ? np++ : most;
+    if (at == most && load[k] <= load[pick[at - 1]]) continue;
+    if (at == most) at--;
     while (at > 0 && load[pick[at - 1]] < load[k]) {
       pick[at] = pick[at - 1];
       at--;

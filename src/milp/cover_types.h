@@ -85,6 +85,8 @@ typedef struct cover_params {
   /* 1 (the default): the closure bound (closure.h) before the covering
    * problems, kept where higher; 0: the covering problems alone */
   int closure;
+  /* the closure bound's steps, the highest loads first (0: CLOSURE_STAGES) */
+  int closure_steps;
 } cover_params;
 
 /* o holds a bound (the problem's optimum, or CBC's or the LP's bound). */

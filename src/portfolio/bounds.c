@@ -4,13 +4,16 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "closure.h"
 #include "cover_free.h"
 #include "milp_model.h"
 #include "order_cost.h"
 #include "pebble.h"
 #include "result.h"
 #include "shares.h"
+#include "sim.h"
 #include "util.h"
 
 /* The pebbling proof's cap on its share (shares.h): it settles narrow
@@ -125,6 +128,41 @@ void bounds_cover_start(best *B) {
   B->children.cov = child_shared(sizeof *B->children.cov);
   B->children.cov->incumbent = best_increase(B);
   child_start(&B->children.cov_child, bounds_cover_child, B);
+}
+
+/* Beyond the stage model: the closure bound (closure.h) at the input
+ * order's step of highest memory alone, one LP of about twice the live
+ * values' columns (seconds at tens of thousands of nodes), in a child for
+ * its share of the time left; its answer is taken as the covering bound's
+ * (best_take_cover). */
+static void bounds_closure_child(void *ctx) {
+  best *B = ctx;
+  const remat_graph *g = B->g;
+  cover_params cp;
+  cover_params_init(&cp);
+  cp.budget = B->p->budget;
+  cp.copies = B->r->copies;
+  cp.closure_steps = 1;
+  child_deadline(B->children.cov_limit + 1); /* whatever Clp does */
+  int *seq = sim_topo_sequence(g);
+  int64_t *load = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *load);
+  remat_sim s;
+  cover_out o;
+  if (remat_simulate(g, seq, g->n, &s, load)) {
+    memset(&o, 0, sizeof o);
+    o.status = COVER_NONE;
+  } else {
+    closure_solve(g, &cp, load, B->children.cov_limit, &o);
+  }
+  UTIL_FREE(seq, load);
+  bounds_cover_answer(B->children.cov, &o);
+}
+
+void bounds_closure_start(best *B) {
+  if (!B->p->heuristics) return;
+  B->children.cov = child_shared(sizeof *B->children.cov);
+  B->children.cov_limit = time_share(SHARE_LARGE_CLOSURE) * best_left(B);
+  child_start(&B->children.cov_child, bounds_closure_child, B);
 }
 
 /* The covering bound over every order has its share of the time left

@@ -30,7 +30,15 @@ void bounds_order_cost(best *B, const int *order);
  * with --no-heuristic, which runs the CP alone. */
 void bounds_cover_start(best *B);
 
-/* Stop its child if it still runs; take an answer it gave meanwhile. */
+/* Beyond the stage model (solve_large.h): the closure bound at the input
+ * order's step of highest memory, in the covering bound's child (a fork:
+ * before any thread), for its share of the time left (shares.h,
+ * LARGE_CLOSURE); its bound holds for the sequences whose first
+ * computations follow the input order, with C_v; not with --no-heuristic. */
+void bounds_closure_start(best *B);
+
+/* Stop its child (the covering or the closure bound's) if it still runs;
+ * take an answer it gave meanwhile. */
 void bounds_cover_end(best *B);
 
 /* Start the window bound in a child (a fork: before any thread), with

@@ -32,6 +32,7 @@
   X(MILP_IN_CP, 0.5, 0, 1, "the CP worker's time: Checkmate's MILP beside it")           \
   X(MILP_IN_CP_UNFIT, 0.8, 0, 1, "the CP worker's time: the MILP while nothing fits")    \
   X(LARGE_CHAIN, 0.25, 0, 1, "the time left: the repeated blocks beyond the stage model") \
+  X(LARGE_CLOSURE, 0.75, 0, 1, "the time left: the closure bound's child beyond it")     \
   X(FREE_BASELINES, 0.05, 0, 1, "the time left: the baselines beyond the stage model")   \
   X(FREE_ORDER, 0.25, 0, 1, "the time left: free order's order search")                  \
   X(FREE_EXACT, 0.5, 0, 1, "the time left: free order's exact search")                   \

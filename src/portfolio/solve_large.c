@@ -92,28 +92,37 @@ void large_segments(best *B, const remat_graph *on, const int *perm) {
                so.evals, so.dropped, so.forward);
 }
 
-/* The status and its message; what the proof and the bound cover. */
+/* The status and its message; what the proof and the bound cover: the
+ * order cost bound every sequence, the closure bound those whose first
+ * computations follow the input order, with C_v. */
 static void large_status(best *B) {
   remat_result *r = B->r;
   const remat_graph *g = B->g;
-  if (r->has_bound) /* the order cost bound: every sequence, any copies */
-    r->bound_covers = REMAT_COVERS_ANY_ORDER;
+  int any = !r->has_bound || (B->proof.order_lb >= 0 && r->bound <= B->proof.order_lb) ||
+            r->duration <= r->base_duration;
+  int covers = any ? REMAT_COVERS_ANY_ORDER : REMAT_COVERS_FIRSTS_COPIES;
+  if (r->has_bound) r->bound_covers = covers;
   if (B->fits && B->proven) {
     r->status = REMAT_STATUS_OPTIMAL;
     r->has_bound = 1;
     r->bound = (double)r->duration;
-    r->proof_covers = r->bound_covers = REMAT_COVERS_ANY_ORDER;
+    r->proof_covers = r->bound_covers = covers;
     snprintf(r->message, sizeof r->message, "%s",
-             r->recomputations ? "optimal over every sequence in any order, with any number "
-                                 "of copies (the order cost bound)"
-                               : "optimal: the input order fits (the base duration)");
+             !r->recomputations ? "optimal: the input order fits (the base duration)"
+             : any ? "optimal over every sequence in any order, with any number of copies "
+                     "(the order cost bound)"
+                   : "optimal over every sequence whose first computations follow the input "
+                     "order, with at most C_v copies (the closure bound)");
   } else if (B->fits) {
     r->status = REMAT_STATUS_FEASIBLE;
     snprintf(r->message, sizeof r->message,
              "%d nodes, beyond the stage model (at most %d): schedules from the baselines "
-             "and the segment search on the input order; the lower bound holds for every "
-             "order, nothing is proven on the stage model",
-             g->n, MODEL_MAX_NODES);
+             "and the segment search on the input order; the lower bound holds for %s, "
+             "nothing is proven on the stage model",
+             g->n, MODEL_MAX_NODES,
+             any ? "every order"
+                 : "every sequence whose first computations follow the input order (the "
+                   "closure bound)");
   } else if (B->proven && B->proof.pebble_node >= 0) {
     result_infeasible_pebble(r, g, B->proof.pebble_node);
   } else {
@@ -141,7 +150,11 @@ int solve_large(const remat_graph *g, const remat_solve_params *p, remat_result 
     if (!seeds_input_order(B)) bounds_pebble(B);
     if (!B->fits && !B->done) {
       bounds_order_cost(B, NULL);
-      if (!best_stopped(B)) large_segments(B, g, NULL);
+      if (!best_stopped(B)) {
+        bounds_closure_start(B);
+        large_segments(B, g, NULL);
+        bounds_cover_end(B);
+      }
     }
     if (B->internal) {
       snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);

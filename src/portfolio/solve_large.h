@@ -5,6 +5,10 @@
  *   bounds  max_v (remat_result_precheck), the pebbling proof, the order
  *           cost bound (bounds.h): each holds for every sequence in any
  *           order with any number of copies, so on the input order too;
+ *           and, in a child beside the search, the closure bound at the
+ *           input order's highest step (bounds_closure_start), which holds
+ *           for the sequences whose first computations follow the input
+ *           order, with C_v;
  *   seeds   the input order (optimal when it fits);
  *   search  on a training graph with repeated blocks, their composition
  *           (chain.h); the best baseline (Chen's, checkpoint-all:
@@ -12,7 +16,7 @@
  *           order, to the time limit; their schedules' first computations
  *           follow the input order;
  *   end     the status; the message says that the stage model was not
- *           built, and what the bound covers (every order).
+ *           built, and what the bound covers.
  * Free order (solve_free.c) runs large_segments on the order it chose. */
 #ifndef REMAT_SOLVE_LARGE_H
 #define REMAT_SOLVE_LARGE_H

@@ -149,6 +149,15 @@ int sim_most_copies(const remat_graph *g, const int *seq, int len) {
   return most;
 }
 
+int64_t *sim_topo_loads(const remat_graph *g) {
+  int *seq = sim_topo_sequence(g);
+  int64_t *load = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *load);
+  remat_sim s;
+  remat_simulate(g, seq, g->n, &s, load); /* valid: a topological order */
+  free(seq);
+  return load;
+}
+
 int64_t remat_topo_peak(const remat_graph *g) {
   int *seq = sim_topo_sequence(g);
   remat_sim s;

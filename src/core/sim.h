@@ -13,6 +13,9 @@ int sim_lastuse(const remat_graph *g, const int *seq, int len, int *lastuse,
 
 /* The input order 0..n-1 as a freshly allocated sequence. */
 int *sim_topo_sequence(const remat_graph *g);
+/* The input order's memory at each of its steps (n entries, allocated):
+ * m_k plus every u < k with a reader at k or later. */
+int64_t *sim_topo_loads(const remat_graph *g);
 
 /* 1 if seq computes every node v at most copies[v] times (entries outside
  * 0..n-1 are the simulator's to reject and are not counted). */

@@ -111,12 +111,13 @@ static ch_val ch_eval(ch *C) {
 
 static int ch_stop(const ch *C) { return C->internal || deadline_passed(C->d); }
 
-/* Drop group q and the kept groups that only feed it (on) or keep them
- * again (off). */
+/* Drop group q and the kept groups that only feed it (on 1), keep them
+ * again (on 0), or keep the move as it is (on -1: forget the marks). */
 static void ch_move(ch *C, int q, int on) {
   for (int i = C->mv_off[q]; i < C->mv_off[q + 1]; i++) {
     int a = C->mv[i];
-    if (on && !C->dr[a]) C->dr[a] = C->cnt[a], C->mark[a] = 1;
+    if (on < 0) C->mark[a] = 0;
+    else if (on && !C->dr[a]) C->dr[a] = C->cnt[a], C->mark[a] = 1;
     else if (!on && C->mark[a]) C->dr[a] = 0, C->mark[a] = 0;
   }
 }
@@ -143,7 +144,7 @@ static ch_val ch_greedy(ch *C, ch_val cur) {
     }
     if (pick < 0 || ch_stop(C)) break;
     ch_move(C, pick, 1);
-    for (int i = C->mv_off[pick]; i < C->mv_off[pick + 1]; i++) C->mark[C->mv[i]] = 0;
+    ch_move(C, pick, -1);
     cur = pv;
   }
   return cur;
@@ -184,7 +185,7 @@ static ch_val ch_refine(ch *C, ch_val cur) {
           v = ch_eval(C);
           if (v.fits && v.duration < cur.duration) {
             cur = v, more = 1;
-            for (int i = C->mv_off[b]; i < C->mv_off[b + 1]; i++) C->mark[C->mv[i]] = 0;
+            ch_move(C, b, -1);
             break;
           }
           ch_move(C, b, 0);

@@ -80,13 +80,7 @@ static void cv_free(cv *C) {
 
 /* L_k: the input order's memory at its step k (the simulator's: m_k plus
  * every u < k with a reader at k or later). */
-static void cv_loads(cv *C) {
-  int *topo = sim_topo_sequence(C->g);
-  C->load = util_malloc((size_t)C->n * sizeof *C->load);
-  remat_sim sim;
-  remat_simulate(C->g, topo, C->n, &sim, C->load); /* valid: a topological order */
-  free(topo);
-}
+static void cv_loads(cv *C) { C->load = sim_topo_loads(C->g); }
 
 static int cv_copies(const cv *C, int u) {
   const int *c = C->p->copies;

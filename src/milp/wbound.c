@@ -256,11 +256,7 @@ static int wb_check(wb_run *R, const wmodel *W, const double *x, int **seq_out, 
 /* The window's first stage over budget and its last, from the input
  * order's loads; 0 if none is over budget. */
 static int wb_window(wb_run *R, int *first, int *lastk) {
-  int64_t *load = util_malloc((size_t)R->n * sizeof *load);
-  int *topo = sim_topo_sequence(R->g);
-  remat_sim sim;
-  remat_simulate(R->g, topo, R->n, &sim, load); /* valid: a topological order */
-  free(topo);
+  int64_t *load = sim_topo_loads(R->g);
   *first = *lastk = -1;
   for (int k = 0; k < R->n; k++)
     if (load[k] > R->p->budget) {

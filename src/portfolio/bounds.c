@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "closure.h"
 #include "cover_free.h"
@@ -144,17 +143,10 @@ static void bounds_closure_child(void *ctx) {
   cp.copies = B->r->copies;
   cp.closure_steps = 1;
   child_deadline(B->children.cov_limit + 1); /* whatever Clp does */
-  int *seq = sim_topo_sequence(g);
-  int64_t *load = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *load);
-  remat_sim s;
+  int64_t *load = sim_topo_loads(g);
   cover_out o;
-  if (remat_simulate(g, seq, g->n, &s, load)) {
-    memset(&o, 0, sizeof o);
-    o.status = COVER_NONE;
-  } else {
-    closure_solve(g, &cp, load, B->children.cov_limit, &o);
-  }
-  UTIL_FREE(seq, load);
+  closure_solve(g, &cp, load, B->children.cov_limit, &o);
+  free(load);
   bounds_cover_answer(B->children.cov, &o);
 }
 

@@ -11,10 +11,11 @@ Peers (--methods, any subset):
                convolutions saved, the rest recomputed
   compile      torch.compile with torch._functorch.config
                .activation_memory_budget swept, per knapsack solver
-               (dp, greedy, ilp; ilp needs scipy), on the
-               aot_eager_decomp_partition backend: the min-cut partitioner
-               with the budget, no Inductor code generation (on the CPU
-               that would need minutes of C++ compilation per point)
+               (dp, greedy, ilp; ilp needs scipy; --solvers), by default
+               on the aot_eager_decomp_partition backend: the min-cut
+               partitioner with the budget, no Inductor code generation
+               (on the CPU that would need minutes of C++ compilation per
+               point); --compile-backend inductor for the fused kernels
   remat        remat.torch.wrap at budgets (fractions of the plain peak
                remat predicts)
 "Blocks" are the elements of the model's nn.Sequential and nn.ModuleList
@@ -226,7 +227,8 @@ class _nullcontext:
 
 def run_model(name: str, methods: list[str], device: str, reps: int,
               compile_budgets: list[float], remat_budgets: list[float],
-              time_limit: float) -> list[dict[str, Any]]:
+              time_limit: float, solvers: Sequence[str] = SOLVERS,
+              backend: str = "aot_eager_decomp_partition") -> list[dict[str, Any]]:
     rows = []
     plain = _point(name, "plain", None, lambda s: s.model, device, reps, None)
     rows.append(plain)
@@ -247,11 +249,10 @@ def run_model(name: str, methods: list[str], device: str, reps: int,
             emit(_point(name, m, None, lambda s, m=m: apply_peer(s.model, m, s.inputs),
                         device, reps, loss0))
     if "compile" in methods:
-        for solver in SOLVERS:
+        for solver in solvers:
             for b in compile_budgets:
                 emit(_point(name, f"compile-{solver}", b,
-                            lambda s: torch.compile(
-                                s.model, backend="aot_eager_decomp_partition"),
+                            lambda s: torch.compile(s.model, backend=backend),
                             device, reps, loss0,
                             {"activation_memory_budget": b,
                              "activation_memory_budget_solver": solver}))
@@ -375,6 +376,12 @@ def main() -> None:
     ap.add_argument("--compile-budgets", default=None,
                     help="comma-separated activation_memory_budget values "
                     f"(default: {COMPILE_BUDGETS}; --quick: {QUICK_COMPILE_BUDGETS})")
+    ap.add_argument("--solvers", default=",".join(SOLVERS),
+                    help="comma-separated knapsack solvers of compile "
+                    f"(default: {','.join(SOLVERS)})")
+    ap.add_argument("--compile-backend", default="aot_eager_decomp_partition",
+                    help="torch.compile's backend (default: the partitioner "
+                    "alone; inductor generates code, minutes a point on a CPU)")
     ap.add_argument("--out", default=str(HERE.parents[1] / "bench" / "out" / "peers_models"))
     ap.add_argument("--table-only", action="store_true",
                     help="rewrite OUT/table.md and the SVGs from OUT/results.json")
@@ -397,7 +404,8 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     for name in models:
         rows += run_model(name, args.methods.split(","), args.device, args.reps,
-                          compile_budgets, remat_budgets, args.time_limit)
+                          compile_budgets, remat_budgets, args.time_limit,
+                          args.solvers.split(","), args.compile_backend)
         write(out, rows)
     print(table(rows))
 

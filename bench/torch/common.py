@@ -25,10 +25,20 @@ if os.path.isdir(os.path.join(ROOT, "python", "remat")):
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
+from remat.torch import zoo  # noqa: E402
 from remat.torch.measure import Measurement, measure  # noqa: E402
 
 LR = 0.01
 MiB = 2 ** 20
+
+# The benchmarks' own set-ups, beside the zoo's: sizes for a GPU, too slow
+# for the CPU tests that walk the zoo.  gpt2_small: GPT-2 small's shape (12
+# layers, width 768, 12 heads, 1,024 positions, 50,257 tokens; about 124
+# million parameters), batch zoo.BATCH.
+zoo.ENTRIES.setdefault("gpt2_small", zoo.ZooEntry(
+    "GPT", lambda: zoo.gpt(n_layers=12, d_model=768, n_heads=12,
+                           seq_len=1024, vocab=50257),
+    (1024,), kind="tokens", classes=50257, slow=True))
 
 
 def first_tensor(out: Any) -> torch.Tensor:

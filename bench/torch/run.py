@@ -25,7 +25,8 @@ import time
 from typing import Any, Optional
 
 import common  # noqa: F401  (sets sys.path to the repository's python/)
-from common import MiB, Trainer, plan_info, short_error
+from common import (MiB, Trainer, first_tensor, grad_diffs, plan_info,
+                    short_error)
 from svg import line_chart
 
 import torch
@@ -68,6 +69,7 @@ def _wrapped(name: str, budget: float, device: str, reps: int,
     row.update(predicted=info.peak, budget_bytes=info.budget, tdi=info.tdi,
                status=info.status)
     try:
+        row["grad_diff"] = _grad_diff(name, device, w, s)
         tr = Trainer(w, list(s.model.parameters()), s.inputs, None)
         row["loss0_diff"] = abs(tr.step(seed=0).item() - loss0)
         m = tr.measured(device, seed=1)
@@ -78,8 +80,28 @@ def _wrapped(name: str, budget: float, device: str, reps: int,
     return row
 
 
+def _grad_diff(name: str, device: str, wrapped: torch.nn.Module,
+               s: zoo.Setup) -> float:
+    """The largest relative difference between a parameter gradient of one
+    wrapped step and the plain model's (same weights, inputs and seed);
+    the gradients are set to None after it."""
+    ref = zoo.setup(name, seed=0, device=device)
+    torch.manual_seed(0)
+    ref.loss_fn(first_tensor(ref.model(*ref.inputs))).backward()
+    torch.manual_seed(0)
+    wrapped(*s.inputs).backward()
+    worst = max(grad_diffs(ref.model, s.model).values(), default=0.0)
+    for p in s.model.parameters():
+        p.grad = None
+    return worst
+
+
 def _mib(x: Optional[float]) -> str:
     return "" if x is None else f"{x / MiB:.2f}"
+
+
+def _sci(x: Optional[float]) -> str:
+    return "" if x is None else f"{x:.1e}"
 
 
 def _ratio(a: Optional[float], b: Optional[float], fmt: str = "{:.3f}") -> str:
@@ -90,7 +112,8 @@ def table(plain: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     """The Markdown table: one line per model and budget."""
     head = ("| model | budget | plain peak MiB | plain step ms | predicted "
             "peak MiB | measured peak MiB | measured / predicted | measured "
-            "/ plain | TDI % | step ms | step / plain | plan s | note |")
+            "/ plain | TDI % | step ms | step / plain | grad rel. diff | plan s "
+            "| note |")
     out = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         p = plain.get(r["model"], {})
@@ -104,6 +127,7 @@ def table(plain: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> str:
             f"{_mib(r.get('peak'))} | {_ratio(r.get('peak'), r.get('predicted'))} | "
             f"{_ratio(r.get('peak'), p.get('peak'))} | {tdi} | {step} | "
             f"{_ratio(r.get('time'), p.get('time'), '{:.2f}')} | "
+            f"{_sci(r.get('grad_diff'))} | "
             f"{r.get('plan_s', 0):.1f} | {note.replace('|', '/')} |")
     return "\n".join(out) + "\n"
 

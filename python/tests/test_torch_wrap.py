@@ -132,10 +132,10 @@ def rel(a: torch.Tensor, b: torch.Tensor) -> float:
     return d / s if s > 0 else d
 
 
-def make(name: str, **kw):
+def make(name: str, device: str = "cpu", **kw):
     torch.manual_seed(0)
     model, x, y = MODELS[name]()
-    model.train()
+    model, x, y = model.to(device).train(), x.to(device), y.to(device)
     plain = copy.deepcopy(model)
     wrapped = rt.wrap(model, (x,), kw.pop("budget", 0.6), **SOLVE, **kw)
     return model, plain, wrapped, x, y
@@ -376,12 +376,21 @@ def test_data_dependent_control_flow():
         rt.wrap(Branchy(), (torch.randn(2, 4),), 0.6, **SOLVE)
 
 
-@pytest.mark.parametrize("name", ["gpt", "cnn"])
-def test_measured_peak(name):
+CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA")
+
+
+@pytest.mark.parametrize("name,device", [
+    ("gpt", "cpu"), ("cnn", "cpu"),
+    pytest.param("gpt", "cuda", marks=CUDA),
+    pytest.param("cnn", "cuda", marks=CUDA)])
+def test_measured_peak(name, device):
     """The allocator's peak of a wrapped step (remat.torch.measure) is
     below the plain model's, within the budget and within 5 % of the
-    prediction (the plan counts the operations' temporaries)."""
-    model, plain, wrapped, x, y = make(name)
+    prediction (the plan counts the operations' temporaries, and on CUDA
+    each storage in the allocator's 512-byte blocks).  On CUDA these tiny
+    models' fixed part (parameter gradients in whole blocks) leaves less to
+    save: below the plain peak, not below 0.8 of it."""
+    model, plain, wrapped, x, y = make(name, device)
 
     def step(m):
         def run():
@@ -393,10 +402,11 @@ def test_measured_peak(name):
         step(m)()                       # warm-up
         for p in m.parameters():
             p.grad = None
-        got[m] = rt.measure(step(m))
+        got[m] = rt.measure(step(m), device)
     w, p = got[wrapped], got[plain]
     plan = wrapped.plan
-    assert w.peak_bytes < 0.8 * p.peak_bytes, (w.peak_bytes, p.peak_bytes)
+    saved = 0.8 if device == "cpu" else 1.0
+    assert w.peak_bytes < saved * p.peak_bytes, (w.peak_bytes, p.peak_bytes)
     assert abs(w.peak_bytes - plan.peak) <= 0.05 * plan.peak, (
         w.peak_bytes, plan.peak)
     assert w.peak_bytes <= 1.05 * plan.budget
@@ -442,3 +452,37 @@ def test_export_fixed_gradients():
     assert total < sum(n["memory"] for n in live["nodes"])
     assert remat.load_graph(fixed).topo_peak < remat.load_graph(
         live).topo_peak
+
+
+@pytest.mark.parametrize("target,args,random", [
+    # the fused attentions draw for their dropout alone; their backward
+    # replays the forward's draw from the seed and offset it is given
+    ("_scaled_dot_product_efficient_attention", (None, None, None, None, True, 0.0), False),
+    ("_scaled_dot_product_efficient_attention", (None, None, None, None, True, 0.1), True),
+    ("_scaled_dot_product_flash_attention_for_cpu", (None, None, None, 0.0), False),
+    ("_scaled_dot_product_efficient_attention_backward", (None,) * 13, False),
+    ("_scaled_dot_product_cudnn_attention_backward", (None,) * 16, False),
+    ("native_dropout", (None, 0.5, True), True),
+    ("bernoulli", (None,), True),
+    ("mm", (None, None), False),
+])
+def test_is_random(target, args, random):
+    from remat.torch.trace import is_random
+    op = getattr(torch.ops.aten, target).default
+    g = torch.fx.Graph()
+    node = g.call_function(op, args)
+    assert is_random(node) is random
+
+
+def test_cuda_sizes_round_to_the_allocators_blocks():
+    from remat.torch.export import _bytes, _granule
+
+    class Group:
+        keys = [(1000, 1), (2000, 512), (3000, 513), (4000, 10 ** 12 + 1)]
+    none = lambda grp: set()  # noqa: E731
+    assert _granule(torch.device("cpu")) == 1
+    assert _granule(torch.device("cuda", 0)) == 512
+    assert _bytes(Group, none, 1) == 1 + 512 + 513 + 10 ** 12 + 1
+    assert _bytes(Group, none, 512) == 512 + 512 + 1024 + 10 ** 12 + 512
+    assert _bytes(Group, lambda grp: {(3000, 513)}, 512) == (
+        512 + 512 + 10 ** 12 + 512)

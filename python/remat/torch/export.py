@@ -166,6 +166,7 @@ def build(spec: StepSpec, durations: str = "profile",
     for a, b in zip(randoms, randoms[1:]):
         edges.add((a, rng_node[b]))
     rng_bytes = _rng_state_bytes(device)
+    granule = _granule(device)
     # one temporaries node per group with temporaries, read by it
     first_tmp = rng_end + 1
     tmp_of: dict[int, int] = {}
@@ -289,7 +290,7 @@ def build(spec: StepSpec, durations: str = "profile",
             continue
         if g in held_of:
             grp = an.groups[held_of[g]]
-            node = {"id": i, "duration": 0, "memory": _bytes(grp, excluded)}
+            node = {"id": i, "duration": 0, "memory": _bytes(grp, excluded, granule)}
             if spec.train:
                 node["backward"] = owner_of[g] in reach_back
             node.update({"copies": 1, "label": f"held_{grp.anchor.name}",
@@ -301,7 +302,7 @@ def build(spec: StepSpec, durations: str = "profile",
         fx = sorted(grp.members, key=pos.__getitem__)
         node: dict[str, Any] = {"id": i, "duration": dur[g],
                                 "memory": (0 if g in held else
-                                           _bytes(grp, excluded))}
+                                           _bytes(grp, excluded, granule))}
         if spec.train:
             node["backward"] = g in reach_back
         if g == gout:
@@ -333,9 +334,22 @@ def build(spec: StepSpec, durations: str = "profile",
                  new_id[sink] if sink is not None else None, rng_nodes)
 
 
-def _bytes(grp: Any, excluded: Callable[[Any], set]) -> int:
-    """A group's memory: its storages' bytes but the excluded ones."""
-    return sum(k[1] for k in grp.keys if k not in excluded(grp))
+# CUDA's caching allocator hands out blocks in multiples of 512 bytes
+# (c10/cuda/CUDACachingAllocator.cpp, kMinBlockSize), and its statistics
+# count the blocks: a storage on a GPU takes its size rounded up to that.
+CUDA_BLOCK = 512
+
+
+def _granule(device: torch.device) -> int:
+    """The allocator's unit of the device's storages, in bytes."""
+    return CUDA_BLOCK if device.type == "cuda" else 1
+
+
+def _bytes(grp: Any, excluded: Callable[[Any], set], granule: int) -> int:
+    """A group's memory: its storages' bytes, each rounded up to the
+    allocator's granule, but the excluded ones."""
+    return sum(-(-k[1] // granule) * granule for k in grp.keys
+               if k not in excluded(grp))
 
 
 def _rng_state_bytes(device: torch.device) -> int:

@@ -98,14 +98,27 @@ def hidden_writes(node: torch.fx.Node) -> tuple[int, ...]:
 
 def is_random(node: torch.fx.Node) -> bool:
     """Operations that draw from the random generator (dropout's bernoulli,
-    rand, randn, ...): tagged nondeterministic_seeded or taking a Generator."""
+    rand, randn, the fused attentions' dropout, ...): taking a Generator,
+    or tagged nondeterministic_seeded, except where the tag is not a draw:
+    an operation given the draw's seed and offset (the fused attentions'
+    backward replays its forward's dropout from them), and one whose
+    dropout_p is 0 (the fused attentions draw only for a dropout)."""
     schema = _schema(node)
     if schema is None:
         return False
-    tags = getattr(node.target, "tags", ()) or ()
-    if any(str(t).endswith("nondeterministic_seeded") for t in tags):
+    names = [a.name for a in schema.arguments]
+    if any("Generator" in str(a.type) for a in schema.arguments):
         return True
-    return any("Generator" in str(a.type) for a in schema.arguments)
+    tags = getattr(node.target, "tags", ()) or ()
+    if not any(str(t).endswith("nondeterministic_seeded") for t in tags):
+        return False
+    if "philox_seed" in names and "philox_offset" in names:
+        return False
+    if "dropout_p" in names:
+        p = _arg(node, names.index("dropout_p"), "dropout_p")
+        if isinstance(p, (int, float)) and p == 0:
+            return False
+    return True
 
 
 @contextlib.contextmanager

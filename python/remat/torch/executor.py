@@ -19,16 +19,21 @@ draws them (export chains them), so they draw the plain model's numbers;
 the generator's state before that first run is kept by their rng_state
 node, and a recomputation runs from it again (then puts the generator
 back), so it draws the same numbers.
+
+A call without a meter runs each part of the schedule as Python written
+for it once (codegen.py: one line per operation and per value dropped); a
+call with one runs the same decisions step by step and feeds the meter.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import torch
 
 from ..errors import BridgeError
+from .codegen import segment
 from .export import Built
 from .fxeval import evaluate, storage_key, tensors_of
 from .trace import hidden_writes, written_args
@@ -187,6 +192,7 @@ class Executor:
         self.outputs = set(trace.outputs)
         self.grads = {g for g in trace.grads if g is not None}
         self._generator: Optional[torch.Generator] = None
+        self._segments: dict[tuple[int, int], Callable[[dict, Call], None]] = {}
         self.fixed_grads = built.graph.get("grads") == "fixed"
         # outputs of an operation that other nodes hold (memory.py's
         # _split_outputs): the operation's own value drops them, so that
@@ -238,16 +244,20 @@ class Executor:
                 for g in self.trace.grads]
 
     def _run(self, call: Call, start: int, stop: int) -> None:
+        """Steps start..stop-1: as generated straight-line code (codegen.py)
+        unless the call has a meter, which this interpretation feeds."""
+        if call.meter is None:
+            fn = self._segments.get((start, stop))
+            if fn is None:
+                fn = self._segments[(start, stop)] = segment(self, start, stop)
+            fn(call.env, call)
+            return
         prog, env, members = self.program, call.env, self.members
         for j in range(start, stop):
             v = prog.seq[j]
             if v == self.built.grad_out:
-                for ph, g in zip(self.trace.grad_out_nodes(),
-                                 call.grad_outs):
-                    env[ph] = g
-            for m in self.built.rng.get(v, ()):
-                if m not in call.rng:       # taken once, before the first run
-                    call.rng[m] = _rng_state(self.device)
+                self._bind_grad_outs(call)
+            self._take_rng(call, v)
             for m in members[v]:
                 if m.op == "call_function":
                     self._evaluate(call, m)
@@ -264,6 +274,17 @@ class Executor:
                 call.meter.add(j, values, others)
             for i in prog.free_at[j]:
                 self._release(call, i)
+
+    def _bind_grad_outs(self, call: Call) -> None:
+        for ph, g in zip(self.trace.grad_out_nodes(), call.grad_outs):
+            call.env[ph] = g
+
+    def _take_rng(self, call: Call, v: int) -> None:
+        """The generator's state before the first run of node v's random
+        operations (v an rng_state node), taken once."""
+        for m in self.built.rng.get(v, ()):
+            if m not in call.rng:
+                call.rng[m] = _rng_state(self.device)
 
     def _evaluate(self, call: Call, m: torch.fx.Node) -> None:
         env, again = call.env, m in call.done

@@ -521,3 +521,20 @@ def test_generated_code_runs_as_the_interpreter(name, budget):
     assert h1 == h2 and e1 == e2
     assert all(torch.equal(a, b) for a, b in zip(f1, f2)
                if isinstance(a, torch.Tensor))
+
+
+def test_generated_code_leaves_dicts_to_the_executor():
+    """An argument the generated code does not write out (a dict) keeps
+    the executor's own evaluation of that operation."""
+    from remat.torch.codegen import _Names, _Unwritten, _call
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    ok = g.call_function(torch.ops.aten.mul.Tensor, (x, x))
+    bad = g.call_function(torch.ops.aten.mul.Tensor, (x, {"k": x}))
+    names = _Names()
+    src = _call(ok, names)
+    fn, args = src[:-1].split("(")
+    assert names.env[fn] is torch.ops.aten.mul.Tensor
+    assert [names.env[a.strip()[4:-1]] for a in args.split(",")] == [x, x]
+    with pytest.raises(_Unwritten):
+        _call(bad, names)

@@ -43,9 +43,16 @@ class _Names:
         return name
 
 
+class _Unwritten(Exception):
+    """An argument this module does not write out (a dict or slice, which
+    may hold fx nodes): the operation keeps the executor's path."""
+
+
 def _arg(value: Any, names: _Names) -> str:
-    """Source for one argument: env lookups for fx nodes, containers
+    """Source for one argument: env lookups for fx nodes, tuples and lists
     rebuilt, every other value a global."""
+    if isinstance(value, (dict, slice)):
+        raise _Unwritten
     if isinstance(value, torch.fx.Node):
         return f"env[{names(value, '_n')}]"
     if isinstance(value, tuple):
@@ -99,10 +106,12 @@ def segment(ex: Any, start: int, stop: int) -> Callable[[dict, Any], None]:
             for m in ex.members[v]:
                 if m.op == "call_function":
                     n = names(m, "_n")
-                    if m in slow:
-                        lines.append(f"    _ex._evaluate(call, {n})")
-                    else:
-                        lines.append(f"    env[{n}] = {_call(m, names)}")
+                    try:
+                        line = "" if m in slow else \
+                            f"    env[{n}] = {_call(m, names)}"
+                    except _Unwritten:
+                        line = ""
+                    lines.append(line or f"    _ex._evaluate(call, {n})")
                 if m in keep:
                     n = names(m, "_n")
                     lines.append(f"    call.results[{n}] = env[{n}]")

@@ -538,3 +538,19 @@ def test_generated_code_leaves_dicts_to_the_executor():
     assert [names.env[a.strip()[4:-1]] for a in args.split(",")] == [x, x]
     with pytest.raises(_Unwritten):
         _call(bad, names)
+
+
+@pytest.mark.parametrize("name", ["gpt", "resnet18"])
+def test_module_tensors_as_torch_names_them(name):
+    """wrap's one walk of the module tree finds what named_parameters and
+    named_buffers do (GPT ties its head to its embedding), and the
+    distinct parameters in parameters()'s order."""
+    from remat.torch import zoo
+    from remat.torch.wrap import _module_tensors
+    m = zoo.setup(name, seed=0).model
+    tensors, distinct = _module_tensors(m)
+    want = dict(m.named_parameters(remove_duplicate=False))
+    want.update(m.named_buffers(remove_duplicate=False))
+    assert tensors.keys() == want.keys()
+    assert all(tensors[k] is want[k] for k in want)
+    assert [id(p) for p in distinct] == [id(p) for p in m.parameters()]

@@ -63,12 +63,38 @@ class Plan:
                                default_factory=list)
 
 
-def _signature(model: torch.nn.Module, args: Sequence[Any]) -> tuple:
+def _module_tensors(model: torch.nn.Module
+                    ) -> tuple[dict[str, torch.Tensor], list[torch.Tensor]]:
+    """One walk of the module tree (named_parameters and named_buffers
+    walk it once each, and cost more than a small model's step on a GPU
+    takes to issue): every parameter and buffer by name, a tied one under
+    each of its names, and the distinct parameters in model.parameters()'s
+    order."""
+    tensors: dict[str, torch.Tensor] = {}
+    params: list[torch.Tensor] = []
+    seen: set[int] = set()
+    for prefix, mod in model.named_modules():
+        dot = prefix + "." if prefix else ""
+        for k, p in mod._parameters.items():
+            if p is not None:
+                tensors.setdefault(dot + k, p)
+                if id(p) not in seen:
+                    seen.add(id(p))
+                    params.append(p)
+        for k, b in mod._buffers.items():
+            if b is not None:
+                tensors.setdefault(dot + k, b)
+    return tensors, params
+
+
+def _signature(model: torch.nn.Module, args: Sequence[Any],
+               params: Optional[Sequence[torch.Tensor]] = None) -> tuple:
     def sig(t: torch.Tensor) -> tuple:
         return (tuple(t.shape), t.dtype, t.device, t.requires_grad)
+    if params is None:
+        params = _module_tensors(model)[1]
     return (model.training, tuple(sig(a) for a in args),
-            tuple((p.dtype, p.device, p.requires_grad)
-                  for p in model.parameters()))
+            tuple((p.dtype, p.device, p.requires_grad) for p in params))
 
 
 def _device(model: torch.nn.Module, args: Sequence[torch.Tensor],
@@ -242,15 +268,14 @@ class RematModule(torch.nn.Module):
         if not all(isinstance(a, torch.Tensor) for a in args):
             raise BridgeError(f"{self._name()}: every argument must be a "
                               "tensor")
-        key = _signature(self.module, args)
+        tensors, distinct = _module_tensors(self.module)
+        key = _signature(self.module, args, distinct)
         plan = self.plans.get(key)
         if plan is None:
             plan = self._new_plan(args, key)
         self._last = plan
         ex = plan.executor
         spec = ex.trace.spec
-        tensors = dict(self.module.named_parameters())
-        tensors.update(dict(self.module.named_buffers()))
         params = [tensors[n] for n in spec.grad_names]
         state = [tensors[n] for n in spec.state_names]
         outs = _Step.apply(plan, state, len(params), *params, *args)

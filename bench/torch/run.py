@@ -2,7 +2,9 @@
 
 For each zoo model and each budget (0.9 down to 0.3 by default): the plain
 model's measured peak and step time (median of --reps steps) against the
-wrapped model's, beside remat's predicted peak and TDI.  A step is forward,
+wrapped model's, beside remat's predicted peak and TDI, and the largest
+relative difference of one wrapped step's parameter gradients from the
+plain model's.  A step is forward,
 cross-entropy loss, backward and an SGD step, gradients set to None before
 it; peaks come from remat.torch.measure (the allocator's view: the CPU
 profiler's memory events, or CUDA's max_memory_allocated), so they include

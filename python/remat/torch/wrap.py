@@ -65,11 +65,10 @@ class Plan:
 
 def _module_tensors(model: torch.nn.Module
                     ) -> tuple[dict[str, torch.Tensor], list[torch.Tensor]]:
-    """One walk of the module tree (named_parameters and named_buffers
-    walk it once each, and cost more than a small model's step on a GPU
-    takes to issue): every parameter and buffer by name, a tied one under
-    each of its names, and the distinct parameters in model.parameters()'s
-    order."""
+    """One walk of the module tree per call, where named_parameters,
+    named_buffers and parameters would walk it once each: every parameter
+    and buffer by name, a tied one under each of its names, and the
+    distinct parameters in model.parameters()'s order."""
     tensors: dict[str, torch.Tensor] = {}
     params: list[torch.Tensor] = []
     seen: set[int] = set()

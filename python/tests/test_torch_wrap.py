@@ -388,8 +388,9 @@ def test_measured_peak(name, device):
     below the plain model's, within the budget and within 5 % of the
     prediction (the plan counts the operations' temporaries, and on CUDA
     each storage in the allocator's 512-byte blocks).  On CUDA these tiny
-    models' fixed part (parameter gradients in whole blocks) leaves less to
-    save: below the plain peak, not below 0.8 of it."""
+    models' many small tensors (biases' gradients among them) take a whole
+    block each, which leaves less to save: below the plain peak, not below
+    0.8 of it."""
     model, plain, wrapped, x, y = make(name, device)
 
     def step(m):

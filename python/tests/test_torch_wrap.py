@@ -413,7 +413,7 @@ def test_measured_peak(name, device):
     assert w.peak_bytes <= 1.05 * plan.budget
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA")
+@CUDA
 def test_cuda():
     torch.manual_seed(0)
     model, x, y = _cnn()

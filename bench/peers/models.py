@@ -18,6 +18,10 @@ Peers (--methods, any subset):
                point); --compile-backend inductor for the fused kernels
   remat        remat.torch.wrap at budgets (fractions of the plain peak
                remat predicts)
+  remat-compile  remat.torch.policy at the same budgets: remat's plan as
+               selective-checkpointing tags, compiled on the compile
+               backend (--compile-backend inductor: remat's choice of what
+               to keep on Inductor's kernels)
 "Blocks" are the elements of the model's nn.Sequential and nn.ModuleList
 containers that have submodules of their own (ResNet's BasicBlocks, a
 transformer's layers).
@@ -199,10 +203,12 @@ def _point(name: str, method: str, knob: Any, build: Callable[[zoo.Setup], nn.Mo
                 row["loss0_diff"] = abs(loss - loss0)
             meas = tr.measured(device, seed=1)
             row.update(peak=meas.peak_bytes, time=tr.median_time(reps, seed=2))
-            if method == "remat":
+            if method.startswith("remat"):
                 row.update(predicted=getattr(m.plan, "peak", None),
                            tdi=getattr(m.plan, "tdi", None),
                            status=str(getattr(m.plan, "status", "")))
+            if hasattr(m, "tags"):
+                row.update(matched=m.tags.matched, unmatched=m.tags.unmatched)
     except Exception as e:  # an infeasible budget or a peer's failure is a row
         row["error"] = _error(e)
     return row
@@ -261,7 +267,22 @@ def run_model(name: str, methods: list[str], device: str, reps: int,
             emit(_point(name, "remat", b, lambda s, b=b: rt.wrap(
                 s.model, s.inputs, b, loss_fn=s.loss_fn, time_limit=time_limit),
                 device, reps, loss0))
+    if "remat-compile" in methods:
+        for b in remat_budgets:
+            emit(_point(name, "remat-compile", b, lambda s, b=b: _policy_module(
+                s, b, time_limit, backend), device, reps, loss0))
     return rows
+
+
+def _policy_module(s: zoo.Setup, budget: float, time_limit: float,
+                   backend: str) -> nn.Module:
+    """remat's plan as tags, compiled; .plan for the row's prediction."""
+    p = rt.policy(s.model, s.inputs, budget, loss_fn=s.loss_fn,
+                  time_limit=time_limit)
+    m = torch.compile(p.module(), backend=backend)
+    m.plan = p.plan  # type: ignore[attr-defined]
+    m.tags = p.tags  # type: ignore[attr-defined]
+    return m
 
 
 def _knob(r: dict[str, Any]) -> str:
@@ -273,14 +294,16 @@ def headline(rows: list[dict[str, Any]]) -> list[str]:
     its points at or below the peer's measured peak, or that no remat point
     is there; then per model the remat points below every other point."""
     out = []
-    rem = [r for r in rows if r["method"] == "remat" and r.get("peak") is not None]
-    others = [r for r in rows if r["method"] != "remat" and r.get("peak") is not None]
+    rem = [r for r in rows if r["method"].startswith("remat")
+           and r.get("peak") is not None]
+    others = [r for r in rows if not r["method"].startswith("remat")
+              and r.get("peak") is not None]
     for r in others:
         fit = [q for q in rem if q["model"] == r["model"] and q["peak"] <= r["peak"]]
         if fit:
             best = min(fit, key=lambda q: q["time"])
             verdict = (f"{best['time'] * 1e3:.1f} ms at {best['peak'] / MiB:.2f} MiB "
-                       f"(budget {_knob(best)}), {best['time'] / r['time']:.2f}x: "
+                       f"({best['method']} {_knob(best)}), {best['time'] / r['time']:.2f}x: "
                        + ("faster" if best["time"] <= r["time"] else "**SLOWER**"))
         else:
             verdict = "no remat point at or below"
@@ -293,7 +316,8 @@ def headline(rows: list[dict[str, Any]]) -> list[str]:
             continue
         least = min(low, key=lambda r: r["peak"])
         only = [q for q in rem if q["model"] == model and q["peak"] < least["peak"]]
-        pts = ", ".join(f"{_knob(q)} ({q['peak'] / MiB:.2f} MiB, {q['time'] * 1e3:.1f} ms)"
+        pts = ", ".join(f"{q['method']} {_knob(q)} ({q['peak'] / MiB:.2f} MiB, "
+                        f"{q['time'] * 1e3:.1f} ms)"
                         for q in only) or "none"
         what = f"{least['method']} {_knob(least)}".strip()
         out.append(f"- {model}: only remat fits below the peers' lowest measured "

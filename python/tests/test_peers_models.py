@@ -36,17 +36,19 @@ def test_headline_fastest_remat_at_or_below_each_peer() -> None:
             _row("remat", 0.4, 5, 55),
             _row("remat", 0.2, 4, 90),
             _row("remat", 0.1, 3, 120),
+            _row("remat-compile", 0.3, 4.2, 85),  # remat's too (Inductor)
             {"model": "m", "method": "ckpt-seq", "knob": None, "error": "x"}]
     lines = models.headline(rows)
     assert lines[0] == ("| m | plain |  | 10.00 | 50.0 | 55.0 ms at 5.00 MiB "
-                        "(budget 0.4), 1.10x: **SLOWER** |")
+                        "(remat 0.4), 1.10x: **SLOWER** |")
     assert lines[1] == ("| m | sac |  | 6.00 | 80.0 | 55.0 ms at 5.00 MiB "
-                        "(budget 0.4), 0.69x: faster |")
-    assert lines[2] == ("| m | compile-dp | 0.5 | 4.50 | 70.0 | 90.0 ms at "
-                        "4.00 MiB (budget 0.2), 1.29x: **SLOWER** |")
+                        "(remat 0.4), 0.69x: faster |")
+    assert lines[2] == ("| m | compile-dp | 0.5 | 4.50 | 70.0 | 85.0 ms at "
+                        "4.20 MiB (remat-compile 0.3), 1.21x: **SLOWER** |")
     assert lines[4] == ("- m: only remat fits below the peers' lowest measured "
                         "peak (4.50 MiB, compile-dp 0.5) at budgets: "
-                        "0.2 (4.00 MiB, 90.0 ms), 0.1 (3.00 MiB, 120.0 ms)")
+                        "remat 0.2 (4.00 MiB, 90.0 ms), remat 0.1 (3.00 MiB, "
+                        "120.0 ms), remat-compile 0.3 (4.20 MiB, 85.0 ms)")
     assert len(lines) == 5
 
 

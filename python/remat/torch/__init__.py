@@ -16,6 +16,8 @@ One concern per module:
   temporaries  the bytes each operation allocates beyond its outputs
   wrap       the nn.Module that trains along the schedule: wrap()
   backend    the same as a torch.compile backend: backend()
+  policy     the plan as selective-checkpointing tags, for torch.compile's
+             own kernels: policy()
   measure    the allocator's peak of one step: measure()
   models     the command line's MODEL names, inputs, seeds and loss
   torch_cmd  remat-torch export | run
@@ -25,7 +27,9 @@ from ..errors import BridgeError, CheckFailed  # noqa: F401
 from .backend import backend  # noqa: F401
 from .export import export  # noqa: F401
 from .measure import Measurement, measure  # noqa: F401
+from .policy import Policy, policy  # noqa: F401
 from .wrap import Plan, RematModule, wrap  # noqa: F401
 
-__all__ = ["export", "wrap", "backend", "measure", "Measurement", "Plan",
+__all__ = ["export", "wrap", "backend", "policy", "Policy", "measure",
+           "Measurement", "Plan",
            "RematModule", "BridgeError", "CheckFailed"]

@@ -56,6 +56,10 @@ FREE = CheckpointPolicy.PREFER_RECOMPUTE
 _RESYNC = 4
 
 
+# views their schemas do not declare as such: _unsafe_view returns a
+# view it calls a new tensor, as_strided_ changes a view's strides in place
+_VIEWS = ("aten::_unsafe_view", "aten::as_strided_")
+
 _BATCH_NORM = ("_native_batch_norm_legit", "_native_batch_norm_legit_functional",
                "_native_batch_norm_legit_no_training")
 
@@ -72,7 +76,7 @@ def _is_view(op: Any) -> bool:
     schema = getattr(op, "_schema", None)
     if schema is None:
         return False
-    if schema.name == "aten::_unsafe_view":  # a view its schema hides
+    if schema.name in _VIEWS:
         return True
     if any(a.alias_info is not None and a.alias_info.is_write
            for a in schema.arguments):

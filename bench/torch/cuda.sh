@@ -14,8 +14,9 @@
 #      checkpoint per block, checkpoint_sequential, SAC, torch.compile's
 #      budget (greedy knapsack, the partitioner alone) and remat.torch.wrap
 #      at budgets 0.7 to 0.1                                            220
-#   4. the same model, torch.compile on Inductor (fused kernels) at budgets
-#      1.0 and 0.1                                                      150
+#   4. the same model on Inductor (fused kernels): torch.compile's budget
+#      at 1.0 and 0.1, and remat.torch.policy's tags (remat-compile) at
+#      0.7, 0.3 and 0.1                                                 300
 #   5. bench/torch/run.py on six small zoo models: predicted against
 #      measured peak, gradients against the plain model's, at 0.7/0.5/0.3 120
 #   6. bench/peers/models.py on gpt_4l, compile with dp and greedy       80
@@ -64,10 +65,10 @@ step peers-gpt2 220 "$PY" bench/peers/models.py --device "$DEV" --threads 0 \
     --models gpt2_small --compile-budgets 1.0,0.5,0.1 --solvers greedy \
     --remat-budgets 0.7,0.5,0.3,0.2,0.1 --time-limit 15 --reps 5 \
     --out "$DIR/peers-gpt2"
-step inductor-gpt2 150 "$PY" bench/peers/models.py --device "$DEV" --threads 0 \
-    --models gpt2_small --methods compile --compile-backend inductor \
-    --compile-budgets 1.0,0.1 --solvers greedy --reps 5 \
-    --out "$DIR/inductor-gpt2"
+step inductor-gpt2 300 "$PY" bench/peers/models.py --device "$DEV" --threads 0 \
+    --models gpt2_small --methods compile,remat-compile --compile-backend inductor \
+    --compile-budgets 1.0,0.1 --solvers greedy --remat-budgets 0.7,0.3,0.1 \
+    --time-limit 15 --reps 5 --out "$DIR/inductor-gpt2"
 step wrap-small 120 "$PY" bench/torch/run.py --device "$DEV" --threads 0 \
     --models gpt_4l,llama,resnet18,vit_small,swin_small,unet \
     --budgets 0.7,0.5,0.3 --time-limit 3 --reps 5 --out "$DIR/wrap-small"

@@ -120,9 +120,10 @@ def plan_tags(plan: Plan) -> Tags:
     forward = set(seq[:split])
     backward = set(seq[split:])
     recomputed = forward & backward
+    # read in the backward part: by a backward operation, or by a forward
+    # one the plan computes again there
     read_later = {v for v in forward
-                  if any(r in backward and r not in forward
-                         for r in readers[v])}
+                  if any(r in backward for r in readers[v])}
     tag: dict[torch.fx.Node, CheckpointPolicy] = {}
     for v, members in enumerate(ex.members):
         t = (RECOMPUTE if v in recomputed

@@ -17,10 +17,12 @@ the backward, recomputed where the plan computes it again there, left to
 the partitioner (PREFER_RECOMPUTE) where the backward does not read it.
 
 What this does not carry over: recomputations the plan puts in the
-forward, the plan's order of the backward, and the plan's memory
-accounting (a fused kernel does not materialise the values inside it, so
-the compiled step's peak is usually below the plan's; the allocator's
-measurement is the one to trust, see measure()).
+forward, values it computes twice in the backward, the plan's order of
+the backward, and its memory accounting (a fused kernel does not
+materialise the values inside it; the partitioner keeps a recomputed
+value from the backward's first read of it to its last).  So the compiled
+step's peak is not the plan's, and not bounded by the budget: the
+allocator's measurement is the one to trust (measure()).
 
 Matching the policy's calls to the plan's operations: the policy sees each
 ATen operation of the forward as the compiler traces it, which is the
@@ -30,7 +32,8 @@ trace has ``bernoulli_`` and friends).  So an operation is matched by its
 name and its occurrence among the operations of that name, and checked by
 its output's shape and dtype; a mismatch resynchronises on the next
 occurrence with that shape, and an operation left unmatched is left to the
-partitioner.  ``stats`` counts both.
+partitioner.  Views take no part: they allocate nothing, and their bases
+carry the tags.  ``Tags`` counts the calls matched and unmatched.
 """
 
 from __future__ import annotations
@@ -253,7 +256,8 @@ def policy(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor],
     """Plan ``model``'s step as wrap() does (the same arguments and
     options) and return the plan's tags for torch.compile.  The plan's
     budget is for remat's executor: a compiled step with these tags keeps
-    what the plan keeps, and its fused kernels usually take less."""
+    what the plan keeps, but its peak is its own (see the module's
+    docstring): measure it."""
     wrapped = wrap(model, example_inputs, budget, loss_fn, time_limit,
                    **options)
     plan = wrapped.plan

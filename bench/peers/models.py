@@ -406,6 +406,10 @@ def main() -> None:
     ap.add_argument("--compile-backend", default="aot_eager_decomp_partition",
                     help="torch.compile's backend (default: the partitioner "
                     "alone; inductor generates code, minutes a point on a CPU)")
+    ap.add_argument("--no-layout-optimization", action="store_true",
+                    help="torch._inductor.config.layout_optimization = False: "
+                    "Inductor keeps the convolutions' layouts instead of "
+                    "copying their weights and inputs to channels-last")
     ap.add_argument("--out", default=str(HERE.parents[1] / "bench" / "out" / "peers_models"))
     ap.add_argument("--table-only", action="store_true",
                     help="rewrite OUT/table.md and the SVGs from OUT/results.json")
@@ -418,6 +422,9 @@ def main() -> None:
         return
     if args.threads > 0:
         torch.set_num_threads(args.threads)
+    if args.no_layout_optimization:
+        import torch._inductor.config as inductor_config
+        inductor_config.layout_optimization = False
     models = (args.models.split(",") if args.models
               else QUICK_MODELS if args.quick else MODELS)
     compile_budgets = _fractions(args.compile_budgets, QUICK_COMPILE_BUDGETS

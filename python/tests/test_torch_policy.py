@@ -106,6 +106,20 @@ def test_policy_tags_follow_the_plan():
     assert counts[1.0] == 0 < counts[0.6] < counts[0.3], counts
 
 
+def test_policy_warns_on_other_inputs():
+    """Planned for a batch of 2, called with 3: the operations do not
+    match the plan's shapes; the step still runs (the partitioner decides)
+    and says so once."""
+    p, model, compiled, plain, x, y = _compiled("mlp", 0.6)
+    x3, y3 = torch.randn(3, *x.shape[1:]), torch.tensor([1, 4, 2])
+    with pytest.warns(UserWarning, match=r"^remat\.torch\.policy: the "
+                      r"compiled forward's \w+ matches no operation of the "
+                      r"plan \(called with other inputs"):
+        _step(compiled, x3, y3)()
+    assert p.tags.unmatched > 0
+    assert all(q.grad is not None for q in model.parameters())
+
+
 def test_policy_runs_eager_under_no_grad():
     p, model, compiled, plain, x, y = _compiled("mlp", 0.6)
     module = p.module()

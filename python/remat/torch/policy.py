@@ -39,6 +39,7 @@ carry the tags.  ``Tags`` counts the calls matched and unmatched.
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -181,6 +182,17 @@ class _Matcher:
         self.tags = tags
         self.next: dict[str, int] = {}
 
+    def _unmatched(self, name: str) -> CheckpointPolicy:
+        if not self.tags.unmatched:
+            warnings.warn(
+                f"remat.torch.policy: the compiled forward's {name} matches "
+                "no operation of the plan (called with other inputs than "
+                "the planned ones?); such operations are left to the "
+                "partitioner (policy.tags.unmatched counts them)",
+                stacklevel=2)
+        self.tags.unmatched += 1
+        return FREE
+
     def __call__(self, ctx: Any, op: Any, *args: Any,
                  **kwargs: Any) -> CheckpointPolicy:
         if _is_view(op):
@@ -192,16 +204,14 @@ class _Matcher:
             return FREE                 # an empty tensor (a reserve)
         i = self.next.get(name, 0)
         if not known or i >= len(known):
-            self.tags.unmatched += 1
-            return FREE
+            return self._unmatched(name)
         j = i
         if out is not None:
             while (j < min(len(known), i + _RESYNC)
                    and known[j][1] is not None and known[j][1] != out):
                 j += 1
             if j == min(len(known), i + _RESYNC):
-                self.tags.unmatched += 1
-                return FREE
+                return self._unmatched(name)
         self.next[name] = j + 1
         self.tags.matched += 1
         return known[j][0]

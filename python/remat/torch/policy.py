@@ -48,6 +48,7 @@ from torch.utils.checkpoint import (CheckpointPolicy, checkpoint,
                                     create_selective_checkpoint_contexts)
 
 from .executor import Executor
+from .fxeval import tensors_of
 from .trace import is_random, op_name
 from .wrap import Budget, Plan, wrap
 
@@ -89,12 +90,9 @@ def _is_view(op: Any) -> bool:
 
 
 def _shape(value: Any) -> Optional[tuple]:
-    """(shape, dtype) of a tensor, or of a tuple's first tensor."""
-    if isinstance(value, (tuple, list)):
-        value = next((v for v in value if isinstance(v, torch.Tensor)), None)
-    if isinstance(value, torch.Tensor):
-        return (tuple(value.shape), value.dtype)
-    return None
+    """(shape, dtype) of a value's first tensor (a tuple's first)."""
+    ts = tensors_of(value)
+    return (tuple(ts[0].shape), ts[0].dtype) if ts else None
 
 
 @dataclass
@@ -116,18 +114,13 @@ def plan_tags(plan: Plan) -> Tags:
     ex: Executor = plan.executor
     prog = ex.program
     seq, split = prog.seq, prog.split
-    nodes = plan.graph["nodes"]
-    index = {str(n["id"]): i for i, n in enumerate(nodes)}
-    readers: list[list[int]] = [[] for _ in nodes]
-    for u, v in plan.graph["edges"]:
-        readers[index[str(u)]].append(index[str(v)])
     forward = set(seq[:split])
-    backward = set(seq[split:])
-    recomputed = forward & backward
-    # read in the backward part: by a backward operation, or by a forward
-    # one the plan computes again there
-    read_later = {v for v in forward
-                  if any(r in backward for r in readers[v])}
+    recomputed = forward & set(seq[split:])
+    # the copy alive when the backward begins (a node's last forward
+    # computation) is read after it: by a backward operation, or by a
+    # forward one the plan computes again there
+    last = {v: j for j, v in enumerate(seq[:split])}
+    read_later = {v for v, j in last.items() if prog.lastuse[j] >= split}
     tag: dict[torch.fx.Node, CheckpointPolicy] = {}
     for v, members in enumerate(ex.members):
         t = (RECOMPUTE if v in recomputed
@@ -205,12 +198,11 @@ class _Matcher:
         i = self.next.get(name, 0)
         if not known or i >= len(known):
             return self._unmatched(name)
-        j = i
+        j, end = i, min(len(known), i + _RESYNC)
         if out is not None:
-            while (j < min(len(known), i + _RESYNC)
-                   and known[j][1] is not None and known[j][1] != out):
+            while j < end and known[j][1] not in (None, out):
                 j += 1
-            if j == min(len(known), i + _RESYNC):
+            if j == end:
                 return self._unmatched(name)
         self.next[name] = j + 1
         self.tags.matched += 1

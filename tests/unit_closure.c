@@ -2,11 +2,12 @@
  * most 7 nodes, at budgets across their range, with C_v = 1, 2 and n and
  * on half of them sizes near 10^12 and durations near 10^9, never above
  * the best duration increase of any stage schedule within the copies
- * (brute force), and exact on some; on training chains of matrix products
+ * (brute force), and exact on most; on training chains of matrix products
  * and activations (a cheap operation reading an expensive one's output):
- * never above the brute-force optimum on one layer (at every scale the
- * same bound) nor the MILP's on three, above the plain covering problem
- * on most budgets, and taken by cover_solve where it is higher. */
+ * at the brute-force optimum on one layer (at every scale the same
+ * bound), not above the MILP's on three, above the plain covering problem
+ * on most budgets, and taken by cover_solve where it is higher.  The LPs
+ * alone fell short where the steps' integer problems (CBC) are exact. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -90,7 +91,8 @@ static void test_closure_against_brute_force(void **state) {
           "  %d instances, %d that must recompute: the closure bound exact on %d\n", total,
           paying, exact);
   assert_true(paying >= 100);
-  assert_true(exact >= paying / 10);
+  /* the LPs alone: exact on 28 of 186 */
+  assert_true(exact >= paying * 9 / 10);
 }
 
 /* A training chain of `layers` layers: x (duration 100 sw, size 4 sm);
@@ -138,8 +140,8 @@ static remat_graph *chain(int layers, int64_t sm, int64_t sw) {
 
 /* One layer (6 nodes) against brute force, at every budget from the
  * least peak up, plain and scaled to sizes near 10^12 and durations
- * near 10^9: never above the optimum, at it on most budgets (the LP's
- * value falls below where half a product fits). */
+ * near 10^9: at the optimum on every budget (the LP's value alone falls
+ * below where half a product fits). */
 static void test_chain_one_layer(void **state) {
   (void)state;
   int64_t scales[2][2] = {{1, 1}, {100000000000LL, 5000000}};
@@ -166,7 +168,7 @@ static void test_chain_one_layer(void **state) {
   fprintf(stderr, "  one layer: %d budgets that must recompute, closure exact on %d\n", paying,
           exact);
   assert_true(paying >= 8);
-  assert_true(exact >= paying * 3 / 4);
+  assert_int_equal(exact, paying);
 }
 
 /* Chains of 2 to 4 layers at budgets across their range: the closure
@@ -198,6 +200,7 @@ static void test_chain_layers(void **state) {
                 "covering %lld\n", (long long)M, (long long)opt, (long long)cl,
                 (long long)plain);
         assert_true(cl <= opt);
+        assert_true(3 * cl >= 2 * opt); /* the LPs alone: 139 */
       }
     }
     remat_graph_free(g);

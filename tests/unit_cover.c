@@ -231,11 +231,14 @@ static remat_graph *layered_at(int n, uint64_t seed, int pct, cover_params *p) {
 
 /* gen layered --nodes 12 --seed 100 at 80 % of its input order's peak:
  * the plain covering problem frees the stages with values whose inputs
- * died before; with the inputs' rows the bound is the MILP's optimum. */
+ * died before; with the inputs' rows the bound is the MILP's optimum
+ * (the covering problems alone: the closure bound's integer problems
+ * reach it too). */
 static void test_inputs_reach_milp(void **state) {
   (void)state;
   cover_params p;
   remat_graph *g = layered_at(12, 100, 80, &p);
+  p.closure = 0;
   int64_t M = p.budget;
   cover_out with, without;
   assert_int_equal(cover_solve(g, &p, &with), COVER_OPTIMAL);
@@ -322,11 +325,14 @@ static void test_inputs_of_inputs_reach_milp(void **state) {
 /* Told of a schedule, CBC proves bounds below it step by step
  * (COVLP_LP_PROVE): on gen layered 24 nodes, seed 1, at 0.9, any number
  * of copies, from the steps' LP up to the optimum, 357, when the schedule
- * is at it, and to the optimum found when the schedule is above it. */
+ * is at it, and to the optimum found when the schedule is above it (the
+ * covering problems alone: the closure bound's integer problems reach
+ * 357 at once). */
 static void test_proofs_below_schedule(void **state) {
   (void)state;
   cover_params p;
   remat_graph *g = layered_at(24, 1, 90, &p);
+  p.closure = 0;
   p.inputs = 2;
   p.plain_done = on_answer;
   p.incumbent_now = incumbent;

@@ -2,6 +2,7 @@
 #include "closure.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "child.h"
 #include "cover_lp.h"
 #include "graph.h"
+#include "lp_solver.h"
 #include "util.h"
 
 /* The memory row's right-hand side is 1 (sizes divided by M - m_k),
@@ -16,8 +18,8 @@
  * schedule that fits (a looser row keeps the problem a relaxation). */
 #define CLOSURE_ROW_SLACK 1e-9
 
-/* One step's problem, built over the nodes it needs. */
-typedef struct cl {
+/* The steps' problems, each built over the nodes it needs. */
+struct closure {
   const remat_graph *g;
   const cover_params *p;
   int n;
@@ -30,7 +32,11 @@ typedef struct cl {
   int *count;    /* entries per column */
   int *tr, *tc;  /* the entries as built, row by row: row, column */
   double *tv;    /* and value */
-} cl;
+  int pick[CLOSURE_STAGES], np; /* the steps, the highest loads first */
+  int64_t lpv[CLOSURE_STAGES];  /* each step's LP value, -1 when it has
+                                   none or its solution is whole */
+};
+typedef struct closure cl;
 
 enum {
   CL_OUT = 0,   /* not needed at step k */
@@ -149,57 +155,137 @@ static int cl_stages(const cl *C, const int64_t *load, int *pick) {
   return np;
 }
 
-void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *load,
-                   double seconds, cover_out *o) {
+/* Step k's problem (cl_mark, cl_build) into L; 0 when it has none (k
+ * and its inputs alone pass M, or nothing before k is needed). */
+static int cl_problem(cl *C, int k, covlp *L) {
+  const remat_graph *g = C->g;
+  int64_t held = g->m[k]; /* k and its inputs are in memory */
+  for (int q = g->pred_off[k]; q < g->pred_off[k + 1]; q++) held += g->m[g->pred[q]];
+  if (held > C->p->budget) return 0; /* nothing fits: the covering bound says so */
+  int ncol = cl_mark(C, k);
+  if (ncol == 0) return 0;
+  cl_build(C, k, ncol, (double)(C->p->budget - g->m[k]), L);
+  return 1;
+}
+
+/* When x, the LP solution of step k's problem L, is whole and within M
+ * in the graph's own sizes (the memory row is scaled, and Clp's
+ * tolerances on it pass values near 10^12 bytes over), the step's
+ * integer optimum: x's cost, exact (the LP's value rounded up allows for
+ * Clp's tolerances and may be below it); else -1. */
+static int64_t cl_whole_fits(const cl *C, int k, const covlp *L, const double *x) {
+  const remat_graph *g = C->g;
+  int64_t mem = g->m[k], cost = 0;
+  for (int j = 0; j < L->lp.ncols / 2; j++) {
+    double a = x[2 * j], r = x[2 * j + 1];
+    if (fabs(a - round(a)) > 1e-9 || fabs(r - round(r)) > 1e-9) return -1;
+    if (a > 0.5 && r < 0.5) mem += g->m[C->node[j]];
+    if (r > 0.5) cost += L->cost[2 * j + 1];
+  }
+  return mem <= C->p->budget ? cost : -1;
+}
+
+/* Take x (step L's bound, lp as cover_out.lp says) into o where higher. */
+static void cl_take(cover_out *o, int *solved, int64_t inc, int lp, const covlp *L) {
+  if (*solved && inc <= o->increase) return;
+  o->increase = inc;
+  o->lp = lp;
+  o->cols = L->lp.ncols;
+  o->rows = L->lp.nrows;
+  o->nnz = L->lp.nnz;
+  *solved = 1;
+}
+
+closure *closure_new(const remat_graph *g, const cover_params *p, const int64_t *load) {
+  cl *C = util_calloc(1, sizeof *C);
+  C->g = g;
+  C->p = p;
+  C->n = g->n;
+  size_t n = (size_t)(g->n > 0 ? g->n : 1), room = 6 * n + 2 * (size_t)g->n_edges + 2;
+  C->col = util_malloc(n * sizeof *C->col);
+  C->node = util_malloc(n * sizeof *C->node);
+  C->state = util_malloc(n);
+  C->row = util_malloc(n * sizeof *C->row);
+  C->count = util_malloc(2 * n * sizeof *C->count);
+  C->tr = util_malloc(room * sizeof *C->tr);
+  C->tc = util_malloc(room * sizeof *C->tc);
+  C->tv = util_malloc(room * sizeof *C->tv);
+  C->np = cl_stages(C, load, C->pick);
+  for (int s = 0; s < C->np; s++) C->lpv[s] = -1;
+  return C;
+}
+
+void closure_free(closure *C) {
+  if (!C) return;
+  UTIL_FREE(C->col, C->node, C->state, C->row, C->count, C->tr, C->tc, C->tv);
+  free(C);
+}
+
+void closure_lps(closure *C, double seconds, cover_out *o) {
   double t0 = util_now();
   memset(o, 0, sizeof *o);
   o->status = COVER_NONE;
   o->closure = 1;
-  cl C;
-  memset(&C, 0, sizeof C);
-  C.g = g;
-  C.p = p;
-  C.n = g->n;
-  size_t n = (size_t)(g->n > 0 ? g->n : 1), room = 6 * n + 2 * (size_t)g->n_edges + 2;
-  C.col = util_malloc(n * sizeof *C.col);
-  C.node = util_malloc(n * sizeof *C.node);
-  C.state = util_malloc(n);
-  C.row = util_malloc(n * sizeof *C.row);
-  C.count = util_malloc(2 * n * sizeof *C.count);
-  C.tr = util_malloc(room * sizeof *C.tr);
-  C.tc = util_malloc(room * sizeof *C.tc);
-  C.tv = util_malloc(room * sizeof *C.tv);
-  int pick[CLOSURE_STAGES], np = cl_stages(&C, load, pick), solved = 0;
-  for (int s = 0; s < np && !child_stopping(); s++) {
-    int k = pick[s];
+  int solved = 0;
+  for (int s = 0; s < C->np && !child_stopping(); s++) {
     double left = seconds - (util_now() - t0);
     if (left <= 0.01) break;
-    int64_t held = g->m[k]; /* k and its inputs are in memory */
-    for (int q = g->pred_off[k]; q < g->pred_off[k + 1]; q++) held += g->m[g->pred[q]];
-    if (held > p->budget) continue; /* nothing fits: the covering bound says so */
-    int ncol = cl_mark(&C, k);
-    if (ncol == 0) continue;
     covlp L;
-    cl_build(&C, k, ncol, (double)(p->budget - g->m[k]), &L);
-    double v;
-    if (covlp_relax(&L, left, &v) == 0) {
-      int64_t inc = covlp_round_up(&L, v);
-      if (!solved || inc > o->increase) {
-        o->increase = inc;
-        o->cols = L.lp.ncols;
-        o->rows = L.lp.nrows;
-        o->nnz = L.lp.nnz;
-      }
-      solved = 1;
+    if (!cl_problem(C, C->pick[s], &L)) continue;
+    /* the dual simplex, as covlp_relax; a whole solution within M is the
+     * step's integer optimum already */
+    clp_result res;
+    double *x = util_malloc((size_t)L.lp.ncols * sizeof *x);
+    if (clp_run(&L.lp, left, CLP_DUAL, x, &res) == 0) {
+      int64_t v = covlp_round_up(&L, res.obj), exact = cl_whole_fits(C, C->pick[s], &L, x);
+      if (exact >= 0) cl_take(o, &solved, exact, 3, &L);
+      else cl_take(o, &solved, v, 1, &L);
+      C->lpv[s] = exact >= 0 ? -1 : v;
+    }
+    free(x);
+    covlp_free(&L);
+  }
+  if (solved)
+    o->status = COVER_BOUND;
+  else
+    snprintf(o->why, sizeof o->why, "closure bound: no step's LP solved in %.2fs",
+             util_now() - t0);
+}
+
+void closure_integer(closure *C, double seconds, cover_out *o) {
+  double t0 = util_now();
+  int solved = o->status == COVER_BOUND;
+  /* CBC's bound counts whether or not it ends; its word that a step has
+   * no solution is not taken */
+  for (int t = 0; t < CLOSURE_MIP_STEPS && solved && !child_stopping(); t++) {
+    int s = -1;
+    for (int x = 0; x < C->np; x++)
+      if (C->lpv[x] >= 0 && (s < 0 || C->lpv[x] > C->lpv[s])) s = x;
+    if (s < 0) break;
+    C->lpv[s] = -1;
+    double share = (seconds - (util_now() - t0)) / (CLOSURE_MIP_STEPS - t);
+    if (share <= 0.01) break;
+    covlp L;
+    if (!cl_problem(C, C->pick[s], &L)) continue;
+    if (L.lp.ncols <= CLOSURE_MIP_COLS) {
+      memset(L.lp.integer, 1, (size_t)L.lp.ncols);
+      cover_out x;
+      memset(&x, 0, sizeof x);
+      x.status = COVER_NONE;
+      covlp_run(&L, share, COVLP_CBC, C->p, &x);
+      if (x.status == COVER_OPTIMAL) cl_take(o, &solved, x.increase, 3, &L);
+      else if (x.status == COVER_BOUND) cl_take(o, &solved, x.increase, 0, &L);
     }
     covlp_free(&L);
   }
-  if (solved) {
-    o->status = COVER_BOUND;
-    o->lp = 1;
-  } else {
-    snprintf(o->why, sizeof o->why, "closure bound: no step's LP solved in %.2fs",
-             util_now() - t0);
-  }
-  UTIL_FREE(C.col, C.node, C.state, C.row, C.count, C.tr, C.tc, C.tv);
+}
+
+void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *load,
+                   double seconds, cover_out *o) {
+  double t0 = util_now();
+  closure *C = closure_new(g, p, load);
+  closure_lps(C, seconds, o);
+  double left = seconds - (util_now() - t0);
+  closure_integer(C, left < CLOSURE_MIP_SHARE * seconds ? left : CLOSURE_MIP_SHARE * seconds, o);
+  closure_free(C);
 }

@@ -25,8 +25,11 @@
  * unless the expensive one is recomputed too, which the covering bound
  * does not see.  Without the memory row every constraint compares two
  * variables, so the polytope is integral and the LP's value is the
- * Lagrangian bound of that knapsack; the LP is what is solved, with Clp,
- * at the CLOSURE_STAGES steps of highest memory in the input order, and
+ * Lagrangian bound of that knapsack.  The LP is solved with Clp at the
+ * CLOSURE_STAGES steps of highest memory in the input order, then the
+ * integer problem with CBC at the CLOSURE_MIP_STEPS of them whose LP
+ * values are highest and whose LP solutions are not whole (where the
+ * step's excess is a few large values, the LP takes fractions of them);
  * the highest value is the bound. */
 #ifndef REMAT_CLOSURE_H
 #define REMAT_CLOSURE_H
@@ -39,14 +42,37 @@
 /* The steps looked at: this many of the highest input-order memory. */
 #define CLOSURE_STAGES 16
 
+/* The integer problems solved: at this many steps, those of at most
+ * this many columns (CBC's root on larger ones can pass its share of
+ * the time). */
+#define CLOSURE_MIP_STEPS 4
+#define CLOSURE_MIP_COLS 50000
+/* and in at most this share of the closure bound's time, all of them
+ * (the covering problems need theirs where CBC does not end) */
+#define CLOSURE_MIP_SHARE 0.25
+
 /* The share of the covering bound's time (cover_solve) the closure bound
- * may take, before the covering problems. */
+ * may take, its LPs before the covering problems. */
 #define CLOSURE_SHARE 0.5
 
-/* The closure bound of g at p->budget with C_v p->copies, within
- * `seconds` (the steps solved by then count); load[k] is the input
- * order's memory at step k (cover.c's L_k).  Fills o: COVER_BOUND (lp 1,
- * closure 1) with the bound, or COVER_NONE (o->why). */
+/* The steps' problems of g at p->budget with C_v p->copies; load[k] is
+ * the input order's memory at step k (cover.c's L_k).  p and load must
+ * outlive it. */
+typedef struct closure closure;
+closure *closure_new(const remat_graph *g, const cover_params *p, const int64_t *load);
+void closure_free(closure *C);
+
+/* The LPs, within `seconds` (the steps solved by then count).  Fills o:
+ * COVER_BOUND (closure 1; lp 1, or 3 where the best step's LP solution
+ * is whole) with the bound, or COVER_NONE (o->why). */
+void closure_lps(closure *C, double seconds, cover_out *o);
+
+/* Then the integer problems, within `seconds` in all; o (closure_lps's
+ * answer) raised where one says more: lp 3 for a step's integer optimum,
+ * 0 for CBC's bound at its share of the time. */
+void closure_integer(closure *C, double seconds, cover_out *o);
+
+/* Both, the integer problems in at most CLOSURE_MIP_SHARE of `seconds`. */
 void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *load,
                    double seconds, cover_out *o);
 

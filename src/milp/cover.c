@@ -41,7 +41,10 @@ const char *cover_bound_name(const cover_out *o) {
 
 const char *cover_bound_how(const cover_out *o) {
   if (o->status != COVER_BOUND) return "";
-  return o->lp == 1 ? ", LP relaxation" : o->lp == 2 ? ", CBC found nothing below it" : ", out of time";
+  return o->lp == 1   ? ", LP relaxation"
+         : o->lp == 2 ? ", CBC found nothing below it"
+         : o->lp == 3 ? ", integer optimum at its step"
+                      : ", out of time";
 }
 
 /* A column of the problem. */
@@ -417,20 +420,36 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
    * (a 96-layer decoder's training graph at 0.5), and far above the
    * covering problems where cheap operations read the outputs of
    * expensive ones; at most CLOSURE_SHARE of the time, its answer out at
-   * once.  Then the plain problem (milliseconds to seconds); then, in
-   * the time left, with the inputs' rows, then (inputs 2) with the
+   * once.  Then the plain problem (milliseconds to seconds); then the
+   * closure bound's integer problems (closure_integer); then, in the
+   * time left, with the inputs' rows, then (inputs 2) with the
    * recomputing steps' rows where that problem is small enough, each
    * taken when it says more */
   cover_out cl;
   cl.status = COVER_NONE;
+  closure *clh = NULL;
   if (p->closure && !child_stopping()) {
-    closure_solve(g, p, C.load, CLOSURE_SHARE * p->time_limit, &cl);
+    clh = closure_new(g, p, C.load);
+    closure_lps(clh, CLOSURE_SHARE * p->time_limit, &cl);
     if (p->plain_done && cover_answered(&cl)) p->plain_done(p->ctx, &cl);
   }
   C.limit = p->time_limit - (util_now() - t0);
   cv_run(&C, o);
   cover_take(o, &cl);
+  /* the integer problems after the plain problem, whose answer (at once
+   * on small graphs, where it can prove a schedule optimal over every
+   * order) they would hold up */
   double left = p->time_limit - (util_now() - t0);
+  if (clh && cover_answered(&cl) && o->status != COVER_INFEASIBLE && left > 0.01 &&
+      !child_stopping()) {
+    double most = CLOSURE_MIP_SHARE * CLOSURE_SHARE * p->time_limit;
+    int64_t was = cl.increase;
+    if (p->plain_done && cover_answered(o)) p->plain_done(p->ctx, o);
+    closure_integer(clh, left < most ? left : most, &cl);
+    if (cl.increase > was) cover_take(o, &cl);
+  }
+  closure_free(clh);
+  left = p->time_limit - (util_now() - t0);
   cover_steps *steps = NULL;
   if (p->inputs >= 1 && cover_answered(o) && left > 0.01) {
     if (p->plain_done) p->plain_done(p->ctx, o); /* before the rows: they take time */

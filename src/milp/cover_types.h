@@ -43,8 +43,9 @@ typedef struct cover_out {
   cover_status status;
   int64_t increase; /* lower bound on duration - sum of all durations */
   int lp;           /* COVER_BOUND: the LP relaxation's value (1), CBC's
-                       bound at its time limit (0), or a value below which
-                       CBC proved nothing lies (2: cover_lp.h) */
+                       bound at its time limit (0), a value below which
+                       CBC proved nothing lies (2: cover_lp.h), or the
+                       closure bound's integer optimum at one step (3) */
   int closure;      /* the bound is the closure bound's (closure.h) */
   int cols, rows;   /* gaps, overloaded stages (the closure bound: its
                        best step's columns and rows) */

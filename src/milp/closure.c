@@ -10,7 +10,6 @@
 #include "child.h"
 #include "cover_lp.h"
 #include "graph.h"
-#include "lp_solver.h"
 #include "util.h"
 
 /* The memory row's right-hand side is 1 (sizes divided by M - m_k),
@@ -232,12 +231,10 @@ void closure_lps(closure *C, double seconds, cover_out *o) {
     if (left <= 0.01) break;
     covlp L;
     if (!cl_problem(C, C->pick[s], &L)) continue;
-    /* the dual simplex, as covlp_relax; a whole solution within M is the
-     * step's integer optimum already */
-    clp_result res;
-    double *x = util_malloc((size_t)L.lp.ncols * sizeof *x);
-    if (clp_run(&L.lp, left, CLP_DUAL, x, &res) == 0) {
-      int64_t v = covlp_round_up(&L, res.obj), exact = cl_whole_fits(C, C->pick[s], &L, x);
+    /* a whole solution within M is the step's integer optimum already */
+    double *x = util_malloc((size_t)L.lp.ncols * sizeof *x), obj;
+    if (covlp_relax(&L, left, &obj, x) == 0) {
+      int64_t v = covlp_round_up(&L, obj), exact = cl_whole_fits(C, C->pick[s], &L, x);
       if (exact >= 0) cl_take(o, &solved, exact, 3, &L);
       else cl_take(o, &solved, v, 1, &L);
       C->lpv[s] = exact >= 0 ? -1 : v;

@@ -32,12 +32,12 @@ void covlp_scale(covlp *L) {
   for (int j = 0; j < L->lp.ncols; j++) L->lp.obj[j] = (double)(L->cost[j] / L->wq);
 }
 
-int covlp_relax(const covlp *L, double seconds, double *value) {
+int covlp_relax(const covlp *L, double seconds, double *value, double *x) {
   /* the dual simplex: every cost is at least 0 (Clp's own choice of
    * method took 6 times as long on the steps' problem:
    * bench/RESULTS.md#cover-steps-cutoff) */
   clp_result res;
-  int st = clp_run(&L->lp, seconds, CLP_DUAL, NULL, &res);
+  int st = clp_run(&L->lp, seconds, CLP_DUAL, x, &res);
   if (st == 0 && value) *value = res.obj;
   return st == 1 ? 1 : st == 0 ? 0 : -1;
 }
@@ -171,7 +171,7 @@ static void covlp_cbc(const covlp *L, double limit, int confirm, int64_t below, 
     free(x);
     covlp W;
     if (confirm) covlp_loose(L, &W);
-    int lp = covlp_relax(confirm ? &W : L, 0, NULL), sure = lp == 1;
+    int lp = covlp_relax(confirm ? &W : L, 0, NULL, NULL), sure = lp == 1;
     double left = limit - (util_now() - t0);
     if (!sure && lp == 0 && in_time) {
       sure = !confirm;
@@ -279,12 +279,12 @@ static int covlp_prove(const covlp *L, double limit, const cover_params *p, cove
 void covlp_run(const covlp *L, double limit, int how, const cover_params *p, cover_out *o) {
   if (how != COVLP_CBC) {
     double t0 = util_now(), v;
-    int lp = covlp_relax(L, limit > 0.01 ? limit : 0.01, &v);
+    int lp = covlp_relax(L, limit > 0.01 ? limit : 0.01, &v, NULL);
     if (lp == 1) { /* a proof only when the looser problem agrees */
       covlp W;
       covlp_loose(L, &W);
       double left = limit - (util_now() - t0);
-      lp = covlp_relax(&W, left > 0.01 ? left : 0.01, &v);
+      lp = covlp_relax(&W, left > 0.01 ? left : 0.01, &v, NULL);
       covlp_loose_free(&W);
       if (lp == 1) o->status = COVER_INFEASIBLE;
     }

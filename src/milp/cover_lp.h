@@ -36,9 +36,9 @@ void covlp_scale(covlp *L);
 int64_t covlp_round_up(const covlp *L, double v);
 
 /* The LP relaxation with Clp within seconds (0: to the end): 1
- * infeasible, 0 optimal (its value in *value when not NULL), -1 no
- * answer. */
-int covlp_relax(const covlp *L, double seconds, double *value);
+ * infeasible, 0 optimal (its value in *value and its solution in x, L's
+ * ncols entries, each when not NULL), -1 no answer. */
+int covlp_relax(const covlp *L, double seconds, double *value, double *x);
 
 /* How covlp_run goes about L. */
 enum {

@@ -236,6 +236,11 @@ typedef struct remat_result {
   int interrupted;       /* stopped by a signal */
   int free_order;        /* the search covered every order (not only the
                             input order's stages) */
+  int64_t other_order_duration; /* a solve on the input order: a schedule in
+                            another order found within the budget and
+                            shorter than seq (or where seq is above it),
+                            its duration and peak (0: none; solve_hint.h) */
+  int64_t other_order_peak;
 } remat_result;
 
 void remat_result_init(remat_result *r, const remat_graph *g, int64_t budget,

@@ -32,6 +32,25 @@ run "$REMAT" solve two.json --budget 0.8 -q -o fixed.json
 [ "$(jq .duration fixed.json)" -ge "$(jq .duration free.json)" ] ||
   fail "free order is longer than the fixed order"
 
+t_case "a solve on the input order says when another order does better"
+# fixed.json: optimal on the input order's stages with 5 recomputations;
+# the hint's annealing finds the free order's schedule without any
+[ "$(jq -r .status fixed.json)" = optimal ] && [ "$(jq .recomputations fixed.json)" = 5 ] ||
+  fail "fixed.json: $(jq -c '[.status, .recomputations]' fixed.json)"
+[ "$(jq -c .other_order fixed.json)" = '{"peak":22,"duration":20,"tdi_percent":0}' ] &&
+  [ "$(jq .other_order.duration fixed.json)" = "$(jq .duration free.json)" ] ||
+  fail "other_order: $(jq -c .other_order fixed.json), free order: $(jq .duration free.json)"
+[ "$(jq -r .message fixed.json)" = "the free order (--free-order) does better: a schedule in another order peaks at 22 with TDI 0.00%" ] ||
+  fail "message: $(jq -r .message fixed.json)"
+run "$REMAT" solve two.json --budget 0.8 --time-limit 10
+[ "$rc" = 0 ] && grep -qx "other order: peak 22  TDI 0.00%  (remat solve --free-order searches every order)" <<<"$out" ||
+  fail "exit $rc: $out"
+# none where the schedule has no recomputation (and none where a proof
+# covers every order: r47 at 21 below)
+run "$REMAT" solve two.json --budget 1.0 -q -o fits.json
+[ "$rc" = 0 ] && [ "$(jq -c '[.recomputations, .other_order // "none"]' fits.json)" = '[0,"none"]' ] ||
+  fail "budget 1.0: exit $rc: $(jq -c '[.recomputations, .other_order]' fits.json)"
+
 t_case "free order: proven infeasible over every sequence"
 # within 20 (max_v: a1 and a2) the branch left for later holds a3 or b3
 # across its widest step, and s cannot be kept across a2: the pebbling
@@ -59,9 +78,20 @@ run "$REMAT" solve r47.json --budget 23 --copies 3 --time-limit 20 -q
 run "$REMAT" solve r47.json --budget 23 --copies 3 --free-order -q -o r47-free.json
 [ "$rc" = 0 ] && [ "$(jq -r '.status, .recomputations' r47-free.json | tr '\n' ' ')" = "optimal 0 " ] ||
   fail "free order: exit $rc: $err"
-# no hint where no order fits: the pebbling proof covers every order
-run "$REMAT" solve r47.json --budget 21 --copies 3 --time-limit 20 -q
-[ "$rc" = 3 ] && ! grep -q -- "--free-order" <<<"$err" || fail "budget 21: exit $rc: $err"
+# within 21 (max_v) no order fits without recomputation; the hint's
+# annealing finds one with, the free order's optimum
+run "$REMAT" solve r47.json --budget 21 --copies 3 --time-limit 20 -q -o r47-21.json
+[ "$rc" = 3 ] && [ "$err" = "remat solve: proven infeasible (by Checkmate's MILP): no schedule on the input order's stages fits 21, with any number of recomputations (the stage model; other sequences may fit); best peak 24; the free order (--free-order) reaches it: a schedule in another order peaks at 21 with TDI 12.50%" ] ||
+  fail "budget 21: exit $rc: $err"
+run "$REMAT" solve r47.json --budget 21 --copies 3 --free-order -q -o r47-21-free.json
+[ "$rc" = 0 ] && [ "$(jq -r .status r47-21-free.json)" = optimal ] &&
+  [ "$(jq .duration r47-21-free.json)" = "$(jq .other_order.duration r47-21.json)" ] ||
+  fail "budget 21, free order: exit $rc: $(jq -c '[.status, .duration]' r47-21-free.json)"
+# no hint where a proof covers every order (the pebbling proof)
+run "$REMAT" solve two.json --budget 20 --copies 2 --time-limit 20 -q -o two-20.json
+[ "$rc" = 3 ] && [ "$(jq -r .proof_covers two-20.json)" = any-order ] &&
+  ! grep -q -- "--free-order" <<<"$err" && [ "$(jq -c .other_order two-20.json)" = null ] ||
+  fail "budget 20: exit $rc: $err"
 
 t_case "emit --free-order: the MiniZinc model agrees with the FlatZinc and solve"
 t_diamond dia.json

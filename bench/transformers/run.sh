@@ -3,7 +3,9 @@
 # depth, and other deep networks (bench/transformers/gen.py: the zoo's GPT
 # and Llama decoders, its U-Net, torchvision's ResNet-152; ATen level,
 # FLOP durations) solved by `remat solve` at budget fractions of the input
-# order's peak: status, TDI, lower bound and the gap, one row each.
+# order's peak: status, TDI, lower bound and the gap, one row each, and
+# the TDI of a schedule in another order where the solve found a better one
+# (its result's other_order: docs/method.md, "Another order").
 #
 #   bench/transformers/run.sh [--remat PATH] [--python PATH] [--out DIR]
 #                             [--models "gpt llama"] [--widths "64"]
@@ -74,8 +76,8 @@ done
     "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
     "torch $("$python" -c 'import torch; print(torch.__version__)'), --time-limit $limit"
   echo
-  echo "| model | layers | nodes | budget | status | TDI % | bound TDI % | gap (points) | best at (s) |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| model | layers | nodes | budget | status | TDI % | bound TDI % | gap (points) | best at (s) | other order TDI % |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$out/table.md"
 for s in $graphs; do
   g=$out/$s.json
@@ -90,7 +92,7 @@ for s in $graphs; do
       def f: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
       "| \($m) | \($l) | \(.n) | \($b) | \(.status) | \(.tdi_percent | f) | \(.lower_bound_tdi_percent | f) | " +
       "\(if .lower_bound_tdi_percent == null or (.within_budget | not) then "-" else ((.tdi_percent - .lower_bound_tdi_percent) | f) end) | " +
-      "\(.time_to_best_s | f) |"' "$r" >>"$out/table.md"
+      "\(.time_to_best_s | f) | \(.other_order.tdi_percent | f) |"' "$r" >>"$out/table.md"
   done
 done
 cat "$out/table.md"

@@ -53,6 +53,16 @@ class Result:
         """A schedule whose peak fits the budget was found."""
         return self.peak is not None and self.peak <= self.budget
 
+    @property
+    def other_order(self) -> Optional[dict[str, Any]]:
+        """A solve on the input order (``order == "input"``): a schedule
+        whose first computations come in another order, found within the
+        budget and shorter than ``schedule`` (or where ``schedule`` is
+        above the budget), as ``{"peak", "duration", "tdi_percent"}``;
+        None if none was found.  ``solve(..., free_order=True)`` searches
+        every order."""
+        return self.document.get("other_order")
+
     @classmethod
     def from_json(cls, text: str) -> "Result":
         d = json.loads(text)

@@ -118,6 +118,30 @@ def test_optimal_equals_brute_force(budget: int) -> None:
     assert r.peak <= budget
 
 
+def test_other_order_is_the_free_orders() -> None:
+    # two branches from s, interleaved in the input order: on its stages
+    # the optimum recomputes (TDI 60 %); another order needs nothing
+    nodes = [{"id": "s", "duration": 1, "memory": 1}]
+    for i, (dur, mem) in enumerate([(2, 10), (3, 10), (4, 2)], 1):
+        nodes += [{"id": f"{b}{i}", "duration": dur, "memory": mem}
+                  for b in "ab"]
+    nodes.append({"id": "j", "duration": 1, "memory": 1})
+    edges = [["s", "a1"], ["s", "b1"], ["a3", "j"], ["b3", "j"]]
+    edges += [[f"{b}{i}", f"{b}{i + 1}"] for b in "ab" for i in (1, 2)]
+    g = remat.load_graph({"format": "remat", "name": "two", "nodes": nodes,
+                          "edges": edges})
+    fixed = remat.solve(g, 0.8, time_limit=10, threads=1)
+    assert (fixed.status, fixed.order, fixed.recomputations) == (
+        "optimal", "input", 5)
+    assert fixed.other_order == {"peak": 22, "duration": 20,
+                                 "tdi_percent": 0.0}
+    free = remat.solve(g, 0.8, time_limit=10, threads=1, free_order=True)
+    assert free.other_order is None
+    assert (free.status, free.duration) == ("optimal", 20)
+    fits = remat.solve(g, 1.0, time_limit=10, threads=1)
+    assert fits.recomputations == 0 and fits.other_order is None
+
+
 def test_simulate_by_hand() -> None:
     g = remat.load_graph(diamond())
     s = remat.simulate(g, ["a", "b", "c", "x", "d"])

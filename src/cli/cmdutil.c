@@ -72,6 +72,7 @@ int cmdu_finish(const char *cmd, const cli_opts *o, const remat_graph *g,
   FILE *sum = cmdu_summary_stream(o);
   result_summary(sum, r);
   result_bound_line(sum, r);
+  result_other_order_line(sum, r);
   if (r->message[0] && rc != 0) fprintf(stderr, "remat %s: %s\n", cmd, r->message);
   char err[512];
   if (o->output && result_write_json(r, g, extra, o->output, err, sizeof err)) {

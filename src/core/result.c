@@ -259,6 +259,12 @@ json_t *result_to_json(const remat_result *r, const remat_graph *g) {
   if (pc && (r->status == REMAT_STATUS_OPTIMAL || r->status == REMAT_STATUS_INFEASIBLE))
     json_object_set_new(o, "proof_covers", json_string(pc));
   if (bc && r->has_bound) json_object_set_new(o, "lower_bound_covers", json_string(bc));
+  if (r->other_order_duration)
+    json_object_set_new(
+        o, "other_order",
+        json_pack("{s:I,s:I,s:f}", "peak", (json_int_t)r->other_order_peak, "duration",
+                  (json_int_t)r->other_order_duration, "tdi_percent",
+                  remat_tdi(r->base_duration, (double)r->other_order_duration)));
   if (r->interrupted) json_object_set_new(o, "interrupted", json_true());
   json_object_set_new(o, "remat_version", json_string(REMAT_VERSION));
   return o;
@@ -475,6 +481,13 @@ void result_bound_line(FILE *f, const remat_result *r) {
       fprintf(f, " (%lld time unit%s)", units, units == 1 ? "" : "s");
   }
   fputc('\n', f);
+}
+
+void result_other_order_line(FILE *f, const remat_result *r) {
+  if (!r->other_order_duration) return;
+  fprintf(f, "other order: peak %lld  TDI %.2f%%  (remat solve --free-order searches every order)\n",
+          (long long)r->other_order_peak,
+          remat_tdi(r->base_duration, (double)r->other_order_duration));
 }
 
 int result_append_trace_csv(const remat_result *r, const remat_graph *g,

@@ -100,6 +100,11 @@ void result_infeasible_pebble(remat_result *r, const remat_graph *g, int v);
  * but prints as 0.000 %); nothing otherwise. */
 void result_bound_line(FILE *f, const remat_result *r);
 
+/* "other order: peak P  TDI T%  (...)" when a solve on the input order
+ * found a better schedule in another order (r->other_order_duration:
+ * solve_hint.h); nothing otherwise. */
+void result_other_order_line(FILE *f, const remat_result *r);
+
 /* Append the trace as CSV rows: graph,budget,method,seconds,phase,peak,
  * duration,tdi. */
 int result_append_trace_csv(const remat_result *r, const remat_graph *g,

@@ -39,7 +39,8 @@
   X(FREE_CP, 0.5, 0, 1, "the time left: free order's CP on small graphs")                \
   X(FREE_SEQ, 0.5, 0, 1, "the time left: free order's joint annealing")                  \
   X(FREE_DESCENT, 0.3, 0, 1, "the stage-axis search's time: the order descent first")    \
-  X(FREE_TRY_DESCENT, 0.15, 0, 1, "the time left: a joint-annealing try's descent")
+  X(FREE_TRY_DESCENT, 0.15, 0, 1, "the time left: a joint-annealing try's descent")      \
+  X(ORDER_HINT, 0.03, 0, 1, "the limit: the free order's hint after an input-order solve")
 
 typedef enum share_id {
 #define SHARE_ID(name, value, min, max, what) SHARE_##name,

@@ -68,10 +68,6 @@
 #define SFREE_ORDER_STALL 1.0
 #define SFREE_STAGE_STALL 3.0
 #define SFREE_CP_COPIES 40
-/* The joint annealing has its share (after the order search) on graphs of
- * at most SFREE_SEQ_NODES nodes (each move costs O(len):
- * seq_eval.h). */
-#define SFREE_SEQ_NODES 5000
 /* Graphs of more nodes, up to SFREE_SEQ_FIT_NODES, get the joint
  * annealing's share only when the stage phase has a schedule within M by
  * then; where it has none, the stage phase keeps the time (it came nearer

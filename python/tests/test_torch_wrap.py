@@ -172,6 +172,9 @@ def test_wrap_trains_like_the_plain_model(name):
     assert plan.peak <= plan.budget < plan.input_order_peak
     assert plan.recomputations > 0
     assert 0 < plan.forward_steps < len(plan.schedule)
+    # another order's schedule, where the solve found one, is shorter
+    assert plan.other_order_tdi is None or (
+        0 <= plan.other_order_tdi <= plan.tdi - 0.1), plan.other_order_tdi
     # the parameters are shared, not copied
     assert all(a is b for a, b in zip(wrapped.parameters(),
                                       model.parameters()))

@@ -43,6 +43,10 @@ class Plan:
     input_order_peak: the same for the trace's own order (no
     recomputation); budget: in bytes; tdi: the schedule's duration over
     the trace's, in percent.  graph: the native graph solved.
+    other_order_tdi: on the trace's order (``free_order=False``), the TDI
+    of a schedule in another order that the solve found within the
+    budget and shorter (``free_order=True`` plans in every order); None
+    if it found none.
     """
 
     schedule: list[Any]
@@ -61,6 +65,7 @@ class Plan:
     executor: Executor = field(repr=False, compare=False)
     grad_sources: list = field(repr=False, compare=False,
                                default_factory=list)
+    other_order_tdi: Optional[float] = None
 
 
 def _module_tensors(model: torch.nn.Module
@@ -255,7 +260,8 @@ class RematModule(torch.nn.Module):
                     device=device, solve_time_s=solve_time,
                     graph=built.graph,
                     executor=Executor(built, program, device),
-                    grad_sources=_grad_sources(built.trace))
+                    grad_sources=_grad_sources(built.trace),
+                    other_order_tdi=(r.other_order or {}).get("tdi_percent"))
 
     def forward(self, *args: Any) -> Any:
         if not torch.is_grad_enabled():

@@ -4,8 +4,6 @@
  * (solve_free.h), which runs the first two on the orders it finds; after
  * a solve on the input order, whether another order does better
  * (solve_hint.h); and the solve's default parameters. */
-#include <stdio.h>
-#include <string.h>
 
 #include "model.h"
 #include "portfolio.h"

@@ -249,8 +249,9 @@ void closure_lps(closure *C, double seconds, cover_out *o) {
              util_now() - t0);
 }
 
-void closure_integer(closure *C, double seconds, cover_out *o) {
+void closure_integer(closure *C, double seconds, double left, cover_out *o) {
   double t0 = util_now();
+  if (left > CLOSURE_MIP_SHARE * seconds) left = CLOSURE_MIP_SHARE * seconds;
   int solved = o->status == COVER_BOUND;
   /* CBC's bound counts whether or not it ends; its word that a step has
    * no solution is not taken */
@@ -260,7 +261,7 @@ void closure_integer(closure *C, double seconds, cover_out *o) {
       if (C->lpv[x] >= 0 && (s < 0 || C->lpv[x] > C->lpv[s])) s = x;
     if (s < 0) break;
     C->lpv[s] = -1;
-    double share = (seconds - (util_now() - t0)) / (CLOSURE_MIP_STEPS - t);
+    double share = (left - (util_now() - t0)) / (CLOSURE_MIP_STEPS - t);
     if (share <= 0.01) break;
     covlp L;
     if (!cl_problem(C, C->pick[s], &L)) continue;
@@ -282,7 +283,6 @@ void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *l
   double t0 = util_now();
   closure *C = closure_new(g, p, load);
   closure_lps(C, seconds, o);
-  double left = seconds - (util_now() - t0);
-  closure_integer(C, left < CLOSURE_MIP_SHARE * seconds ? left : CLOSURE_MIP_SHARE * seconds, o);
+  closure_integer(C, seconds, seconds - (util_now() - t0), o);
   closure_free(C);
 }

@@ -67,12 +67,13 @@ void closure_free(closure *C);
  * is whole) with the bound, or COVER_NONE (o->why). */
 void closure_lps(closure *C, double seconds, cover_out *o);
 
-/* Then the integer problems, within `seconds` in all; o (closure_lps's
- * answer) raised where one says more: lp 3 for a step's integer optimum,
- * 0 for CBC's bound at its share of the time. */
-void closure_integer(closure *C, double seconds, cover_out *o);
+/* Then the integer problems, within `left` seconds and at most
+ * CLOSURE_MIP_SHARE of `seconds` (the closure bound's whole time); o
+ * (closure_lps's answer) raised where one says more: lp 3 for a step's
+ * integer optimum, 0 for CBC's bound at its share of the time. */
+void closure_integer(closure *C, double seconds, double left, cover_out *o);
 
-/* Both, the integer problems in at most CLOSURE_MIP_SHARE of `seconds`. */
+/* Both, within `seconds`. */
 void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *load,
                    double seconds, cover_out *o);
 

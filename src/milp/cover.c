@@ -442,10 +442,9 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   double left = p->time_limit - (util_now() - t0);
   if (clh && cover_answered(&cl) && o->status != COVER_INFEASIBLE && left > 0.01 &&
       !child_stopping()) {
-    double most = CLOSURE_MIP_SHARE * CLOSURE_SHARE * p->time_limit;
     int64_t was = cl.increase;
     if (p->plain_done && cover_answered(o)) p->plain_done(p->ctx, o);
-    closure_integer(clh, left < most ? left : most, &cl);
+    closure_integer(clh, CLOSURE_SHARE * p->time_limit, left, &cl);
     if (cl.increase > was) cover_take(o, &cl);
   }
   closure_free(clh);

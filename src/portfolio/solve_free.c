@@ -125,12 +125,21 @@ static void sfree_wake(sfree *F, _Atomic int *done) {
   pthread_mutex_unlock(&F->wmu);
 }
 
-/* C_v per node in free order: as given (default where 0), at least 1, one
- * for a sink (a recomputed sink is never read). */
-static int *sfree_copies(const remat_graph *g, const remat_solve_params *p) {
-  int *c = seeds_caller_copies(g, p);
+void sfree_limit_copies(const remat_graph *g, int *c) {
   for (int v = 0; v < g->n; v++)
     if (c[v] < 1 || graph_nsucc(g, v) == 0) c[v] = 1;
+}
+
+void sfree_joint_copies(const remat_graph *g, const remat_solve_params *p, const int *c,
+                        int *out) {
+  for (int v = 0; v < g->n; v++) out[v] = c[v] >= 2 && !p->keep_copies ? 0 : c[v];
+}
+
+/* C_v per node in free order: as given (default where 0), then
+ * sfree_limit_copies. */
+static int *sfree_copies(const remat_graph *g, const remat_solve_params *p) {
+  int *c = seeds_caller_copies(g, p);
+  sfree_limit_copies(g, c);
   return c;
 }
 
@@ -545,10 +554,8 @@ static void sfree_joint(sfree *F) {
   if (!p->keep_copies) {
     copies = util_malloc((size_t)(n ? n : 1) * sizeof *copies);
     was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
-    for (int v = 0; v < n; v++) {
-      was[v] = B->r->copies[v];
-      copies[v] = was[v] >= 2 ? 0 : was[v];
-    }
+    memcpy(was, B->r->copies, (size_t)n * sizeof *was);
+    sfree_joint_copies(B->g, p, was, copies);
     B->raise_copies = 1;
   }
   for (int k = 0; k < threads; k++) {

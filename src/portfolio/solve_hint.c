@@ -14,8 +14,7 @@
  *   joint  on graphs the free order's joint annealing takes
  *          (SFREE_SEQ_NODES), that annealing (seq_anneal.h) from the
  *          solve's best schedule (the input order where it has none), one
- *          run per thread, with the free order's C_v (any number of copies
- *          where C_v is 2 or more, unless C_v is a hard limit): a schedule
+ *          run per thread, with its C_v (sfree_joint_copies): a schedule
  *          within the budget, shorter than the solve's, is what the free
  *          order would start from.
  * What it finds is re-simulated, goes to the message and to
@@ -112,22 +111,20 @@ static void *hint_thread(void *arg) {
   return NULL;
 }
 
-/* The free order's C_v for the annealing from seq[0..len): as the joint
- * annealing of solve_free.c takes them, and at least seq's copies (its
- * start must keep to them). */
+/* The free order's C_v for the annealing from seq[0..len): the joint
+ * annealing's (solve_free.h) from the solve's C_v, and at least seq's
+ * copies (its start must keep to them). */
 static int *hint_copies(const remat_graph *g, const remat_solve_params *p,
                         const remat_result *r, const int *seq, int len) {
   int n = g->n;
   int *c = r->copies ? NULL : seeds_caller_copies(g, p), *cnt = util_calloc((size_t)n, sizeof *cnt);
   int *out = util_malloc((size_t)n * sizeof *out);
+  memcpy(out, r->copies ? r->copies : c, (size_t)n * sizeof *out);
+  sfree_limit_copies(g, out);
+  sfree_joint_copies(g, p, out, out);
   for (int i = 0; i < len; i++) cnt[seq[i]]++;
-  for (int v = 0; v < n; v++) {
-    int cv = r->copies ? r->copies[v] : c[v];
-    if (cv < 1 || graph_nsucc(g, v) == 0) cv = 1;
-    if (cv >= 2 && !p->keep_copies) cv = 0; /* any */
-    if (cv && cnt[v] > cv) cv = cnt[v];
-    out[v] = cv;
-  }
+  for (int v = 0; v < n; v++)
+    if (out[v] && cnt[v] > out[v]) out[v] = cnt[v];
   free(c);
   free(cnt);
   return out;

@@ -93,6 +93,37 @@ run "$REMAT" solve two.json --budget 20 --copies 2 --time-limit 20 -q -o two-20.
   ! grep -q -- "--free-order" <<<"$err" && [ "$(jq -c .other_order two-20.json)" = null ] ||
   fail "budget 20: exit $rc: $err"
 
+t_case "free order: the pebbling paths' schedule where nothing else fits"
+# a forward chain f0..f39, aux (reads f0), then the backward b39..b0 (b_i
+# reads f_i and b_{i+1}); sizes near 10^12, durations near 10^9.  Within
+# three values each b_i needs the chain rebuilt from f0 while b_{i+1} is
+# held: hundreds of recomputations, which the stage model's C_v and the
+# annealing from a schedule above the budget do not reach; the paths'
+# schedule computes aux after b0, in another order than the input's
+U=999999999989 W=99999989
+{
+  printf '{"name": "rebuild40", "nodes": ['
+  for i in $(seq 0 39); do printf '{"id": "f%d", "duration": %d, "memory": %d}, ' "$i" $((10 * W)) "$U"; done
+  printf '{"id": "aux", "duration": %d, "memory": %d}' "$W" "$U"
+  for i in $(seq 39 -1 0); do printf ', {"id": "b%d", "duration": %d, "memory": %d}' "$i" $((20 * W)) "$U"; done
+  printf '], "edges": ['
+  for i in $(seq 1 39); do printf '["f%d", "f%d"], ' $((i - 1)) "$i"; done
+  for i in $(seq 0 39); do printf '["f%d", "b%d"], ' "$i" "$i"; done
+  for i in $(seq 0 38); do printf '["b%d", "b%d"], ' $((i + 1)) "$i"; done
+  printf '["f0", "aux"]]}\n'
+} >rebuild.json
+B=$((3 * U))
+run "$REMAT" solve rebuild.json --budget $B --free-order --time-limit 10 --threads 2 -q -o rb-free.json
+[ "$rc" = 0 ] && [ "$(jq -r .within_budget rb-free.json)" = true ] &&
+  [ "$(jq '.recomputations > 100' rb-free.json)" = true ] ||
+  fail "free order: exit $rc: $err $(jq -c '[.peak, .recomputations]' rb-free.json)"
+run "$REMAT" eval rebuild.json rb-free.json --budget $B
+[ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
+run "$REMAT" solve rebuild.json --budget $B --time-limit 30 --threads 2 -q -o rb-fixed.json
+[ "$rc" = 3 ] && grep -q "the free order (--free-order) reaches it" <<<"$err" &&
+  [ "$(jq '.other_order.peak <= '"$B" rb-fixed.json)" = true ] ||
+  fail "input order: exit $rc: $err $(jq -c .other_order rb-fixed.json)"
+
 t_case "emit --free-order: the MiniZinc model agrees with the FlatZinc and solve"
 t_diamond dia.json
 for B in 13 14 16; do

@@ -4,7 +4,9 @@
  * search over every sequence (exhaustive.h, free order, up to 4
  * computations of a node), and it finds most of the infeasible budgets; on chains of residual blocks it proves that a block's input
  * cannot be rebuilt below its peak, and finds nothing where the first
- * block's input can be. */
+ * block's input can be.  The paths' schedule (pebble_schedule) is a valid
+ * sequence within M that computes every node and keeps C_v = 1, wherever
+ * the exact search finds a path for every node (without C_v = 1 nodes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "exhaustive.h"
 #include "oracle.h"
 #include "pebble.h"
+#include "sim.h"
 
 /* The search from `level` (0: exact; its answers on tiny graphs are
  * complete). */
@@ -140,4 +143,86 @@ static void test_pebble_gives_up(void **state) {
   remat_graph_free(g);
 }
 
-UNIT_TESTS(test_pebble_exhaustive, test_pebble_blocks, test_pebble_gives_up)
+/* The paths' schedule with copies (NULL: any number everywhere): -1, or a
+ * valid sequence within M computing every node, C_v = 1 kept; returns
+ * its length (-1: none) and the most computations of one node. */
+static int schedule_checked(const remat_graph *g, int64_t M, const int *copies, int *most) {
+  pebble_params p;
+  pebble_params_init(&p);
+  p.deadline = deadline_in(5);
+  p.schedule_max = 64 * g->n;
+  int *seq, len;
+  if (pebble_schedule(g, M, copies, &p, &seq, &len)) {
+    assert_null(seq);
+    return -1;
+  }
+  remat_sim s;
+  assert_int_equal(remat_simulate(g, seq, len, &s, NULL), 0);
+  assert_true(s.peak <= M);
+  assert_true(len <= p.schedule_max);
+  int *cnt = calloc((size_t)g->n, sizeof *cnt);
+  for (int i = 0; i < len; i++) cnt[seq[i]]++;
+  *most = 0;
+  for (int v = 0; v < g->n; v++) {
+    assert_true(cnt[v] >= 1);
+    if (copies && copies[v] == 1) assert_int_equal(cnt[v], 1);
+    if (cnt[v] > *most) *most = cnt[v];
+  }
+  free(cnt);
+  free(seq);
+  return len;
+}
+
+static void test_pebble_schedule(void **state) {
+  (void)state;
+  int cases = 0, built = 0, held = 0;
+  int cap[EXH_MAXN], ones[EXH_MAXN];
+  for (int v = 0; v < EXH_MAXN; v++) cap[v] = 4;
+  for (uint64_t seed = 1; seed <= 200; seed++) {
+    int n = 4 + (int)(seed % 3);
+    remat_graph *g = oracle_dag(n, 30 + (int)(seed % 4) * 15, 9, 20, 7100 + seed);
+    remat_graph *h = seed % 3 ? NULL : scaled(g, 999999937LL);
+    const remat_graph *on = h ? h : g;
+    int64_t lo = remat_graph_min_peak(on), hi = remat_topo_peak(on);
+    /* C_v = 1 on every third node that has a reader (held by the schedule) */
+    for (int v = 0; v < n; v++) ones[v] = v % 3 == 1 && graph_nsucc(on, v) ? 1 : 4;
+    for (int b = 0; b <= 3; b++) {
+      int64_t M = lo + (hi - lo) * b / 10;
+      int most;
+      pebble_params p;
+      pebble_params_init(&p);
+      pebble_out o;
+      pebble_check(on, M, &p, &o);
+      int len = schedule_checked(on, M, NULL, &most);
+      /* every node computable within M: so is every sink, one by one */
+      if (o.complete) assert_true(len > 0);
+      if (o.status == PEBBLE_INFEASIBLE) assert_int_equal(len, -1);
+      /* a schedule of at most 4 computations per node: the exhaustive
+       * search (up to 4) finds one too */
+      if (len > 0 && most <= 4) assert_true(exh_best(on, M, cap, 0) >= 0);
+      built += len > 0;
+      if (schedule_checked(on, M, ones, &most) > 0) held++;
+      cases++;
+    }
+    remat_graph_free(h);
+    remat_graph_free(g);
+  }
+  fprintf(stderr, "  %d cases, a schedule on %d, %d with C_v = 1 held\n", cases, built, held);
+  assert_true(built > cases / 2);
+  assert_true(held > 0);
+  /* the residual blocks: the first block's input rebuilt within 5, the
+   * second's not, at sizes near 10^12 too */
+  const int64_t units[] = {1, 1000000000000LL};
+  for (int u = 0; u < 2; u++) {
+    remat_graph *one = blocks(1, units[u]), *two = blocks(2, units[u]);
+    int most;
+    assert_true(schedule_checked(one, 5 * units[u], NULL, &most) > 0);
+    assert_int_equal(schedule_checked(two, 5 * units[u], NULL, &most), -1);
+    assert_true(schedule_checked(two, 6 * units[u], NULL, &most) > 0);
+    remat_graph_free(one);
+    remat_graph_free(two);
+  }
+}
+
+UNIT_TESTS(test_pebble_exhaustive, test_pebble_blocks, test_pebble_gives_up,
+           test_pebble_schedule)

@@ -354,6 +354,25 @@ void best_copies_raised(best *B, int n, const char *whose) {
   pthread_mutex_unlock(&B->mu);
 }
 
+int *best_raise_begin(best *B) {
+  int n = B->g->n, *was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
+  pthread_mutex_lock(&B->mu);
+  memcpy(was, B->r->copies, (size_t)n * sizeof *was);
+  B->raise_copies = 1;
+  pthread_mutex_unlock(&B->mu);
+  return was;
+}
+
+void best_raise_end(best *B, int *was, const char *whose) {
+  int raised = 0;
+  pthread_mutex_lock(&B->mu);
+  B->raise_copies = 0;
+  for (int v = 0; v < B->g->n; v++) raised += B->r->copies[v] > was[v];
+  pthread_mutex_unlock(&B->mu);
+  best_copies_raised(B, raised, whose);
+  free(was);
+}
+
 void best_verbose(best *B, const char *fmt, ...) {
   if (B->p->verbose < 2) return;
   char buf[256];

@@ -213,6 +213,12 @@ void best_stats(best *B, const gz_stats *st);
  * or the copies probe's": seeds.h; "the joint annealing's"): a user who
  * gave C_v learns that the claims speak of the raised C_v. */
 void best_copies_raised(best *B, int n, const char *whose);
+
+/* Between the two, best_offer raises C_v (B->raise_copies): begin returns
+ * the C_v before (allocated); end counts the nodes raised, says so
+ * (best_copies_raised, whose) and frees it. */
+int *best_raise_begin(best *B);
+void best_raise_end(best *B, int *was, const char *whose);
 #define BEST_BY_SEEDS "a baseline's or the copies probe's"
 
 /* A line at -v (verbose 2). */

@@ -1,6 +1,7 @@
 /* pebble.c -- the pebbling proof (pebble.h). */
 #include "pebble.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ typedef struct pb_ent {
   uint64_t h;
   size_t off; /* in pool: the length, then the nodes in increasing order */
   int status;
+  int x;      /* PB_PATH: the node whose step leads on along the path */
 } pb_ent;
 
 /* A set on the search's stack and the next of its nodes to try. */
@@ -36,6 +38,7 @@ typedef struct pb {
   const remat_graph *g;
   int64_t M;
   int64_t small; /* nodes of at most this size are free (relaxed search) */
+  const int *held; /* held[v] nonzero: v is free too (pebble_schedule) */
   const pebble_params *p;
   int *pool;
   size_t npool, cap_pool;
@@ -100,13 +103,18 @@ static long pb_find(pb *P, const int *s, int len) {
   }
   GROW(P->ent, P->cap_ent, P->nent + 1, 1024);
   size_t e = P->nent++;
-  P->ent[e] = (pb_ent){h, P->npool, PB_UNKNOWN};
+  P->ent[e] = (pb_ent){h, P->npool, PB_UNKNOWN, -1};
   P->pool[P->npool++] = len;
   memcpy(P->pool + P->npool, s, (size_t)len * sizeof *s);
   P->npool += (size_t)len;
   P->slot[i] = (uint32_t)(e + 1);
   if (2 * P->nent > P->cap) pb_grow_slots(P);
   return (long)e;
+}
+
+/* A free node: no memory, at hand without its inputs. */
+static int pb_free(const pb *P, int v) {
+  return P->g->m[v] <= P->small || (P->held && P->held[v]);
 }
 
 /* Node x's step from set L (x in L): the memory it holds at least,
@@ -125,7 +133,7 @@ static int64_t pb_step(const pb *P, const int *L, int len, int x, int *out, int 
       v = L[i++];
       j++;
     }
-    if (v == x || g->m[v] <= P->small) continue; /* (only inputs can be free) */
+    if (v == x || pb_free(P, v)) continue; /* (only inputs can be free) */
     mem += g->m[v];
     out[k++] = v;
   }
@@ -154,8 +162,8 @@ static void pb_reduce(const pb *P, int *s, int *len) {
   int n = *len;
   for (int i = n - 1; i >= 0; i--) {
     int x = s[i], all = 1;
-    for (int k = g->pred_off[x]; k < g->pred_off[x + 1] && all && g->m[x] > P->small; k++)
-      all = g->m[g->pred[k]] <= P->small || pb_has(s, n, g->pred[k]);
+    for (int k = g->pred_off[x]; k < g->pred_off[x + 1] && all && !pb_free(P, x); k++)
+      all = pb_free(P, g->pred[k]) || pb_has(s, n, g->pred[k]);
     if (!all) continue;
     memmove(s + i, s + i + 1, (size_t)(n - i - 1) * sizeof *s);
     n--;
@@ -202,7 +210,11 @@ static int pb_search(pb *P, size_t e0) {
       return PB_UNKNOWN;
     }
     if (!nlen || P->ent[e].status == PB_PATH) { /* the whole stack leads there */
-      for (size_t k = 0; k < P->nstack; k++) P->ent[P->stack[k].ent].status = PB_PATH;
+      for (size_t k = 0; k < P->nstack; k++) {
+        pb_ent *a = &P->ent[P->stack[k].ent];
+        a->status = PB_PATH;
+        a->x = P->pool[a->off + 1 + P->stack[k].next + 1]; /* its step on the path */
+      }
       return PB_PATH;
     }
     if (P->ent[e].status == PB_UNKNOWN) pb_push(P, (size_t)e);
@@ -246,6 +258,133 @@ static int pb_run(pb *P, const int *order, const int64_t *own, double end, int *
     if (st != PB_PATH) return st;
   }
   return PB_PATH;
+}
+
+/* The sequence that computes, from nothing and within M, exactly the
+ * values of set s[0..len) (they are live at its end; held values are
+ * live already), appended to *seq[0..*n): the reduced set's path read
+ * backwards (each set's step x computed from the set before it), then the
+ * nodes the reduction took out, in increasing order (their inputs are in
+ * s, before them; m(s) <= M holds their steps).  Every set on the way is
+ * PB_PATH (pb_search marked it with its step x).  Returns 0, or -1 past
+ * maxlen steps in all (or off a path: not after a search that found
+ * one). */
+static int pb_emit(pb *P, const int *s, int len, int **seq, int *n, int *cap, int maxlen) {
+  const remat_graph *g = P->g;
+  /* down the path: each level's removed nodes and step, stacked */
+  int *lv = NULL, nlv = 0, caplv = 0;  /* level starts in `items` */
+  int *items = NULL, nit = 0, capit = 0;
+  int *cur = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *cur);
+  int *red = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *red);
+  int clen = len, rc = 0;
+  memcpy(cur, s, (size_t)len * sizeof *cur);
+  for (;;) {
+    int rlen = clen;
+    memcpy(red, cur, (size_t)clen * sizeof *red);
+    pb_reduce(P, red, &rlen);
+    GROW(lv, caplv, nlv + 1, 64);
+    lv[nlv++] = nit;
+    /* this level's step (none at the last), then the removed nodes */
+    int x = -1;
+    long e = rlen ? pb_find(P, red, rlen) : -1;
+    if (rlen && (e < 0 || P->ent[e].status != PB_PATH || P->ent[e].x < 0)) {
+      rc = -1;
+      break;
+    }
+    if (rlen) x = P->ent[e].x;
+    GROW(items, capit, nit + clen + 1, 256);
+    items[nit++] = x;
+    for (int i = 0, j = 0; i < clen; i++) { /* cur minus red, both increasing */
+      while (j < rlen && red[j] < cur[i]) j++;
+      if ((j < rlen && red[j] == cur[i]) || (P->held && P->held[cur[i]])) continue;
+      items[nit++] = cur[i];
+    }
+    if (nit > maxlen) {
+      rc = -1;
+      break;
+    }
+    if (!rlen) break;
+    int nlen;
+    pb_step(P, red, rlen, x, cur, &nlen);
+    clen = nlen;
+  }
+  if (!rc) {
+    /* the deepest level first: its removed nodes; then each level above:
+     * its step x, then its removed nodes */
+    for (int l = nlv - 1; l >= 0; l--) {
+      int a = lv[l], b = l + 1 < nlv ? lv[l + 1] : nit;
+      if (*n + (b - a) > maxlen) {
+        rc = -1;
+        break;
+      }
+      GROW(*seq, *cap, *n + (b - a), 1024);
+      for (int i = a; i < b; i++)
+        if (items[i] >= 0) (*seq)[(*n)++] = items[i];
+    }
+  }
+  UTIL_FREE(lv, items, cur, red);
+  return rc;
+}
+
+/* The part that computes v from nothing, appended: a path to v's inputs
+ * (searched, within P->M), then v.  Returns 0, or -1 when no path was
+ * found or the sequence would pass maxlen. */
+static int pb_part(pb *P, int v, int **seq, int *n, int *cap, int maxlen) {
+  const remat_graph *g = P->g;
+  int nin = g->pred_off[v + 1] - g->pred_off[v];
+  /* v's own step: v (unless held: counted off the budget) and its inputs */
+  int64_t own = pb_free(P, v) ? 0 : g->m[v];
+  for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
+    if (!pb_free(P, g->pred[k])) own += g->m[g->pred[k]];
+  if (own > P->M) return -1;
+  memcpy(P->tmp, g->pred + g->pred_off[v], (size_t)nin * sizeof *P->tmp);
+  pb_reduce(P, P->tmp, &nin);
+  if (nin) {
+    long e = pb_find(P, P->tmp, nin);
+    if (e < 0 || pb_search(P, (size_t)e) != PB_PATH) return -1;
+  }
+  if (pb_emit(P, g->pred + g->pred_off[v], g->pred_off[v + 1] - g->pred_off[v], seq, n, cap,
+              maxlen - 1))
+    return -1;
+  GROW(*seq, *cap, *n + 1, 1024);
+  (*seq)[(*n)++] = v;
+  return 0;
+}
+
+int pebble_schedule(const remat_graph *g, int64_t budget, const int *copies,
+                    const pebble_params *p, int **seq, int *len) {
+  int n = g->n, cap = 0, k = 0, rc = 0;
+  *seq = NULL;
+  *len = 0;
+  int *held = util_calloc((size_t)(n ? n : 1), sizeof *held);
+  int64_t kept = 0;
+  for (int v = 0; v < n; v++)
+    if (copies && copies[v] == 1 && g->succ_off[v + 1] > g->succ_off[v]) {
+      held[v] = 1;
+      kept += g->m[v];
+    }
+  pb P = {.g = g, .M = budget - kept, .small = -1, .held = held, .p = p, .t0 = util_now()};
+  P.tmp = util_malloc((size_t)(n ? n : 1) * sizeof *P.tmp);
+  pb_grow_slots(&P);
+  P.end = deadline_left(p->deadline);
+  int maxlen = p->schedule_max > 0 ? p->schedule_max : INT_MAX;
+  /* the held values first, in index order (a part reads only held values
+   * of lower index, computed before it), then every sink */
+  for (int pass = 0; pass < 2 && !rc && P.M >= 0; pass++)
+    for (int v = 0; v < n && !rc; v++) {
+      int sink = g->succ_off[v + 1] == g->succ_off[v];
+      if (pass ? !sink : !held[v]) continue;
+      rc = pb_part(&P, v, seq, &k, &cap, maxlen);
+    }
+  if (rc || P.M < 0) {
+    free(*seq);
+    *seq = NULL;
+    k = 0;
+    rc = -1;
+  }
+  *len = k;
+  UTIL_FREE(held, P.tmp, P.pool, P.ent, P.slot, P.stack);
+  return rc;
 }
 
 /* The relaxations after the exact search gives up: nodes of at most

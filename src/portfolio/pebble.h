@@ -14,7 +14,8 @@
  * no sequence fits M: the proof covers every order and any number of
  * recomputations (REMAT_COVERS_ANY_ORDER), so more copies cannot help.
  * A path found, read backwards, computes the node from nothing within M
- * and says nothing about the rest of the graph.
+ * and says nothing about the rest of the graph: pebble_schedule builds a
+ * whole sequence from the paths of every sink.
  *
  * The search is depth first over the sets (sorted node lists), latest
  * node first, with one table of the sets already settled (a path to the
@@ -42,6 +43,8 @@ typedef struct pebble_params {
   int first_level;    /* 0: the exact search first; k > 0: start with
                          the k-th relaxation (for the tests) */
   volatile int *stop; /* give up when nonzero (NULL: never) */
+  int schedule_max;   /* pebble_schedule: the most steps it may make (0:
+                         no cap) */
 } pebble_params;
 
 void pebble_params_init(pebble_params *p);
@@ -67,5 +70,18 @@ typedef struct pebble_out {
 /* Look for a node that no sequence computes within budget. */
 void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
                   pebble_out *out);
+
+/* A schedule within budget from the paths (free order; any number of
+ * copies where copies[v] >= 2, copies NULL: everywhere): the values of
+ * C_v = 1 that some node reads are held from their one computation on
+ * (their sizes taken off the budget, free in the search), each computed
+ * from nothing along its path in index order, then every sink likewise,
+ * one after the other (the values of one part are read by none after
+ * it: the next part computes its own copies).  The search is the exact
+ * one on the lowered budget, a restriction: finding no path proves
+ * nothing.  Returns 0 with *seq (the caller frees it; at most
+ * p->schedule_max steps), or -1 (*seq NULL). */
+int pebble_schedule(const remat_graph *g, int64_t budget, const int *copies,
+                    const pebble_params *p, int **seq, int *len);
 
 #endif

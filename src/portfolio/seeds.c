@@ -12,6 +12,7 @@
 #include "chain.h"
 #include "echo.h"
 #include "heur.h"
+#include "pebble.h"
 #include "progress.h"
 #include "repeat.h"
 #include "rounding.h"
@@ -451,4 +452,39 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
     milp_best_line(&X.pr, util_now() - t0, r, "polished");
   prog_done(&X.pr);
   return err[0] != 0;
+}
+
+int *seeds_paths(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
+                 int *len) {
+  pebble_params pp;
+  pebble_params_init(&pp);
+  pp.deadline = deadline_in(seconds < SEEDS_PATHS_MAX ? seconds : SEEDS_PATHS_MAX);
+  pp.stop = p->stop;
+  pp.schedule_max = g->n > INT_MAX / SEEDS_PATHS_STEPS ? INT_MAX : SEEDS_PATHS_STEPS * g->n;
+  int *seq;
+  return pebble_schedule(g, p->budget, c, &pp, &seq, len) ? NULL : seq;
+}
+
+int seeds_probe_order(best *B, const remat_graph *on, const int *perm, int **seq, int *len) {
+  int n = on->n, fits = 0;
+  int *c = util_malloc((size_t)(n ? n : 1) * sizeof *c);
+  for (int i = 0; i < n; i++) c[i] = B->r->copies[perm ? perm[i] : i];
+  remat_result pr;
+  remat_result_init(&pr, on, B->p->budget, "anneal");
+  if (seeds_probe(on, B->p, c, B->p->time_limit * time_share(SHARE_SEEDS_PROBE), &pr))
+    best_error(B, "the copies probe produced an invalid schedule%s", "");
+  if (pr.seq && pr.peak <= B->p->budget) {
+    fits = 1;
+    int raised = sim_raise_copies(on, pr.seq, pr.len, c);
+    pthread_mutex_lock(&B->mu); /* best_offer reads them under it */
+    for (int i = 0; i < n; i++) B->r->copies[perm ? perm[i] : i] = c[i];
+    pthread_mutex_unlock(&B->mu);
+    best_copies_raised(B, raised, BEST_BY_SEEDS);
+    *seq = util_malloc((size_t)pr.len * sizeof **seq);
+    for (int i = 0; i < pr.len; i++) (*seq)[i] = perm ? perm[pr.seq[i]] : pr.seq[i];
+    *len = pr.len;
+  }
+  remat_result_free(&pr);
+  free(c);
+  return fits;
 }

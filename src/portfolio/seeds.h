@@ -93,6 +93,25 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
 int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
                 remat_result *r);
 
+/* The copies probe on the stages of `on` (g renumbered, node i is g's
+ * perm[i]; perm NULL: g itself), with B's C_v, for the SEEDS_PROBE share of
+ * the time limit: where its schedule fits the budget, C_v is raised to its
+ * copies where it is 2 or more (as the baselines raise it) and *seq (g's
+ * nodes, allocated) is set; returns whether it fits. */
+int seeds_probe_order(best *B, const remat_graph *on, const int *perm, int **seq, int *len);
+
+/* The pebbling paths' schedule (pebble_schedule, pebble.h: each sink
+ * computed from nothing, the values of C_v = 1 in c held), searched for
+ * `seconds` (at most SEEDS_PATHS_MAX), of at most SEEDS_PATHS_STEPS steps
+ * per node: a sequence within p->budget in some order with more copies
+ * where c is 2 or more, a start for an annealing where nothing else fits
+ * (it recomputes much of the graph before each sink).  Allocated; NULL
+ * when there is none. */
+#define SEEDS_PATHS_MAX 1.0
+#define SEEDS_PATHS_STEPS 64
+int *seeds_paths(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
+                 int *len);
+
 /* The C_v to build the model with: the caller's (p->copies, else
  * p->default_copies), raised to the copies of a node in a baseline
  * schedule within the budget where the caller's C_v is at least 2.

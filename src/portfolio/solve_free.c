@@ -96,8 +96,11 @@ typedef struct sfree {
   _Atomic long long stage_tbest_us; /* its last improvement, elapsed */
   int input_minimal;       /* the input order is a minimum-peak order */
   int stages_optimal;      /* the stage-axis search proved its optimum */
+  int probe_input;         /* the stages are the input order's: its copies
+                              probe fits, the chosen order's does not */
   int *perm;               /* node i of the renumbered graph is perm[i] */
   int *probe_seq, probe_len; /* the copies probe's schedule (g's nodes) */
+  int *paths_seq, paths_len; /* the pebbling paths' schedule (sfree_paths) */
   pthread_mutex_t wmu;     /* the watchers' naps (sfree_nap, sfree_wake) */
   pthread_cond_t wcv;
 } sfree;
@@ -239,38 +242,64 @@ static void sfree_baselines(sfree *F, seeds_base *S) {
   best_copies_raised(B, raised, BEST_BY_SEEDS);
 }
 
-/* The copies probe (seeds.h) on the stages of h (g renumbered, node i is
- * g's F->perm[i]; NULL: g itself), before the exact search and the
- * stage-axis search, whose C_v it raises: where its schedule fits, C_v
- * is raised to its copies where it is 2 or more, as the baselines raise
- * it, and the schedule (g's nodes) is kept for sfree_probe_offer. */
-static void sfree_probe(sfree *F, const remat_graph *h) {
+/* The copies probe on the stages of `on` (seeds_probe_order), its
+ * schedule kept for sfree_probe_offer: nonzero when it fits. */
+static int sfree_probe_on(sfree *F, const remat_graph *on, const int *perm) {
   best *B = &F->B;
-  const remat_graph *on = h ? h : B->g;
-  const int *perm = h ? F->perm : NULL;
-  int n = on->n;
-  int *c = util_malloc((size_t)(n ? n : 1) * sizeof *c);
-  for (int i = 0; i < n; i++) c[i] = B->r->copies[perm ? perm[i] : i];
-  remat_result pr;
-  remat_result_init(&pr, on, B->p->budget, "anneal");
   double t0 = best_elapsed(B);
-  if (seeds_probe(on, B->p, c, B->p->time_limit * time_share(SHARE_SEEDS_PROBE), &pr))
-    best_error(B, "the copies probe produced an invalid schedule%s", "");
-  best_verbose(B, "copies probe on the %s order: %.2fs, %s", h ? "chosen" : "input",
-               best_elapsed(B) - t0,
-               !pr.seq ? "nothing" : pr.peak <= B->p->budget ? "within budget" : "above the budget");
-  if (pr.seq && pr.peak <= B->p->budget) {
-    int raised = sim_raise_copies(on, pr.seq, pr.len, c);
-    pthread_mutex_lock(&B->mu); /* best_offer reads them under it */
-    for (int i = 0; i < n; i++) B->r->copies[perm ? perm[i] : i] = c[i];
-    pthread_mutex_unlock(&B->mu);
-    best_copies_raised(B, raised, BEST_BY_SEEDS);
-    F->probe_seq = util_malloc((size_t)pr.len * sizeof *F->probe_seq);
-    for (int i = 0; i < pr.len; i++) F->probe_seq[i] = perm ? perm[pr.seq[i]] : pr.seq[i];
-    F->probe_len = pr.len;
+  int fits = seeds_probe_order(B, on, perm, &F->probe_seq, &F->probe_len);
+  best_verbose(B, "copies probe on the %s order: %.2fs, %s", perm ? "chosen" : "input",
+               best_elapsed(B) - t0, fits ? "within budget" : "nothing within budget");
+  return fits;
+}
+
+/* The copies probe before the exact search and the stage-axis search, on
+ * the stages of h (the chosen order; NULL: the input order).  Where its
+ * schedule on h does not fit and the input order's does, the stages are
+ * the input order's: a lower peak without recomputation does not make an
+ * order a better frame for recomputing (a decoder's trace order, whose
+ * probe fits where that of a minimum-peak order 0.3 % below it does not:
+ * bench/RESULTS.md#free-order-paths).  Returns the graph to stage: h, or
+ * NULL for g (h freed, F->perm dropped). */
+static remat_graph *sfree_probe(sfree *F, remat_graph *h) {
+  if (sfree_probe_on(F, h ? h : F->B.g, h ? F->perm : NULL) || !h || best_stopped(&F->B))
+    return h;
+  if (!sfree_probe_on(F, F->B.g, NULL)) return h;
+  prog_line(&F->B.pr, "[%7.2fs] order     the stages are the input order's (its copies probe "
+                      "fits, the chosen order's does not)", best_elapsed(&F->B));
+  remat_graph_free(h);
+  free(F->perm);
+  F->perm = NULL;
+  F->probe_input = 1;
+  return NULL;
+}
+
+/* Where nothing fits yet (neither an order nor the copies probe), on
+ * graphs the joint annealing takes: the pebbling paths' schedule
+ * (seeds_paths), kept for sfree_paths_offer: where the stage-axis search
+ * finds nothing within M either, the joint annealing starts from it. */
+static void sfree_paths(sfree *F) {
+  best *B = &F->B;
+  if (B->p->keep_copies || B->g->n > SFREE_SEQ_NODES) return;
+  double t0 = best_elapsed(B);
+  F->paths_seq = seeds_paths(B->g, B->p, B->r->copies,
+                             B->p->time_limit * time_share(SHARE_PEBBLE_PATHS), &F->paths_len);
+  best_verbose(B, "pebbling paths: %s, %.2fs", F->paths_seq ? "a schedule within M" : "none",
+               best_elapsed(B) - t0);
+}
+
+/* The paths' schedule, offered where nothing better fits, C_v raised to
+ * its copies where C_v is 2 or more (the joint annealing's C_v). */
+static void sfree_paths_offer(sfree *F) {
+  best *B = &F->B;
+  if (F->paths_seq && !B->fits) {
+    int *was = best_raise_begin(B);
+    if (best_offer(B, F->paths_seq, F->paths_len, 0, "paths") < 0)
+      best_error(B, "the pebbling paths' schedule is outside C_v or M%s", "");
+    best_raise_end(B, was, "the pebbling paths'");
   }
-  remat_result_free(&pr);
-  free(c);
+  free(F->paths_seq);
+  F->paths_seq = NULL;
 }
 
 /* The probe's schedule, offered once B->fits no longer means "without
@@ -553,10 +582,8 @@ static void sfree_joint(sfree *F) {
   int n = B->g->n, *copies = B->r->copies, *was = NULL;
   if (!p->keep_copies) {
     copies = util_malloc((size_t)(n ? n : 1) * sizeof *copies);
-    was = util_malloc((size_t)(n ? n : 1) * sizeof *was);
-    memcpy(was, B->r->copies, (size_t)n * sizeof *was);
+    was = best_raise_begin(B);
     sfree_joint_copies(B->g, p, was, copies);
-    B->raise_copies = 1;
   }
   for (int k = 0; k < threads; k++) {
     W[k].c = (best_client){B, 0, BEST_FOLLOW, "moves"};
@@ -589,12 +616,8 @@ static void sfree_joint(sfree *F) {
   best_verbose(B, "joint annealing: %lld moves in %d threads over %.1f s, %d tries from "
                   "fresh orders", moves, threads, left, tries);
   if (was) {
-    B->raise_copies = 0;
-    int raised = 0;
-    for (int v = 0; v < n; v++) raised += B->r->copies[v] > was[v];
-    best_copies_raised(B, raised, "the joint annealing's");
+    best_raise_end(B, was, "the joint annealing's");
     free(copies);
-    free(was);
   }
 }
 
@@ -705,7 +728,8 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
       remat_graph *h = sfree_order(&F);
       if (!B->fits) bounds_order_cost(B, F.perm); /* and the covering bound over every order */
       if (!B->fits && !best_stopped(B) && g->n <= MODEL_MAX_NODES) sfree_baselines(&F, &sb);
-      if (!B->fits && !best_stopped(B) && !p->keep_copies && p->heuristics) sfree_probe(&F, h);
+      if (!B->fits && !best_stopped(B) && !p->keep_copies && p->heuristics) h = sfree_probe(&F, h);
+      if (!B->fits && !F.probe_seq && !best_stopped(B) && p->heuristics) sfree_paths(&F);
       if (!B->fits && !best_stopped(B)) sfree_exact(&F);
       if (!B->fits && !B->proven && !best_stopped(B) && g->n > MODEL_MAX_NODES) {
         large_segments(B, h ? h : g, h ? F.perm : NULL);
@@ -725,7 +749,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         if (small) end = cp_at;
         else if (joint) end = seq_at;
         else if (mid) split = seq_at;
-        if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower) {
+        if (!small && g->n <= SFREE_SEQ_NODES && F.order_peak > F.order_lower && !F.probe_input) {
           double descent = deadline_left(end) * time_share(SHARE_FREE_DESCENT);
           h = sfree_descend(&F, h, F.order_lower, deadline_in(descent));
           if (B->fits) B->proven = 1; /* no recomputation: the base duration */
@@ -734,6 +758,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
         seeds_base_offer(B, &sb, 0); /* after the branches above, which read
                                         B->fits as "no recomputation" */
         sfree_probe_offer(&F);
+        sfree_paths_offer(&F);
         int open = !B->proven && !best_stopped(B) && !(F.input_minimal && F.stages_optimal);
         if (open && small) sfree_cp(&F);
         else if (open && (joint || (mid && B->fits))) sfree_joint(&F);
@@ -745,6 +770,7 @@ int solve_free(const remat_graph *g, const remat_solve_params *p, remat_result *
     bounds_cover_end(B);
     seeds_base_free(&sb);
     free(F.probe_seq);
+    free(F.paths_seq);
     if (B->internal) {
       snprintf(r->message, sizeof r->message, "internal error: %.480s", B->errmsg);
       rc = REMAT_EINTERNAL;

@@ -13,10 +13,12 @@
  *          then the base one;
  *   joint  on graphs the free order's joint annealing takes
  *          (SFREE_SEQ_NODES), that annealing (seq_anneal.h) from the
- *          solve's best schedule (the input order where it has none), one
- *          run per thread, with its C_v (sfree_joint_copies): a schedule
- *          within the budget, shorter than the solve's, is what the free
- *          order would start from.
+ *          solve's best schedule (the input order where it has none; where
+ *          that is above the budget, the pebbling paths' schedule,
+ *          pebble_schedule, when there is one), one run per thread, with
+ *          its C_v (sfree_joint_copies): a schedule within the budget,
+ *          shorter than the solve's, is what the free order would start
+ *          from.
  * What it finds is re-simulated, goes to the message and to
  * r->other_order_duration / other_order_peak; r's schedule stays the input
  * order's, and its status and claims are the input order's.  The time
@@ -130,13 +132,15 @@ static int *hint_copies(const remat_graph *g, const remat_solve_params *p,
   return out;
 }
 
-/* The joint annealing for `seconds` from r's schedule; H->dur the best
- * found within the budget (0: none). */
+/* The joint annealing for `seconds` from seq[0..len) (NULL: r's
+ * schedule); H->dur the best found within the budget (0: none). */
 static void hint_joint(const remat_graph *g, const remat_solve_params *p, const remat_result *r,
-                       double seconds, hint *H) {
+                       const int *seq, int len, double seconds, hint *H) {
   int *input = NULL;
-  const int *seq = r->seq;
-  int len = r->len;
+  if (!seq) {
+    seq = r->seq;
+    len = r->len;
+  }
   if (!seq) {
     input = util_malloc((size_t)g->n * sizeof *input);
     for (int v = 0; v < g->n; v++) input[v] = v;
@@ -170,14 +174,29 @@ static void hint_joint(const remat_graph *g, const remat_solve_params *p, const 
   free(input);
 }
 
+/* The order search's progress: it stops once an order fits the budget
+ * or its bound shows that none does, or on the caller's stop. */
+typedef struct hint_order_ctx {
+  int64_t budget;
+  volatile int *caller, stop;
+} hint_order_ctx;
+
+static void hint_order_event(void *ctx, const order_event *e) {
+  hint_order_ctx *O = ctx;
+  if (e->peak <= O->budget || e->lower > O->budget || (O->caller && *O->caller)) O->stop = 1;
+}
+
 /* An order without recomputation within the budget, searched for at most
  * `seconds`: its peak (0: none found). */
 static int64_t hint_order(const remat_graph *g, const remat_solve_params *p, double seconds) {
+  hint_order_ctx O = {.budget = p->budget, .caller = p->stop};
   order_params op;
   order_params_init(&op);
   op.time_limit = seconds < 0.01 ? 0.01 : seconds;
-  op.stop = p->stop;
+  op.stop = &O.stop;
   op.seed = p->seed;
+  op.progress = hint_order_event;
+  op.progress_ctx = &O;
   order_result o;
   int64_t peak = 0;
   if (!order_solve(g, &op, &o) && o.order && o.peak <= p->budget) peak = o.peak;
@@ -225,7 +244,15 @@ void solve_hint(const remat_graph *g, const remat_solve_params *p, int rc, doubl
   double t1 = util_now();
   hint H = {.g = g, .budget = p->budget, .base = r->base_duration};
   pthread_mutex_init(&H.mu, NULL);
-  hint_joint(g, p, r, left, &H);
+  int *paths = NULL, plen = 0;
+  if (!fits) { /* a start within the budget: the pebbling paths' schedule */
+    int *c = r->copies ? NULL : seeds_caller_copies(g, p);
+    paths = seeds_paths(g, p, r->copies ? r->copies : c, left / 2, &plen);
+    free(c);
+  }
+  if (paths) hint_report(&H, paths, plen, "paths");
+  hint_joint(g, p, r, paths, plen, left - (util_now() - t1), &H);
+  free(paths);
   pthread_mutex_destroy(&H.mu);
   r->t_total += util_now() - t1;
   if (!H.dur || (fits && r->duration - H.dur < HINT_MIN_GAIN * (double)r->base_duration))

@@ -45,10 +45,40 @@ static remat_graph *scaled(const remat_graph *g, int64_t k) {
   return h;
 }
 
+/* The paths' schedule with copies (NULL: any number everywhere): -1, or a
+ * valid sequence within M computing every node, C_v = 1 kept; returns
+ * its length (-1: none) and the most computations of one node. */
+static int schedule_checked(const remat_graph *g, int64_t M, const int *copies, int *most) {
+  pebble_params p;
+  pebble_params_init(&p);
+  p.deadline = deadline_in(5);
+  p.schedule_max = 64 * g->n;
+  int *seq, len;
+  if (pebble_schedule(g, M, copies, &p, &seq, &len)) {
+    assert_null(seq);
+    return -1;
+  }
+  remat_sim s;
+  assert_int_equal(remat_simulate(g, seq, len, &s, NULL), 0);
+  assert_true(s.peak <= M);
+  assert_true(len <= p.schedule_max);
+  int *cnt = calloc((size_t)g->n, sizeof *cnt);
+  for (int i = 0; i < len; i++) cnt[seq[i]]++;
+  *most = 0;
+  for (int v = 0; v < g->n; v++) {
+    assert_true(cnt[v] >= 1);
+    if (copies && copies[v] == 1) assert_int_equal(cnt[v], 1);
+    if (cnt[v] > *most) *most = cnt[v];
+  }
+  free(cnt);
+  free(seq);
+  return len;
+}
+
 static void test_pebble_exhaustive(void **state) {
   (void)state;
-  int infeasible = 0, proven = 0, cases = 0, relaxed[PEBBLE_LEVELS] = {0};
-  int cap[EXH_MAXN];
+  int infeasible = 0, proven = 0, cases = 0, relaxed[PEBBLE_LEVELS] = {0}, built = 0, held = 0;
+  int cap[EXH_MAXN], ones[EXH_MAXN];
   for (int v = 0; v < EXH_MAXN; v++) cap[v] = 4;
   for (uint64_t seed = 1; seed <= 300; seed++) {
     int n = 4 + (int)(seed % 3);
@@ -57,12 +87,23 @@ static void test_pebble_exhaustive(void **state) {
     remat_graph *h = seed % 3 ? NULL : scaled(g, 999999937LL);
     const remat_graph *on = h ? h : g;
     int64_t lo = remat_graph_min_peak(on), hi = remat_topo_peak(on);
+    /* C_v = 1 on every third node that has a reader (held by the paths'
+     * schedule) */
+    for (int v = 0; v < n; v++) ones[v] = v % 3 == 1 && graph_nsucc(on, v) ? 1 : 4;
     /* near max_v, where nothing may fit */
     for (int b = 0; b <= 3; b++) {
       int64_t M = lo + (hi - lo) * b / 10;
       int64_t best = exh_best(on, M, cap, 0);
       pebble_status st = check(on, M, NULL);
       if (st == PEBBLE_INFEASIBLE) assert_int_equal(best, -1);
+      /* the paths' schedule: wherever every node has a path (check():
+       * complete), so does every sink, one by one; one of at most 4
+       * computations per node is one the exhaustive search finds too */
+      int most, len = schedule_checked(on, M, NULL, &most);
+      assert_int_equal(len > 0, st == PEBBLE_OPEN);
+      if (len > 0 && most <= 4) assert_true(best >= 0);
+      built += len > 0;
+      held += schedule_checked(on, M, ones, &most) > 0;
       /* each relaxation alone: its proofs hold too */
       for (int k = 1; k < PEBBLE_LEVELS; k++)
         if (check_at(on, M, k, NULL) == PEBBLE_INFEASIBLE) {
@@ -76,8 +117,10 @@ static void test_pebble_exhaustive(void **state) {
     remat_graph_free(h);
     remat_graph_free(g);
   }
-  fprintf(stderr, "  %d cases, %d infeasible, %d of them proven (relaxed searches: %d, %d, %d)\n",
-          cases, infeasible, proven, relaxed[1], relaxed[2], relaxed[3]);
+  fprintf(stderr, "  %d cases, %d infeasible, %d of them proven (relaxed searches: %d, %d, %d); "
+          "the paths' schedule on %d, %d with C_v = 1 held\n",
+          cases, infeasible, proven, relaxed[1], relaxed[2], relaxed[3], built, held);
+  assert_true(held > 0);
   assert_true(infeasible > 0);
   assert_true(proven * 10 >= infeasible * 9);
 }
@@ -143,75 +186,10 @@ static void test_pebble_gives_up(void **state) {
   remat_graph_free(g);
 }
 
-/* The paths' schedule with copies (NULL: any number everywhere): -1, or a
- * valid sequence within M computing every node, C_v = 1 kept; returns
- * its length (-1: none) and the most computations of one node. */
-static int schedule_checked(const remat_graph *g, int64_t M, const int *copies, int *most) {
-  pebble_params p;
-  pebble_params_init(&p);
-  p.deadline = deadline_in(5);
-  p.schedule_max = 64 * g->n;
-  int *seq, len;
-  if (pebble_schedule(g, M, copies, &p, &seq, &len)) {
-    assert_null(seq);
-    return -1;
-  }
-  remat_sim s;
-  assert_int_equal(remat_simulate(g, seq, len, &s, NULL), 0);
-  assert_true(s.peak <= M);
-  assert_true(len <= p.schedule_max);
-  int *cnt = calloc((size_t)g->n, sizeof *cnt);
-  for (int i = 0; i < len; i++) cnt[seq[i]]++;
-  *most = 0;
-  for (int v = 0; v < g->n; v++) {
-    assert_true(cnt[v] >= 1);
-    if (copies && copies[v] == 1) assert_int_equal(cnt[v], 1);
-    if (cnt[v] > *most) *most = cnt[v];
-  }
-  free(cnt);
-  free(seq);
-  return len;
-}
-
+/* The paths' schedule on the residual blocks: the first block's input
+ * rebuilt within 5, the second's not, at sizes near 10^12 too. */
 static void test_pebble_schedule(void **state) {
   (void)state;
-  int cases = 0, built = 0, held = 0;
-  int cap[EXH_MAXN], ones[EXH_MAXN];
-  for (int v = 0; v < EXH_MAXN; v++) cap[v] = 4;
-  for (uint64_t seed = 1; seed <= 200; seed++) {
-    int n = 4 + (int)(seed % 3);
-    remat_graph *g = oracle_dag(n, 30 + (int)(seed % 4) * 15, 9, 20, 7100 + seed);
-    remat_graph *h = seed % 3 ? NULL : scaled(g, 999999937LL);
-    const remat_graph *on = h ? h : g;
-    int64_t lo = remat_graph_min_peak(on), hi = remat_topo_peak(on);
-    /* C_v = 1 on every third node that has a reader (held by the schedule) */
-    for (int v = 0; v < n; v++) ones[v] = v % 3 == 1 && graph_nsucc(on, v) ? 1 : 4;
-    for (int b = 0; b <= 3; b++) {
-      int64_t M = lo + (hi - lo) * b / 10;
-      int most;
-      pebble_params p;
-      pebble_params_init(&p);
-      pebble_out o;
-      pebble_check(on, M, &p, &o);
-      int len = schedule_checked(on, M, NULL, &most);
-      /* every node computable within M: so is every sink, one by one */
-      if (o.complete) assert_true(len > 0);
-      if (o.status == PEBBLE_INFEASIBLE) assert_int_equal(len, -1);
-      /* a schedule of at most 4 computations per node: the exhaustive
-       * search (up to 4) finds one too */
-      if (len > 0 && most <= 4) assert_true(exh_best(on, M, cap, 0) >= 0);
-      built += len > 0;
-      if (schedule_checked(on, M, ones, &most) > 0) held++;
-      cases++;
-    }
-    remat_graph_free(h);
-    remat_graph_free(g);
-  }
-  fprintf(stderr, "  %d cases, a schedule on %d, %d with C_v = 1 held\n", cases, built, held);
-  assert_true(built > cases / 2);
-  assert_true(held > 0);
-  /* the residual blocks: the first block's input rebuilt within 5, the
-   * second's not, at sizes near 10^12 too */
   const int64_t units[] = {1, 1000000000000LL};
   for (int u = 0; u < 2; u++) {
     remat_graph *one = blocks(1, units[u]), *two = blocks(2, units[u]);

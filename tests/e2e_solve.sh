@@ -307,6 +307,15 @@ jq -e '.order == "input" and .status == "feasible" and .within_budget and
 run "$REMAT" eval t60k.json t60k-r.json --budget 0.5
 [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
 
+t_case "beyond the stage model: nothing within the budget, before the time limit"
+# at 0.3 % of the peak no checkpoint set of the segment search's grid fits
+# (nor a baseline): the solve ends early and says that time was not what
+# it lacked
+run "$REMAT" solve t60k.json --budget 0.003 --time-limit $((60 * T_SLOW)) -o t60k-low.json
+[ "$rc" = 3 ] && grep -Eq "^remat solve: ended before the time limit: no schedule within 179063 found on the input order \(60003 nodes, beyond the stage model: the baselines and the segment search, which found no checkpoint set within it\); best peak [0-9]+ \([0-9.]+% of budget\); more copies or the free order \(--free-order\) may reach it$" <<<"$err" &&
+  jq -e '.status == "over-budget" and .time_s < 30' t60k-low.json >/dev/null ||
+  fail "exit $rc: $err $(jq -c '[.status, .time_s]' t60k-low.json)"
+
 t_case "beyond the stage model: repeated blocks composed, --hierarchy"
 # 20,001 identical layers (80,005 nodes; tests/blocks.h's dropout_layers):
 # b = f(h), d = f(b) saved for the backward pass, h' = f(h, d)

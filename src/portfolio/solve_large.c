@@ -92,6 +92,9 @@ void large_segments(best *B, const remat_graph *on, const int *perm) {
                so.evals, so.dropped, so.forward);
 }
 
+/* Seconds left at the end that make it an early one. */
+#define LARGE_EARLY 1.0
+
 /* The status and its message; what the proof and the bound cover: the
  * order cost bound every sequence, the closure bound those whose first
  * computations follow the input order, with C_v. */
@@ -126,13 +129,21 @@ static void large_status(best *B) {
   } else if (B->proven && B->proof.pebble_node >= 0) {
     result_infeasible_pebble(r, g, B->proof.pebble_node);
   } else {
+    /* the segment search ends early where no checkpoint set of its grid
+     * fits: more time would not help then */
+    int early = !best_interrupted(B) && best_left(B) > LARGE_EARLY;
     r->status = REMAT_STATUS_OVER_BUDGET;
     snprintf(r->message, sizeof r->message,
              "%s: no schedule within %lld found on the input order (%d nodes, beyond the "
-             "stage model: the baselines and the segment search); best peak %lld (%.1f%% of "
-             "budget); more time, more copies or the free order (--free-order) may reach it",
-             best_interrupted(B) ? "interrupted" : "out of time", (long long)B->p->budget, g->n,
-             (long long)r->peak, 100.0 * (double)r->peak / (double)B->p->budget);
+             "stage model: the baselines and the segment search%s); best peak %lld (%.1f%% of "
+             "budget); %s or the free order (--free-order) may reach it",
+             best_interrupted(B) ? "interrupted"
+             : early             ? "ended before the time limit"
+                                 : "out of time",
+             (long long)B->p->budget, g->n,
+             early ? ", which found no checkpoint set within it" : "", (long long)r->peak,
+             100.0 * (double)r->peak / (double)B->p->budget,
+             early ? "more copies" : "more time, more copies");
   }
 }
 

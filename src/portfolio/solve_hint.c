@@ -13,12 +13,12 @@
  *          then the base one;
  *   joint  on graphs the free order's joint annealing takes
  *          (SFREE_SEQ_NODES), that annealing (seq_anneal.h) from the
- *          solve's best schedule (the input order where it has none; where
- *          that is above the budget, the pebbling paths' schedule,
- *          pebble_schedule, when there is one), one run per thread, with
- *          its C_v (sfree_joint_copies): a schedule within the budget,
- *          shorter than the solve's, is what the free order would start
- *          from.
+ *          solve's best schedule (the input order where it has none), one
+ *          run per thread (where that schedule is above the budget, the
+ *          first thread's from the pebbling paths' schedule, seeds_paths,
+ *          when there is one), with its C_v (sfree_joint_copies): a
+ *          schedule within the budget, shorter than the solve's, is what
+ *          the free order would start from.
  * What it finds is re-simulated, goes to the message and to
  * r->other_order_duration / other_order_peak; r's schedule stays the input
  * order's, and its status and claims are the input order's.  The time
@@ -132,29 +132,28 @@ static int *hint_copies(const remat_graph *g, const remat_solve_params *p,
   return out;
 }
 
-/* The joint annealing for `seconds` from seq[0..len) (NULL: r's
- * schedule); H->dur the best found within the budget (0: none). */
+/* The joint annealing for `seconds` from r's schedule (the input order
+ * where it has none), and from start[0..slen) in the first thread when
+ * given; H->dur the best found within the budget (0: none). */
 static void hint_joint(const remat_graph *g, const remat_solve_params *p, const remat_result *r,
-                       const int *seq, int len, double seconds, hint *H) {
+                       const int *start, int slen, double seconds, hint *H) {
   int *input = NULL;
-  if (!seq) {
-    seq = r->seq;
-    len = r->len;
-  }
+  const int *seq = r->seq;
+  int len = r->len;
   if (!seq) {
     input = util_malloc((size_t)g->n * sizeof *input);
     for (int v = 0; v < g->n; v++) input[v] = v;
     seq = input;
     len = g->n;
   }
-  int *copies = hint_copies(g, p, r, seq, len);
+  int *copies = hint_copies(g, p, r, start ? start : seq, start ? slen : len);
   int threads = p->threads > 0 ? p->threads : util_ncpus();
   if (threads > REMAT_MAX_THREADS) threads = REMAT_MAX_THREADS;
   if (threads < 1) threads = 1;
   hint_run W[REMAT_MAX_THREADS];
   deadline end = deadline_in(seconds);
   for (int k = 0; k < threads; k++) {
-    W[k] = (hint_run){.H = H, .seq = seq, .len = len};
+    W[k] = (hint_run){.H = H, .seq = k || !start ? seq : start, .len = k || !start ? len : slen};
     sqa_params_init(&W[k].p);
     W[k].p.budget = p->budget;
     W[k].p.copies = copies;

@@ -6,7 +6,8 @@
  * cannot be rebuilt below its peak, and finds nothing where the first
  * block's input can be.  The paths' schedule (pebble_schedule) is a valid
  * sequence within M that computes every node and keeps C_v = 1, wherever
- * the exact search finds a path for every node (without C_v = 1 nodes). */
+ * the exact search finds a path for every node (without C_v = 1 nodes);
+ * sinks that read one value share a part. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,9 +188,25 @@ static void test_pebble_gives_up(void **state) {
 }
 
 /* The paths' schedule on the residual blocks: the first block's input
- * rebuilt within 5, the second's not, at sizes near 10^12 too. */
+ * rebuilt within 5, the second's not, at sizes near 10^12 too; two sinks
+ * that read one value are one part (a chain a, b, c, then s1 and s2 both
+ * reading c: 5 steps, where a part each would rebuild the chain). */
 static void test_pebble_schedule(void **state) {
   (void)state;
+  oracle_arrays a = oracle_arrays_new(5, 4);
+  for (int v = 0; v < 5; v++) {
+    a.w[v] = 1;
+    a.m[v] = 1000000000000LL;
+  }
+  oracle_edge(&a, 0, 1);
+  oracle_edge(&a, 1, 2);
+  oracle_edge(&a, 2, 3);
+  oracle_edge(&a, 2, 4);
+  remat_graph *fork = oracle_build(&a, "fork");
+  int most;
+  assert_int_equal(schedule_checked(fork, 2000000000000LL, NULL, &most), 5);
+  assert_int_equal(most, 1);
+  remat_graph_free(fork);
   const int64_t units[] = {1, 1000000000000LL};
   for (int u = 0; u < 2; u++) {
     remat_graph *one = blocks(1, units[u]), *two = blocks(2, units[u]);

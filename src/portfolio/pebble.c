@@ -326,28 +326,55 @@ static int pb_emit(pb *P, const int *s, int len, int **seq, int *n, int *cap, in
   return rc;
 }
 
-/* The part that computes v from nothing, appended: a path to v's inputs
- * (searched, within P->M), then v.  Returns 0, or -1 when no path was
- * found or the sequence would pass maxlen. */
-static int pb_part(pb *P, int v, int **seq, int *n, int *cap, int maxlen) {
+static int pb_int_cmp(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* The union of the inputs of vs[0..nv) that are not free, sorted, into
+ * u; returns its length (u holds g->n). */
+static int pb_union(const pb *P, const int *vs, int nv, int *u, char *mark) {
   const remat_graph *g = P->g;
-  int nin = g->pred_off[v + 1] - g->pred_off[v];
-  /* v's own step: v (unless held: counted off the budget) and its inputs */
-  int64_t own = pb_free(P, v) ? 0 : g->m[v];
-  for (int k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
-    if (!pb_free(P, g->pred[k])) own += g->m[g->pred[k]];
-  if (own > P->M) return -1;
-  memcpy(P->tmp, g->pred + g->pred_off[v], (size_t)nin * sizeof *P->tmp);
+  int k = 0;
+  for (int i = 0; i < nv; i++)
+    for (int e = g->pred_off[vs[i]]; e < g->pred_off[vs[i] + 1]; e++) {
+      int x = g->pred[e];
+      if (!mark[x] && !pb_free(P, x)) {
+        mark[x] = 1;
+        u[k++] = x;
+      }
+    }
+  for (int i = 0; i < k; i++) mark[u[i]] = 0;
+  qsort(u, (size_t)k, sizeof *u, pb_int_cmp);
+  return k;
+}
+
+/* Whether the nodes vs[0..nv) can be computed one after the other once
+ * the union u[0..nu) of their inputs is live: each step holds at most u
+ * and the node (unless free), and a path leads to u. */
+static int pb_group_ok(pb *P, const int *vs, int nv, const int *u, int nu) {
+  const remat_graph *g = P->g;
+  int64_t mu = 0, most = 0;
+  for (int i = 0; i < nu; i++) mu += g->m[u[i]];
+  for (int i = 0; i < nv; i++)
+    if (!pb_free(P, vs[i]) && g->m[vs[i]] > most) most = g->m[vs[i]];
+  if (mu + most > P->M) return 0;
+  int nin = nu;
+  memcpy(P->tmp, u, (size_t)nu * sizeof *P->tmp);
   pb_reduce(P, P->tmp, &nin);
-  if (nin) {
-    long e = pb_find(P, P->tmp, nin);
-    if (e < 0 || pb_search(P, (size_t)e) != PB_PATH) return -1;
-  }
-  if (pb_emit(P, g->pred + g->pred_off[v], g->pred_off[v + 1] - g->pred_off[v], seq, n, cap,
-              maxlen - 1))
-    return -1;
-  GROW(*seq, *cap, *n + 1, 1024);
-  (*seq)[(*n)++] = v;
+  if (!nin) return 1;
+  long e = pb_find(P, P->tmp, nin);
+  return e >= 0 && pb_search(P, (size_t)e) == PB_PATH;
+}
+
+/* The part that computes vs[0..nv) from nothing, appended: the path to
+ * the union of their inputs u[0..nu) (pb_group_ok), then each of them.
+ * Returns 0, or -1 past maxlen steps. */
+static int pb_part(pb *P, const int *vs, int nv, const int *u, int nu, int **seq, int *n,
+                   int *cap, int maxlen) {
+  if (pb_emit(P, u, nu, seq, n, cap, maxlen - nv) || *n + nv > maxlen) return -1;
+  GROW(*seq, *cap, *n + nv, 1024);
+  for (int i = 0; i < nv; i++) (*seq)[(*n)++] = vs[i];
   return 0;
 }
 
@@ -368,14 +395,42 @@ int pebble_schedule(const remat_graph *g, int64_t budget, const int *copies,
   pb_grow_slots(&P);
   P.end = deadline_left(p->deadline);
   int maxlen = p->schedule_max > 0 ? p->schedule_max : INT_MAX;
-  /* the held values first, in index order (a part reads only held values
-   * of lower index, computed before it), then every sink */
-  for (int pass = 0; pass < 2 && !rc && P.M >= 0; pass++)
+  /* the held values first, one part each in index order (a part reads
+   * only held values of lower index, computed before it), then the sinks
+   * in index order, as many in one part as a path to their inputs' union
+   * allows (each part rebuilds what it reads: fewer parts, less of it) */
+  size_t sz = (size_t)(n ? n : 1);
+  int *vs = util_malloc(sz * sizeof *vs), *u = util_malloc(sz * sizeof *u);
+  int *u2 = util_malloc(sz * sizeof *u2);
+  char *mark = util_calloc(sz, 1);
+  int nv = 0, nu = 0;
+  for (int pass = 0; pass < 2 && !rc && P.M >= 0; pass++) {
     for (int v = 0; v < n && !rc; v++) {
       int sink = g->succ_off[v + 1] == g->succ_off[v];
       if (pass ? !sink : !held[v]) continue;
-      rc = pb_part(&P, v, seq, &k, &cap, maxlen);
+      if (nv) { /* a sink: it joins the part, or the part so far is emitted */
+        vs[nv] = v;
+        int nu2 = pb_union(&P, vs, nv + 1, u2, mark);
+        if (pb_group_ok(&P, vs, nv + 1, u2, nu2)) {
+          nv++;
+          memcpy(u, u2, (size_t)nu2 * sizeof *u);
+          nu = nu2;
+          continue;
+        }
+        rc = pb_part(&P, vs, nv, u, nu, seq, &k, &cap, maxlen);
+      }
+      vs[0] = v;
+      nv = 1;
+      nu = pb_union(&P, vs, 1, u, mark);
+      if (!rc && !pb_group_ok(&P, vs, 1, u, nu)) rc = -1;
+      if (!rc && !pass) { /* a held value: its own part */
+        rc = pb_part(&P, vs, 1, u, nu, seq, &k, &cap, maxlen);
+        nv = 0;
+      }
     }
+  }
+  if (!rc && nv) rc = pb_part(&P, vs, nv, u, nu, seq, &k, &cap, maxlen);
+  UTIL_FREE(vs, u, u2, mark);
   if (rc || P.M < 0) {
     free(*seq);
     *seq = NULL;

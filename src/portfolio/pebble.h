@@ -75,9 +75,10 @@ void pebble_check(const remat_graph *g, int64_t budget, const pebble_params *p,
  * copies where copies[v] >= 2, copies NULL: everywhere): the values of
  * C_v = 1 that some node reads are held from their one computation on
  * (their sizes taken off the budget, free in the search), each computed
- * from nothing along its path in index order, then every sink likewise,
- * one after the other (the values of one part are read by none after
- * it: the next part computes its own copies).  The search is the exact
+ * from nothing along its path in index order, then the sinks in index
+ * order, in parts of as many as a path to the union of their inputs
+ * allows, each part from nothing (the values of one part are read by none
+ * after it: the next part computes its own copies).  The search is the exact
  * one on the lowered budget, a restriction: finding no path proves
  * nothing.  Returns 0 with *seq (the caller frees it; at most
  * p->schedule_max steps), or -1 (*seq NULL). */

@@ -258,8 +258,8 @@ static int sfree_probe_on(sfree *F, const remat_graph *on, const int *perm) {
  * schedule on h does not fit and the input order's does, the stages are
  * the input order's: a lower peak without recomputation does not make an
  * order a better frame for recomputing (a decoder's trace order, whose
- * probe fits where that of a minimum-peak order 0.3 % below it does not:
- * bench/RESULTS.md#free-order-paths).  Returns the graph to stage: h, or
+ * probe fits where that of a minimum-peak order a little below it does
+ * not: bench/RESULTS.md#free-order-paths).  Returns the graph to stage: h, or
  * NULL for g (h freed, F->perm dropped). */
 static remat_graph *sfree_probe(sfree *F, remat_graph *h) {
   if (sfree_probe_on(F, h ? h : F->B.g, h ? F->perm : NULL) || !h || best_stopped(&F->B))

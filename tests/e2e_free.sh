@@ -99,7 +99,8 @@ t_case "free order: the pebbling paths' schedule where nothing else fits"
 # three values each b_i needs the chain rebuilt from f0 while b_{i+1} is
 # held: hundreds of recomputations, which the stage model's C_v and the
 # annealing from a schedule above the budget do not reach; the paths'
-# schedule computes aux after b0, in another order than the input's
+# schedule computes aux with the sinks at the end, not after f39 as the
+# input order does: another order
 U=999999999989 W=99999989
 {
   printf '{"name": "rebuild40", "nodes": ['

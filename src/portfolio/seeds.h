@@ -107,7 +107,7 @@ int seeds_probe_order(best *B, const remat_graph *on, const int *perm, int **seq
  * where c is 2 or more, a start for an annealing where nothing else fits
  * (it recomputes much of the graph before each sink).  Allocated; NULL
  * when there is none. */
-#define SEEDS_PATHS_MAX 1.0
+#define SEEDS_PATHS_MAX 2.0
 #define SEEDS_PATHS_STEPS 64
 int *seeds_paths(const remat_graph *g, const remat_solve_params *p, const int *c, double seconds,
                  int *len);

@@ -37,7 +37,7 @@
   X(FREE_ORDER, 0.25, 0, 1, "the time left: free order's order search")                  \
   X(FREE_EXACT, 0.5, 0, 1, "the time left: free order's exact search")                   \
   X(FREE_CP, 0.5, 0, 1, "the time left: free order's CP on small graphs")                \
-  X(PEBBLE_PATHS, 0.05, 0, 1, "the limit: free order's schedule from the pebbling paths") \
+  X(PEBBLE_PATHS, 0.25, 0, 1, "the time left: free order's schedule from the pebbling paths") \
   X(FREE_SEQ, 0.5, 0, 1, "the time left: free order's joint annealing")                  \
   X(FREE_DESCENT, 0.3, 0, 1, "the stage-axis search's time: the order descent first")    \
   X(FREE_TRY_DESCENT, 0.15, 0, 1, "the time left: a joint-annealing try's descent")      \

@@ -283,7 +283,7 @@ static void sfree_paths(sfree *F) {
   if (B->p->keep_copies || B->g->n > SFREE_SEQ_NODES) return;
   double t0 = best_elapsed(B);
   F->paths_seq = seeds_paths(B->g, B->p, B->r->copies,
-                             B->p->time_limit * time_share(SHARE_PEBBLE_PATHS), &F->paths_len);
+                             best_left(B) * time_share(SHARE_PEBBLE_PATHS), &F->paths_len);
   best_verbose(B, "pebbling paths: %s, %.2fs", F->paths_seq ? "a schedule within M" : "none",
                best_elapsed(B) - t0);
 }

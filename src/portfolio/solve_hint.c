@@ -113,21 +113,27 @@ static void *hint_thread(void *arg) {
   return NULL;
 }
 
+/* The solve's C_v (r's, else the caller's), allocated. */
+static int *hint_solve_copies(const remat_graph *g, const remat_solve_params *p,
+                              const remat_result *r) {
+  if (!r->copies) return seeds_caller_copies(g, p);
+  int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
+  memcpy(c, r->copies, (size_t)g->n * sizeof *c);
+  return c;
+}
+
 /* The free order's C_v for the annealing from seq[0..len): the joint
  * annealing's (solve_free.h) from the solve's C_v, and at least seq's
  * copies (its start must keep to them). */
 static int *hint_copies(const remat_graph *g, const remat_solve_params *p,
                         const remat_result *r, const int *seq, int len) {
   int n = g->n;
-  int *c = r->copies ? NULL : seeds_caller_copies(g, p), *cnt = util_calloc((size_t)n, sizeof *cnt);
-  int *out = util_malloc((size_t)n * sizeof *out);
-  memcpy(out, r->copies ? r->copies : c, (size_t)n * sizeof *out);
+  int *cnt = util_calloc((size_t)(n ? n : 1), sizeof *cnt), *out = hint_solve_copies(g, p, r);
   sfree_limit_copies(g, out);
   sfree_joint_copies(g, p, out, out);
   for (int i = 0; i < len; i++) cnt[seq[i]]++;
   for (int v = 0; v < n; v++)
     if (out[v] && cnt[v] > out[v]) out[v] = cnt[v];
-  free(c);
   free(cnt);
   return out;
 }
@@ -245,8 +251,8 @@ void solve_hint(const remat_graph *g, const remat_solve_params *p, int rc, doubl
   pthread_mutex_init(&H.mu, NULL);
   int *paths = NULL, plen = 0;
   if (!fits) { /* a start within the budget: the pebbling paths' schedule */
-    int *c = r->copies ? NULL : seeds_caller_copies(g, p);
-    paths = seeds_paths(g, p, r->copies ? r->copies : c, left / 2, &plen);
+    int *c = hint_solve_copies(g, p, r);
+    paths = seeds_paths(g, p, c, left / 2, &plen);
     free(c);
   }
   if (paths) hint_report(&H, paths, plen, "paths");

@@ -93,14 +93,14 @@ run "$REMAT" solve two.json --budget 20 --copies 2 --time-limit 20 -q -o two-20.
   ! grep -q -- "--free-order" <<<"$err" && [ "$(jq -c .other_order two-20.json)" = null ] ||
   fail "budget 20: exit $rc: $err"
 
-t_case "free order: the pebbling paths' schedule where nothing else fits"
+t_case "a chain rebuilt from its start: the walk on demand, free order too"
 # a forward chain f0..f39, aux (reads f0), then the backward b39..b0 (b_i
 # reads f_i and b_{i+1}); sizes near 10^12, durations near 10^9.  Within
 # three values each b_i needs the chain rebuilt from f0 while b_{i+1} is
 # held: hundreds of recomputations, which the stage model's C_v and the
-# annealing from a schedule above the budget do not reach; the paths'
-# schedule computes aux with the sinks at the end, not after f39 as the
-# input order does: another order
+# annealing from a schedule above the budget do not reach; the walk on
+# demand does, on the input order's stages (C_v raised to its copies), and
+# free order starts from it on its own order's
 U=999999999989 W=99999989
 {
   printf '{"name": "rebuild40", "nodes": ['
@@ -114,16 +114,14 @@ U=999999999989 W=99999989
   printf '["f0", "aux"]]}\n'
 } >rebuild.json
 B=$((3 * U))
-run "$REMAT" solve rebuild.json --budget $B --free-order --time-limit 10 --threads 2 -q -o rb-free.json
-[ "$rc" = 0 ] && [ "$(jq -r .within_budget rb-free.json)" = true ] &&
-  [ "$(jq '.recomputations > 100' rb-free.json)" = true ] ||
-  fail "free order: exit $rc: $err $(jq -c '[.peak, .recomputations]' rb-free.json)"
-run "$REMAT" eval rebuild.json rb-free.json --budget $B
-[ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
-run "$REMAT" solve rebuild.json --budget $B --time-limit 30 --threads 2 -q -o rb-fixed.json
-[ "$rc" = 3 ] && grep -q "the free order (--free-order) reaches it" <<<"$err" &&
-  [ "$(jq '.other_order.peak <= '"$B" rb-fixed.json)" = true ] ||
-  fail "input order: exit $rc: $err $(jq -c .other_order rb-fixed.json)"
+for order in --free-order ""; do
+  run "$REMAT" solve rebuild.json --budget $B $order --time-limit 10 --threads 2 -q -o rb.json
+  [ "$rc" = 0 ] && [ "$(jq -r .within_budget rb.json)" = true ] &&
+    [ "$(jq '.recomputations > 100' rb.json)" = true ] ||
+    fail "${order:-input order}: exit $rc: $err $(jq -c '[.peak, .recomputations]' rb.json)"
+  run "$REMAT" eval rebuild.json rb.json --budget $B
+  [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
+done
 
 t_case "emit --free-order: the MiniZinc model agrees with the FlatZinc and solve"
 t_diamond dia.json
@@ -279,20 +277,21 @@ run "$REMAT" eval tr5k.json tr5k_r.json --budget 0.5
 [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
 
 t_case "free order: the joint annealing's extra copies raise C_v, not with --strict-copies"
-# Its best computes some node three times, each count within the result's
-# "copies"; with --strict-copies no node more than twice.
+# At 0.5 the probes' schedules raise C_v on a few nodes, the joint
+# annealing's on more: some node may be computed three times or more, each
+# count within the result's "copies"; with --strict-copies no node more
+# than twice.
 "$REMAT" gen layered --nodes 60 --seed 1 -q -o l60.json
-run "$REMAT" solve l60.json --budget 0.6 --free-order --time-limit $((4 * T_SLOW)) -o l60_r.json
+run "$REMAT" solve l60.json --budget 0.5 --free-order --time-limit $((4 * T_SLOW)) -o l60_r.json
 [ "$rc" = 0 ] || fail "exit $rc: $(tail -n 2 <<<"$err")"
 grep -Eq "^remat: \[ *[0-9.]+s\] copies    C_v raised on [0-9]+ nodes? to its copies in the joint annealing's schedule within budget; claims speak of the raised C_v \(the result's \"copies\"\)$" <<<"$err" ||
   fail "no raise by the joint annealing: $(grep copies <<<"$err")"
-jq -e '[.sequence | group_by(.) | .[] | length] | max > 2' l60_r.json >/dev/null ||
-  fail "no node computed three times"
+jq -e '[.copies[]] | max > 2' l60_r.json >/dev/null || fail "no C_v above 2"
 jq -e '. as $r | [.sequence | group_by(.) | .[] | {k: (.[0] | tostring), c: length}]
        | all(.c <= $r.copies[.k])' l60_r.json >/dev/null || fail "a count above the result's copies"
-run "$REMAT" eval l60.json l60_r.json --budget 0.6
+run "$REMAT" eval l60.json l60_r.json --budget 0.5
 [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
-run "$REMAT" solve l60.json --budget 0.6 --free-order --strict-copies --time-limit $((4 * T_SLOW)) -o l60_s.json
+run "$REMAT" solve l60.json --budget 0.5 --free-order --strict-copies --time-limit $((4 * T_SLOW)) -o l60_s.json
 ! grep -q "C_v raised" <<<"$err" || fail "--strict-copies raised C_v"
 jq -e '[.sequence | group_by(.) | .[] | length] | max <= 2' l60_s.json >/dev/null ||
   fail "--strict-copies: a node computed more than twice"

@@ -1,12 +1,12 @@
-"""Free order on a small GPT-style decoder's training graph: the zoo's gpt
-with 2 layers, exported with FLOP durations (the same graph on every
-machine).  Its order search finds an order 0.3 % below the trace order's
-peak whose stages frame the recomputation worse: at 0.35 of the trace
-order's peak the copies probe fits on the trace order's stages and not on
-that order's, so the stage-axis search runs on the trace order.  At 0.3
-nothing the stages, the probe or the annealing find fits; the pebbling
-paths' schedule (each sink computed from nothing) does, and the solve
-returns it, shortened, instead of no schedule."""
+"""Tight budgets on a small GPT-style decoder's training graph: the zoo's
+gpt with 2 layers, exported with FLOP durations (the same graph on every
+machine).  Free order: its order search finds an order 0.3 % below the
+trace order's peak whose stages frame the recomputation worse; the copies
+probe runs on both, and at 0.35 and 0.3 the stage-axis search runs on
+the stages whose probe is shorter.  At 0.3 the greedy is stuck above the
+budget and the annealing from its schedule never fits; the walk on demand
+(evict before the budget is passed, compute again when read) fits, and
+the search goes on from it, on the input order and in free order."""
 
 from __future__ import annotations
 
@@ -44,18 +44,18 @@ def test_the_graph(gpt2: remat.Graph) -> None:
     assert (gpt2.n, gpt2.topo_peak) == (160, 936448)
 
 
-def test_free_order_stages_on_the_trace_order(gpt2: remat.Graph) -> None:
+def test_free_order_at_035(gpt2: remat.Graph) -> None:
     r = remat.solve(gpt2, 0.35, time_limit=10, threads=2, free_order=True)
     assert r.peak <= r.budget
-    # on the other order's stages: no schedule within the budget before
-    # the joint annealing, which starts from the pebbling paths' (hundreds
-    # of percent here)
     assert r.tdi < 25
 
 
-def test_free_order_reaches_03_by_the_paths(gpt2: remat.Graph) -> None:
-    with pytest.raises(remat.InfeasibleError):
-        remat.solve(gpt2, 0.3, time_limit=5, threads=2)
+def test_03_by_the_walk_on_demand(gpt2: remat.Graph) -> None:
+    r = remat.solve(gpt2, 0.3, time_limit=5, threads=2)
+    assert r.peak <= r.budget and r.status == "feasible"
+    # the walk itself: 76 %; the annealing from it halves that in a second
+    assert r.tdi < 60
+    assert r.bound_tdi is not None and r.tdi >= r.bound_tdi
     r = remat.solve(gpt2, 0.3, time_limit=10, threads=2, free_order=True)
     assert r.peak <= r.budget and r.status == "feasible"
-    assert r.recomputations > 100
+    assert r.tdi < 60

@@ -165,3 +165,9 @@ int64_t remat_topo_peak(const remat_graph *g) {
   free(seq);
   return s.peak;
 }
+
+double sim_duration_approx(const remat_graph *g, const int *seq, int len) {
+  double d = 0;
+  for (int i = 0; i < len; i++) d += (double)g->w[seq[i]];
+  return d;
+}

@@ -27,6 +27,9 @@ int sim_within_copies(const remat_graph *g, const int *seq, int len,
  * counted); returns how many nodes it raised. */
 int sim_raise_copies(const remat_graph *g, const int *seq, int len, int *copies);
 
+/* seq's duration summed in doubles: for comparisons (no overflow). */
+double sim_duration_approx(const remat_graph *g, const int *seq, int len);
+
 /* The most times seq computes one node. */
 int sim_most_copies(const remat_graph *g, const int *seq, int len);
 

@@ -10,6 +10,7 @@
 #include "anneal.h"
 #include "baseline.h"
 #include "chain.h"
+#include "demand.h"
 #include "echo.h"
 #include "heur.h"
 #include "pebble.h"
@@ -150,7 +151,8 @@ static void seeds_base_round(seeds_base *S, const remat_graph *g, const remat_so
 }
 
 /* The copies probe: annealing runs from the greedy's schedule (both with
- * any number of copies where c[v] >= 2), each until it stalls
+ * any number of copies where c[v] >= 2; where the greedy's is above the
+ * budget, every other run from the walk on demand's), each until it stalls
  * (SEEDS_PROBE_STALL seconds without a new best, and longer than it took
  * to find the last): the first for SEEDS_PROBE_GLANCE seconds; when its
  * best fits and computes some node more than c[v] times, more runs with
@@ -216,10 +218,29 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     heur_run(g, &hp);
     X.invalid = G.invalid;
   }
+  /* the walk on demand (demand.h), offered as it is; where the greedy is
+   * stuck above the budget, the start of every other run */
+  remat_result walk;
+  remat_result_init(&walk, g, p->budget, "demand");
+  if (raisable && !X.invalid) {
+    demand_params dp;
+    demand_params_init(&dp);
+    dp.budget = p->budget;
+    dp.copies = any;
+    dp.deadline = deadline_in(seconds);
+    dp.stop = p->stop;
+    int len, *seq = demand_best(g, &dp, &len);
+    if (seq && (remat_result_offer(&walk, g, seq, len, 0, util_now() - t0) < 0 ||
+                remat_result_offer(r, g, seq, len, 0, util_now() - t0) < 0))
+      X.invalid = 1;
+    free(seq);
+  }
   for (int k = 0; raisable && !X.invalid; k++) {
     double left = seconds - (util_now() - t0);
     if (k == 0 && left > SEEDS_PROBE_GLANCE) left = SEEDS_PROBE_GLANCE;
     if (left < 0.01 || (p->stop && *p->stop)) break;
+    const remat_result *from =
+        k % 2 && start.peak > p->budget && walk.seq && walk.peak <= p->budget ? &walk : &start;
     anneal_params ap;
     anneal_params_init(&ap);
     ap.budget = p->budget;
@@ -230,9 +251,10 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     ap.io.ctx = &X;
     ap.io.stop = p->stop;
     ap.io.seed = p->seed + 7919u * (unsigned)k;
-    anneal_run(g, start.seq, start.len, &ap);
+    anneal_run(g, from->seq, from->len, &ap);
     if (!seeds_probe_beyond(r, n, c)) break;
   }
+  remat_result_free(&walk);
   remat_result_free(&start);
   free(any);
   if (X.invalid) { /* a schedule that fails re-simulation is left out */

@@ -254,19 +254,28 @@ static int sfree_probe_on(sfree *F, const remat_graph *on, const int *perm) {
 }
 
 /* The copies probe before the exact search and the stage-axis search, on
- * the stages of h (the chosen order; NULL: the input order).  Where its
- * schedule on h does not fit and the input order's does, the stages are
- * the input order's: a lower peak without recomputation does not make an
- * order a better frame for recomputing (a decoder's trace order, whose
- * probe fits where that of a minimum-peak order a little below it does
- * not: bench/RESULTS.md#free-order-paths).  Returns the graph to stage: h, or
- * NULL for g (h freed, F->perm dropped). */
+ * the stages of h (the chosen order; NULL: the input order), then on the
+ * input order's, whose stages are taken where its schedule fits and h's
+ * does not or is longer: a lower peak does not make an order a better
+ * frame for recomputing (bench/RESULTS.md#free-order-paths, #demand-walk).
+ * Returns the graph to stage: h, or NULL for g (h freed, F->perm dropped). */
 static remat_graph *sfree_probe(sfree *F, remat_graph *h) {
-  if (sfree_probe_on(F, h ? h : F->B.g, h ? F->perm : NULL) || !h || best_stopped(&F->B))
+  int fits = sfree_probe_on(F, h ? h : F->B.g, h ? F->perm : NULL);
+  if (!h || best_stopped(&F->B)) return h;
+  int *on_h = F->probe_seq, len_h = F->probe_len;
+  F->probe_seq = NULL;
+  if (!sfree_probe_on(F, F->B.g, NULL) ||
+      (fits && sim_duration_approx(F->B.g, on_h, len_h) <=
+                   sim_duration_approx(F->B.g, F->probe_seq, F->probe_len))) {
+    free(F->probe_seq);
+    F->probe_seq = on_h;
+    F->probe_len = len_h;
     return h;
-  if (!sfree_probe_on(F, F->B.g, NULL)) return h;
+  }
+  free(on_h);
   prog_line(&F->B.pr, "[%7.2fs] order     the stages are the input order's (its copies probe "
-                      "fits, the chosen order's does not)", best_elapsed(&F->B));
+                      "%s)", best_elapsed(&F->B),
+            fits ? "is shorter than the chosen order's" : "fits, the chosen order's does not");
   remat_graph_free(h);
   free(F->perm);
   F->perm = NULL;

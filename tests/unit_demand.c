@@ -17,23 +17,6 @@
 #include "oracle.h"
 #include "sim.h"
 
-/* First computations in index order, each stage's recomputations in
- * increasing index order below it (the stage model's form). */
-static int on_stages(const int *seq, int len) {
-  int t = 0, last = -1;
-  for (int i = 0; i < len; i++) {
-    if (seq[i] == t) {
-      t++;
-      last = -1;
-    } else if (seq[i] < t && seq[i] > last) {
-      last = seq[i];
-    } else {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* The walk at M with copies (NULL: any) and exponent e (< 0: demand_best):
  * NULL, or a checked schedule; *dur its duration. */
 static int *walk(const remat_graph *g, int64_t M, const int *copies, double e, int *len,
@@ -49,7 +32,7 @@ static int *walk(const remat_graph *g, int64_t M, const int *copies, double e, i
   remat_sim s;
   assert_int_equal(remat_simulate(g, seq, *len, &s, NULL), 0);
   assert_true(s.peak <= M);
-  assert_true(on_stages(seq, *len));
+  assert_true(sim_on_stages(seq, *len));
   if (copies) { /* 0: any number */
     int *cnt = calloc((size_t)g->n, sizeof *cnt);
     for (int i = 0; i < *len; i++) cnt[seq[i]]++;

@@ -171,3 +171,18 @@ double sim_duration_approx(const remat_graph *g, const int *seq, int len) {
   for (int i = 0; i < len; i++) d += (double)g->w[seq[i]];
   return d;
 }
+
+int sim_on_stages(const int *seq, int len) {
+  int t = 0, last = -1;
+  for (int i = 0; i < len; i++) {
+    if (seq[i] == t) {
+      t++;
+      last = -1;
+    } else if (seq[i] < t && seq[i] > last) {
+      last = seq[i];
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}

@@ -27,6 +27,12 @@ int sim_within_copies(const remat_graph *g, const int *seq, int len,
  * counted); returns how many nodes it raised. */
 int sim_raise_copies(const remat_graph *g, const int *seq, int len, int *copies);
 
+/* Is seq on the input order's stages (first computations in index order,
+ * each stage's recomputations in increasing index order below it)?  The
+ * solve's claims speak of that model: a baseline off it (Echo may
+ * recompute out of order) is not a seed. */
+int sim_on_stages(const int *seq, int len);
+
 /* seq's duration summed in doubles: for comparisons (no overflow). */
 double sim_duration_approx(const remat_graph *g, const int *seq, int len);
 

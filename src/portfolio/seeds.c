@@ -45,28 +45,9 @@ static double seeds_heur_time(double time_limit) {
   return share > floor_ ? share : floor_;
 }
 
-/* Is seq on the input order's stages (first computations in index order,
- * each stage's recomputations in increasing index order below it)?  The
- * solve's claims speak of that model: a baseline off it (Echo may
- * recompute out of order) is not a seed. */
-static int seeds_on_stages(const int *seq, int len) {
-  int t = 0, last = -1;
-  for (int i = 0; i < len; i++) {
-    if (seq[i] == t) {
-      t++;
-      last = -1;
-    } else if (seq[i] < t && seq[i] > last) {
-      last = seq[i];
-    } else {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* Does the baseline r give a schedule within the budget, on the stages? */
 static int seeds_base_fits(const remat_result *r) {
-  return r->seq && r->peak <= r->budget && seeds_on_stages(r->seq, r->len);
+  return r->seq && r->peak <= r->budget && sim_on_stages(r->seq, r->len);
 }
 
 /* The baselines' results, k = 0 .. SEEDS_BASES - 1: NULL where that one
@@ -390,7 +371,7 @@ void seeds_solve(best *B, const seeds_base *S) {
    * more than C_v times (or is invalid), is not taken: every search of
    * the portfolio starts from the best, which must be a schedule of the
    * model */
-  if (p->warm_seq && (!seeds_on_stages(p->warm_seq, p->warm_len) ||
+  if (p->warm_seq && (!sim_on_stages(p->warm_seq, p->warm_len) ||
                       best_offer(B, p->warm_seq, p->warm_len, 0, "warm start") < 0))
     best_verbose(B, "warm start: not a schedule of the model (the stages, C_v): not used");
   if (S) seeds_base_offer(B, S, 1);

@@ -102,17 +102,20 @@ t_case "a chain rebuilt from its start: the walk on demand, free order too"
 # demand does, on the input order's stages (C_v raised to its copies), and
 # free order starts from it on its own order's
 U=999999999989 W=99999989
-{
+# rebuild PAD: the graph, and PAD isolated nodes of size 0
+rebuild() {
   printf '{"name": "rebuild40", "nodes": ['
   for i in $(seq 0 39); do printf '{"id": "f%d", "duration": %d, "memory": %d}, ' "$i" $((10 * W)) "$U"; done
   printf '{"id": "aux", "duration": %d, "memory": %d}' "$W" "$U"
   for i in $(seq 39 -1 0); do printf ', {"id": "b%d", "duration": %d, "memory": %d}' "$i" $((20 * W)) "$U"; done
+  for i in $(seq 1 "$1"); do printf ', {"id": "p%d", "duration": 0, "memory": 0}' "$i"; done
   printf '], "edges": ['
   for i in $(seq 1 39); do printf '["f%d", "f%d"], ' $((i - 1)) "$i"; done
   for i in $(seq 0 39); do printf '["f%d", "b%d"], ' "$i" "$i"; done
   for i in $(seq 0 38); do printf '["b%d", "b%d"], ' $((i + 1)) "$i"; done
   printf '["f0", "aux"]]}\n'
-} >rebuild.json
+}
+rebuild 0 >rebuild.json
 B=$((3 * U))
 for order in --free-order ""; do
   run "$REMAT" solve rebuild.json --budget $B $order --time-limit 10 --threads 2 -q -o rb.json
@@ -122,6 +125,24 @@ for order in --free-order ""; do
   run "$REMAT" eval rebuild.json rb.json --budget $B
   [ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
 done
+
+t_case "free order: the pebbling paths' schedule where nothing else fits"
+# the same chain and 1,950 isolated nodes of size 0: more than the copies
+# probe's 2,000 nodes, so neither the probe nor the walk on demand runs;
+# the stage model with C_v = 2 fits nothing (window bound), the paths'
+# schedule does (aux computed with the sinks at the end: another order)
+rebuild 1950 >pad.json
+run "$REMAT" solve pad.json --budget $B --free-order --time-limit 10 --threads 2 -v -o pad-free.json
+[ "$rc" = 0 ] && [ "$(jq -r .within_budget pad-free.json)" = true ] &&
+  [ "$(jq '.recomputations > 100' pad-free.json)" = true ] &&
+  grep -Eq "^remat: \[ *[0-9.]+s\] copies    C_v raised on [0-9]+ nodes to its copies in the pebbling paths' schedule within budget" <<<"$err" ||
+  fail "free order: exit $rc: $(grep -E 'paths|copies' <<<"$err") $(jq -c '[.peak, .recomputations]' pad-free.json)"
+run "$REMAT" eval pad.json pad-free.json --budget $B
+[ "$rc" = 0 ] && grep -qx "within_budget: yes" <<<"$out" || fail "eval: $rc '$out'"
+run "$REMAT" solve pad.json --budget $B --time-limit 10 --threads 2 -q -o pad-fixed.json
+[ "$rc" = 3 ] && grep -q "the free order (--free-order) reaches it" <<<"$err" &&
+  [ "$(jq '.other_order.peak <= '"$B" pad-fixed.json)" = true ] ||
+  fail "input order: exit $rc: $err $(jq -c .other_order pad-fixed.json)"
 
 t_case "emit --free-order: the MiniZinc model agrees with the FlatZinc and solve"
 t_diamond dia.json

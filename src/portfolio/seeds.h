@@ -82,9 +82,9 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
  * greedy (heur.h), then annealing (anneal.h) from its schedule: one short
  * run, and while the best computes some node more than c[v] times more
  * runs with new seeds, within `seconds` (seeds.c says how long each); not
- * on graphs of more than 2,000 nodes.  Where the greedy's schedule is
- * above the budget, the walk on demand (demand.h) too: its schedule is
- * offered, and every other run starts from it.  The best schedule found (within
+ * on graphs of more than 2,000 nodes.  The walk on demand (demand.h)
+ * too: its schedule is offered, and where the greedy's is above the
+ * budget every other run starts from it.  The best schedule found (within
  * budget and shortest, else of least peak) goes to r
  * (remat_result_init'ed by the caller).  Where the caller's C_v holds the
  * search in a basin that more copies of a few nodes leave (a value

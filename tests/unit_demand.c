@@ -4,8 +4,10 @@
  * input order's, every schedule the walk returns re-simulates within the
  * budget, lies on the input order's stages, keeps C_v and is no shorter
  * than the exhaustive optimum; at the input order's peak (C_v not 1) it is
- * the input order.  On layers whose dropout masks come from random states of C_v = 1
- * the states are held and the masks computed again.  It gives up where no
+ * the input order; the lookahead is never longer than the best of three
+ * walks, and shorter on generated U-Nets.  On layers whose dropout masks
+ * come from random states of C_v = 1 the states are held and the masks
+ * computed again.  It gives up where no
  * step fits, on a deadline and on a stop. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,11 +16,12 @@
 #include "testutil.h"
 
 #include "demand.h"
+#include "gen.h"
 #include "oracle.h"
 #include "sim.h"
 
-/* The walk at M with copies (NULL: any) and exponent e (< 0: demand_best):
- * NULL, or a checked schedule; *dur its duration. */
+/* The walk at M with copies (NULL: any) and exponent e (-1: demand_best,
+ * -2: demand_pilot): NULL, or a checked schedule; *dur its duration. */
 static int *walk(const remat_graph *g, int64_t M, const int *copies, double e, int *len,
                  int64_t *dur) {
   demand_params p;
@@ -27,7 +30,9 @@ static int *walk(const remat_graph *g, int64_t M, const int *copies, double e, i
   p.copies = copies;
   p.deadline = deadline_in(10);
   if (e >= 0) p.exponent = e;
-  int *seq = e >= 0 ? demand_schedule(g, &p, len) : demand_best(g, &p, len);
+  int *seq = e >= 0   ? demand_schedule(g, &p, len)
+             : e > -2 ? demand_best(g, &p, len)
+                      : demand_pilot(g, &p, len);
   if (!seq) return NULL;
   remat_sim s;
   assert_int_equal(remat_simulate(g, seq, *len, &s, NULL), 0);
@@ -46,6 +51,7 @@ static int *walk(const remat_graph *g, int64_t M, const int *copies, double e, i
 static void test_demand_exhaustive(void **state) {
   (void)state;
   int cases = 0, feasible = 0, found = 0, found_best = 0, optimal = 0, recomputing = 0;
+  int optimal_pilot = 0, shorter_pilot = 0;
   int ones[8];
   for (uint64_t seed = 1; seed <= 400; seed++) {
     remat_graph *g = oracle_mixed_dag(seed * 7919, 6);
@@ -59,13 +65,20 @@ static void test_demand_exhaustive(void **state) {
     for (int b = 0; b <= 4; b++) { /* near the least peak, and the input order's */
       int64_t M = b < 4 ? lo + (hi - lo) * b / 8 : hi;
       int64_t best = oracle_best_copies(g, M, copies, NULL);
-      int len, len2;
-      int64_t dur = -1, dur2 = -1;
+      int len, len2, len3;
+      int64_t dur = -1, dur2 = -1, dur3 = -1;
       int *seq = walk(g, M, copies, 1.0, &len, &dur);
       int *seq2 = walk(g, M, copies, -1, &len2, &dur2);
+      int *seq3 = walk(g, M, copies, -2, &len3, &dur3);
       if (seq) assert_true(best >= 0 && dur >= best);
       if (seq2) assert_true(best >= 0 && dur2 >= best);
+      if (seq3) assert_true(best >= 0 && dur3 >= best);
       if (seq && seq2) assert_true(dur2 <= dur); /* the best of three */
+      if (seq2) { /* the lookahead starts from the best of three */
+        assert_non_null(seq3);
+        assert_true(dur3 <= dur2);
+        shorter_pilot += dur3 < dur2;
+      }
       if (M == hi && !copies) { /* nothing to evict: the input order (a
                                    value of C_v = 1 is held longer) */
         assert_non_null(seq);
@@ -77,14 +90,17 @@ static void test_demand_exhaustive(void **state) {
       found += seq != NULL;
       found_best += seq2 != NULL;
       optimal += seq2 && dur2 == best;
+      optimal_pilot += seq3 && dur3 == best;
       recomputing += seq2 && len2 > n;
       free(seq);
       free(seq2);
+      free(seq3);
     }
     remat_graph_free(g);
   }
   fprintf(stderr, "  %d cases, %d feasible; the walk (exponent 1) on %d, the best of three on %d, "
-          "%d optimal, %d recomputing\n", cases, feasible, found, found_best, optimal, recomputing);
+          "%d optimal, %d recomputing; the lookahead %d optimal, %d shorter\n", cases, feasible,
+          found, found_best, optimal, recomputing, optimal_pilot, shorter_pilot);
   assert_true(found_best >= found);
   assert_true(found_best * 10 >= feasible * 9);
   assert_true(recomputing >= 100); /* the evictions are exercised */
@@ -147,6 +163,40 @@ static void test_demand_dropout(void **state) {
   }
 }
 
+/* The lookahead on generated U-Nets (depth 2, 21 nodes) and training
+ * chains (8 layers, 17 nodes) at 0.3 to 0.7 of the input order's peak:
+ * each schedule checked, never longer than the best of three walks,
+ * shorter on most U-Nets (every one of the 60 where a walk fits, when
+ * written) and on some chains. */
+static void test_demand_lookahead(void **state) {
+  (void)state;
+  int found[2] = {0, 0}, shorter[2] = {0, 0};
+  for (uint64_t seed = 1; seed <= 30; seed++)
+    for (int kind = 0; kind < 2; kind++) {
+      remat_graph *g = kind ? gen_training(8, seed) : gen_unet(2, seed);
+      int64_t hi = remat_topo_peak(g);
+      for (int b = 3; b <= 7; b++) {
+        int len, len2;
+        int64_t dur = -1, dur2 = -1;
+        int *seq = walk(g, hi * b / 10, NULL, -1, &len, &dur);
+        int *seq2 = walk(g, hi * b / 10, NULL, -2, &len2, &dur2);
+        if (seq) {
+          assert_non_null(seq2);
+          assert_true(dur2 <= dur);
+          found[kind]++;
+          shorter[kind] += dur2 < dur;
+        }
+        free(seq);
+        free(seq2);
+      }
+      remat_graph_free(g);
+    }
+  fprintf(stderr, "  U-Nets: %d found, %d shorter; chains: %d found, %d shorter\n", found[0],
+          shorter[0], found[1], shorter[1]);
+  assert_true(found[0] >= 50 && shorter[0] * 10 >= found[0] * 9);
+  assert_true(shorter[1] >= 1);
+}
+
 static void test_demand_gives_up(void **state) {
   (void)state;
   /* a -> b -> c, sizes 2: computing b needs 4 */
@@ -174,6 +224,7 @@ static void test_demand_gives_up(void **state) {
   p.deadline = deadline_in(10);
   p.stop = &stop;
   assert_null(demand_best(d, &p, &len));
+  assert_null(demand_pilot(d, &p, &len));
   stop = 0;
   seq = demand_best(d, &p, &len);
   assert_non_null(seq);
@@ -181,4 +232,5 @@ static void test_demand_gives_up(void **state) {
   remat_graph_free(d);
 }
 
-UNIT_TESTS(test_demand_exhaustive, test_demand_dropout, test_demand_gives_up)
+UNIT_TESTS(test_demand_exhaustive, test_demand_dropout, test_demand_lookahead,
+           test_demand_gives_up)

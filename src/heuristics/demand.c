@@ -9,7 +9,10 @@
  * Evicting a value makes its inputs needed as soon as it is (next is
  * lowered along the values not held).  Each eviction takes one pass over
  * the nodes up to t for what can be computed again and at what cost, so
- * a walk is O(steps * (n + edges)). */
+ * a walk is O(steps * (n + edges)).  The lookahead (demand_pilot) keeps
+ * no state between rollouts: each replays the walk from the start with
+ * its first evictions forced, the same walk up to there (it is
+ * deterministic). */
 #include "demand.h"
 
 #include <limits.h>
@@ -26,6 +29,7 @@
 void demand_params_init(demand_params *p) {
   memset(p, 0, sizeof *p);
   p->exponent = 1.0;
+  p->width = 16;
   p->deadline = deadline_in(1.0);
 }
 
@@ -44,6 +48,13 @@ typedef struct demand {
   int64_t mem;          /* the held values' sizes */
   int *seq;
   size_t len, cap;
+  /* the lookahead (demand_pilot): the first nforced evictions take the
+   * forced[i]-th best candidate; at eviction number nforced, ncand
+   * counts the candidates (up to the width) */
+  const int *forced;
+  int nforced, evictions, ncand;
+  int *cand;            /* the width best candidates, by score */
+  double *cscore;
 } demand;
 
 /* May v be computed once more? */
@@ -151,17 +162,25 @@ static int dm_evict(demand *D, int t) {
     D->again[v] = (unsigned char)ok;
     D->cost[v] = cost;
   }
-  int best = -1;
-  double best_score = 0;
+  /* the `width` least scores, in increasing order (ties: the lower index) */
+  int width = D->forced ? D->p->width : 1, nc = 0;
   for (int v = 0; v <= t; v++) {
     if (!D->held[v] || D->readers[v] || !D->again[v] || !g->m[v]) continue;
     double dist = (double)D->next[v] - t + 1;
     double score = D->cost[v] / ((double)g->m[v] * pow(dist, D->p->exponent));
-    if (best < 0 || score < best_score) {
-      best = v;
-      best_score = score;
+    if (nc == width && score >= D->cscore[nc - 1]) continue;
+    int i = nc < width ? nc++ : nc - 1;
+    for (; i > 0 && D->cscore[i - 1] > score; i--) {
+      D->cscore[i] = D->cscore[i - 1];
+      D->cand[i] = D->cand[i - 1];
     }
+    D->cscore[i] = score;
+    D->cand[i] = v;
   }
+  int k = D->evictions++, pick = 0;
+  if (k < D->nforced) pick = D->forced[k];
+  if (k == D->nforced) D->ncand = nc;
+  int best = pick < nc ? D->cand[pick] : -1;
   if (best < 0) return 0;
   dm_release(D, best);
   dm_need(D, best);
@@ -199,10 +218,15 @@ static int dm_walk(demand *D) {
   return 1;
 }
 
-int *demand_schedule(const remat_graph *g, const demand_params *p, int *len) {
+/* The walk, its first nforced evictions forced (forced NULL: none, the
+ * best candidate each time); *ncand: the candidates at eviction number
+ * nforced (0: there is none). */
+static int *dm_run(const remat_graph *g, const demand_params *p, const int *forced, int nforced,
+                   int *ncand, int *len) {
   int n = g->n;
   size_t sz = (size_t)(n ? n : 1);
   *len = 0;
+  if (ncand) *ncand = 0;
   for (int v = 0; v < n; v++)
     if (g->m[v] > p->budget) return NULL;
   demand D;
@@ -210,6 +234,11 @@ int *demand_schedule(const remat_graph *g, const demand_params *p, int *len) {
   D.g = g;
   D.p = p;
   D.n = n;
+  D.forced = forced;
+  D.nforced = nforced;
+  size_t width = (size_t)(forced && p->width > 1 ? p->width : 1);
+  D.cand = util_calloc(width, sizeof *D.cand);
+  D.cscore = util_calloc(width, sizeof *D.cscore);
   D.held = util_calloc(sz, 1);
   D.again = util_calloc(sz, 1);
   D.next = util_calloc(sz, sizeof *D.next);
@@ -221,6 +250,8 @@ int *demand_schedule(const remat_graph *g, const demand_params *p, int *len) {
   D.stack = util_calloc(sz, sizeof *D.stack);
   D.stage = util_calloc(sz, sizeof *D.stage);
   int ok = dm_walk(&D);
+  free(D.cand);
+  free(D.cscore);
   free(D.held);
   free(D.again);
   free(D.next);
@@ -231,12 +262,32 @@ int *demand_schedule(const remat_graph *g, const demand_params *p, int *len) {
   free(D.cost);
   free(D.stack);
   free(D.stage);
+  if (ncand) *ncand = D.ncand;
   if (!ok) {
     free(D.seq);
     return NULL;
   }
   *len = (int)D.len;
   return D.seq;
+}
+
+int *demand_schedule(const remat_graph *g, const demand_params *p, int *len) {
+  return dm_run(g, p, NULL, 0, NULL, len);
+}
+
+/* Keep seq (len steps) in *best where it is shorter; frees the other. */
+static void dm_keep(const remat_graph *g, int *seq, int len, int **best, int *best_len,
+                    double *best_dur) {
+  if (!seq) return;
+  double dur = sim_duration_approx(g, seq, len);
+  if (!*best || dur < *best_dur) {
+    free(*best);
+    *best = seq;
+    *best_len = len;
+    *best_dur = dur;
+  } else {
+    free(seq);
+  }
 }
 
 int *demand_best(const remat_graph *g, const demand_params *p, int *len) {
@@ -247,18 +298,49 @@ int *demand_best(const remat_graph *g, const demand_params *p, int *len) {
   for (size_t i = 0; i < sizeof exps / sizeof *exps; i++) {
     demand_params q = *p;
     q.exponent = exps[i];
-    int l;
-    int *seq = demand_schedule(g, &q, &l);
-    if (!seq) continue;
-    double dur = sim_duration_approx(g, seq, l);
-    if (!best || dur < best_dur) {
-      free(best);
-      best = seq;
-      best_dur = dur;
-      *len = l;
-    } else {
-      free(seq);
+    int l, *seq = demand_schedule(g, &q, &l);
+    dm_keep(g, seq, l, &best, len, &best_dur);
+  }
+  return best;
+}
+
+int *demand_pilot(const remat_graph *g, const demand_params *p, int *len) {
+  static const double exps[] = DEMAND_EXPONENTS;
+  double best_dur = 0;
+  int *best = demand_best(g, p, len);
+  if (best) best_dur = sim_duration_approx(g, best, *len);
+  int *forced = NULL;
+  size_t cap = 0;
+  for (size_t i = 0; i < sizeof exps / sizeof *exps; i++) {
+    demand_params q = *p;
+    q.exponent = exps[i];
+    size_t nf = 0;
+    int ncand, l;
+    free(dm_run(g, &q, NULL, 0, &ncand, &l));
+    while (ncand > 0 && !deadline_passed(p->deadline) && !(p->stop && *p->stop)) {
+      if (nf == cap) {
+        cap = cap ? 2 * cap : 256;
+        forced = util_realloc(forced, cap * sizeof *forced);
+      }
+      int pick = -1, pick_ncand = 0;
+      double pick_dur = 0;
+      for (int j = 0; j < ncand; j++) {
+        forced[nf] = j;
+        int nc, *seq = dm_run(g, &q, forced, (int)nf + 1, &nc, &l);
+        if (!seq) continue;
+        double dur = sim_duration_approx(g, seq, l);
+        if (pick < 0 || dur < pick_dur) {
+          pick = j;
+          pick_dur = dur;
+          pick_ncand = nc;
+        }
+        dm_keep(g, seq, l, &best, len, &best_dur);
+      }
+      if (pick < 0) break;
+      forced[nf++] = pick;
+      ncand = pick_ncand;
     }
   }
+  free(forced);
   return best;
 }

@@ -38,6 +38,8 @@ typedef struct demand_params {
                          0: any number; 1: never computed again) */
   double exponent;    /* of the distance to the next reader in the
                          eviction score, in [0, 4] (1) */
+  int width;          /* demand_pilot: the candidates tried at each
+                         eviction, in [1, 64] (16) */
   deadline deadline;  /* when to give up (demand_params_init: 1 s) */
   volatile int *stop; /* give up when nonzero (NULL: never) */
 } demand_params;
@@ -55,5 +57,17 @@ int *demand_schedule(const remat_graph *g, const demand_params *p, int *len);
 /* demand_schedule with each of DEMAND_EXPONENTS (p->exponent ignored):
  * the shortest within the budget (allocated), or NULL. */
 int *demand_best(const remat_graph *g, const demand_params *p, int *len);
+
+/* The walk with a lookahead (the pilot method: Duin and Voss, 1999): for
+ * each of DEMAND_EXPONENTS, eviction by eviction, each of the p->width
+ * candidates of least score is tried by completing the walk from it as
+ * demand_schedule would (a rollout), and the one whose rollout is the
+ * shortest is taken; the next eviction is decided the same way after it.
+ * Each rollout is a whole walk, O(steps * (n + edges)), and a schedule:
+ * returns the shortest of demand_best's and every rollout's (allocated),
+ * or NULL; at p->deadline, the shortest so far.  The walk's greedy
+ * choice is the first candidate, so the lookahead is never longer than
+ * demand_best's walk. */
+int *demand_pilot(const remat_graph *g, const demand_params *p, int *len);
 
 #endif

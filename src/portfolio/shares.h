@@ -23,6 +23,7 @@
   X(SEEDS_ROUND_FLOOR, 0.4, 0, 1, "the limit: the rounding at least (up to 2 s)")        \
   X(SEEDS_POLISH, 0.05, 0, 1, "the limit: the polish of a rounded schedule")             \
   X(SEEDS_PROBE, 0.05, 0, 1, "the limit: the copies probe (seeds.h), at most")           \
+  X(SEEDS_PILOT, 0.2, 0, 1, "the copies probe's time: the walk's lookahead, at most")     \
   X(SEEDS_CHAIN, 0.05, 0, 1, "the limit: the chain of repeated blocks (seeds.c), at most") \
   X(SEEDS_CHAIN_ON, 0.25, 0, 1, "the limit: that chain with --hierarchy on, at most")   \
   X(MILP_ROUND, 0.1, 0, 1, "the limit: the MILP's LP-rounding seed (seeds_milp)")        \

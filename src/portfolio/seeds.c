@@ -199,9 +199,9 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     heur_run(g, &hp);
     X.invalid = G.invalid;
   }
-  /* the walk on demand with its lookahead (demand.h), offered as it is;
-   * where the greedy is stuck above the budget, the start of every other
-   * run */
+  /* the walk on demand (demand.h), offered as it is, and where the greedy
+   * is stuck above the budget the start of every other run; then the walk
+   * with its lookahead */
   remat_result walk;
   remat_result_init(&walk, g, p->budget, "demand");
   if (raisable && !X.invalid) {
@@ -209,12 +209,18 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
     demand_params_init(&dp);
     dp.budget = p->budget;
     dp.copies = any;
-    dp.deadline = deadline_in(seconds * time_share(SHARE_SEEDS_PILOT));
+    dp.deadline = deadline_in(seconds);
     dp.stop = p->stop;
-    int len, *seq = demand_pilot(g, &dp, &len);
+    int len, *seq = demand_best(g, &dp, &len);
     if (seq && (remat_result_offer(&walk, g, seq, len, 0, util_now() - t0) < 0 ||
                 remat_result_offer(r, g, seq, len, 0, util_now() - t0) < 0))
       X.invalid = 1;
+    free(seq);
+    /* offered, not annealed from: the annealing gets further from the
+     * walk's own schedule (RESULTS.md#demand-lookahead) */
+    dp.deadline = deadline_in(seconds * time_share(SHARE_SEEDS_PILOT));
+    seq = X.invalid ? NULL : demand_pilot(g, &dp, &len);
+    if (seq && remat_result_offer(r, g, seq, len, 0, util_now() - t0) < 0) X.invalid = 1;
     free(seq);
   }
   for (int k = 0; raisable && !X.invalid; k++) {

@@ -7,8 +7,8 @@
  * the input order; the lookahead is never longer than the best of three
  * walks, and shorter on generated U-Nets.  On layers whose dropout masks
  * come from random states of C_v = 1 the states are held and the masks
- * computed again.  It gives up where no
- * step fits, on a deadline and on a stop. */
+ * computed again.  It gives up where no step fits, on a deadline and on a
+ * stop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

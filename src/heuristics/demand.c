@@ -307,26 +307,27 @@ int *demand_best(const remat_graph *g, const demand_params *p, int *len) {
 int *demand_pilot(const remat_graph *g, const demand_params *p, int *len) {
   static const double exps[] = DEMAND_EXPONENTS;
   double best_dur = 0;
-  int *best = demand_best(g, p, len);
-  if (best) best_dur = sim_duration_approx(g, best, *len);
-  int *forced = NULL;
-  size_t cap = 0;
+  int *best = NULL;
+  *len = 0;
+  size_t cap = 256;
+  int *forced = util_malloc(cap * sizeof *forced);
   for (size_t i = 0; i < sizeof exps / sizeof *exps; i++) {
     demand_params q = *p;
     q.exponent = exps[i];
     size_t nf = 0;
-    int ncand, l;
-    free(dm_run(g, &q, NULL, 0, &ncand, &l));
+    int ncand, l, *seq = dm_run(g, &q, forced, 0, &ncand, &l); /* the plain walk */
+    dm_keep(g, seq, l, &best, len, &best_dur);
     while (ncand > 0 && !deadline_passed(p->deadline) && !(p->stop && *p->stop)) {
       if (nf == cap) {
-        cap = cap ? 2 * cap : 256;
+        cap *= 2;
         forced = util_realloc(forced, cap * sizeof *forced);
       }
       int pick = -1, pick_ncand = 0;
       double pick_dur = 0;
       for (int j = 0; j < ncand; j++) {
         forced[nf] = j;
-        int nc, *seq = dm_run(g, &q, forced, (int)nf + 1, &nc, &l);
+        int nc;
+        seq = dm_run(g, &q, forced, (int)nf + 1, &nc, &l);
         if (!seq) continue;
         double dur = sim_duration_approx(g, seq, l);
         if (pick < 0 || dur < pick_dur) {

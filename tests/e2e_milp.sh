@@ -234,6 +234,31 @@ t=$(echo "$(date +%s.%N) - $t0" | bc)
   fail "dense graph, --copies 150: exit $rc '$(cat "$tmp/err.txt")'"
 awk -v t="$t" -v k="$T_SLOW" 'BEGIN { exit !(t < 1 + 4 * k) }' || fail "dense graph, --copies 150: $t s at a 1 s limit"
 
+# --- the graph's own copies ----------------------------------------------
+# On the diamond at 13 the optimum (29.41 %) computes "in" three times;
+# given "copies": 1 in the graph, nothing fits (the MILP proves it, with
+# its seeds on), --write-mps has the node's row, `remat eval` refuses the
+# schedule that computes "in" again, and the solve says what its proof kept.
+t_case "milp: the graph's own copies hold"
+t_diamond "$tmp/dia.json"
+sed 's/{"id": "in", "duration": 3, "memory": 4}/{"id": "in", "duration": 3, "memory": 4, "copies": 1}/' \
+  "$tmp/dia.json" >"$tmp/own.json"
+run "$REMAT" milp "$tmp/dia.json" --budget 13 --threads 1 -o "$tmp/dia_r.json"
+[ "$rc" -eq 0 ] && grep -q "TDI 29.41%.*optimal" "$tmp/out.txt" ||
+  fail "diamond at 13: exit $rc '$(cat "$tmp/out.txt")'"
+run "$REMAT" milp "$tmp/own.json" --budget 13 --threads 1
+[ "$rc" -eq 3 ] && grep -q "^remat milp: proven infeasible: no schedule with at most C_v copies per node on the input order's stages fits 13" "$tmp/err.txt" ||
+  fail "own copies at 13: exit $rc '$(cat "$tmp/err.txt")'"
+run "$REMAT" milp "$tmp/own.json" --budget 13 --write-mps "$tmp/own.mps"
+[ "$rc" -eq 0 ] && grep -q " COPIES_0 " "$tmp/own.mps" && ! grep -q " COPIES_1 " "$tmp/own.mps" ||
+  fail "own copies: --write-mps without node 0's row alone: exit $rc"
+run "$REMAT" eval "$tmp/own.json" "$tmp/dia_r.json"
+[ "$rc" -eq 2 ] && [ "$(cat "$tmp/err.txt")" = "remat eval: $tmp/dia_r.json: invalid schedule for diamond: node in is computed more than 1 time (its \"copies\" in the graph)" ] ||
+  fail "eval against own copies: exit $rc '$(cat "$tmp/err.txt")'"
+run "$REMAT" solve "$tmp/own.json" --budget 13 --threads 1 -t 5
+[ "$rc" -eq 3 ] && grep -q "^remat solve: proven infeasible (by Checkmate's MILP): .*the nodes' own \"copies\" in the graph kept; best peak 14$" "$tmp/err.txt" ||
+  fail "solve with own copies at 13: exit $rc '$(cat "$tmp/err.txt")'"
+
 # --- usage errors: exit 2 with a message -----------------------------------
 t_case "usage errors"
 for args in "baseline $g --budget 0.8" \

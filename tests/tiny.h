@@ -82,11 +82,13 @@ static inline remat_graph *chain(int n) { /* a chain with unit sizes */
 }
 
 /* Brute force over all stage-structured schedules: stage t recomputes any
- * subset of {0..t-1}; with cap > 0 only those computing no node more than
- * cap times.  best[k]: the least duration with peak <= budgets[k] (-1:
- * none); *min_peak: the least peak of all. */
-static inline void brute_force_cap(const remat_graph *g, const int64_t *budgets,
-                                   int nb, int cap, int64_t *best, int64_t *min_peak) {
+ * subset of {0..t-1}; only those computing no node v more than caps[v]
+ * times where caps and caps[v] > 0, else more than cap times where cap >
+ * 0.  best[k]: the least duration with peak <= budgets[k] (-1: none);
+ * *min_peak: the least peak of all. */
+static inline void brute_force_caps(const remat_graph *g, const int64_t *budgets, int nb,
+                                    int cap, const int *caps, int64_t *best,
+                                    int64_t *min_peak) {
   int n = g->n, bits = n * (n - 1) / 2;
   int *seq = malloc(sizeof(int) * (size_t)(n + bits + 1));
   for (int k = 0; k < nb; k++) best[k] = -1;
@@ -98,7 +100,10 @@ static inline void brute_force_cap(const remat_graph *g, const int64_t *budgets,
         if (mask >> b & 1) seq[len++] = i;
       seq[len++] = t;
     }
-    for (int i = 0; i < len; i++) over |= cap > 0 && ++cnt[seq[i]] > cap;
+    for (int i = 0; i < len; i++) {
+      int c = caps && caps[seq[i]] > 0 ? caps[seq[i]] : cap;
+      over |= c > 0 && ++cnt[seq[i]] > c;
+    }
     if (over) continue;
     remat_sim s;
     assert_int_equal(remat_simulate(g, seq, len, &s, NULL), 0);
@@ -108,6 +113,11 @@ static inline void brute_force_cap(const remat_graph *g, const int64_t *budgets,
         best[k] = s.duration;
   }
   free(seq);
+}
+
+static inline void brute_force_cap(const remat_graph *g, const int64_t *budgets,
+                                   int nb, int cap, int64_t *best, int64_t *min_peak) {
+  brute_force_caps(g, budgets, nb, cap, NULL, best, min_peak);
 }
 
 static inline void brute_force(const remat_graph *g, const int64_t *budgets,

@@ -155,6 +155,47 @@ static void test_milp_copies(void **state) {
   assert_true(infeasible >= 4);
 }
 
+/* The graph's own C_v (its nodes' "copies": 1 on every other node here,
+ * none on the rest) hold without milp_params.copies, with the seeds on:
+ * the optimum is the best schedule within them. */
+static void test_milp_graph_copies(void **state) {
+  (void)state;
+  rng_state = 11;
+  int differ = 0;
+  for (int rep = 0; rep < 40; rep++) {
+    remat_graph *g = tiny_dag(rng_int(4, 6), rng_int(30, 80), 9);
+    for (int v = 0; v < g->n; v++) g->copies[v] = (v + rep) % 2;
+    int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g), any_min, own_min;
+    int64_t probe[1] = {0}, dummy[1];
+    brute_force(g, probe, 1, dummy, &any_min);
+    brute_force_caps(g, probe, 1, 0, g->copies, dummy, &own_min);
+    int64_t budgets[3] = {any_min, own_min, (own_min + topo) / 2};
+    int64_t best[3], any[3];
+    brute_force_caps(g, budgets, 3, 0, g->copies, best, &own_min);
+    brute_force(g, budgets, 3, any, &any_min);
+    for (int k = 0; k < 3; k++) {
+      if (budgets[k] < lb) continue;
+      remat_result r;
+      int rc = milp_run_copies(g, budgets[k], 1, NULL, &r);
+      check_result(g, &r);
+      if (best[k] >= 0) {
+        assert_int_equal(rc, 0);
+        assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
+        assert_int_equal(r.duration, best[k]);
+        int cnt[16] = {0};
+        for (int i = 0; i < r.len; i++)
+          assert_true(++cnt[r.seq[i]] <= 1 || g->copies[r.seq[i]] != 1);
+      } else {
+        assert_int_equal(rc, REMAT_ENOFIT);
+      }
+      differ += best[k] != any[k];
+      remat_result_free(&r);
+    }
+    remat_graph_free(g);
+  }
+  assert_true(differ >= 5); /* 7 of the 40 graphs' cases: the C_v cost there */
+}
+
 /* Durations of 0 and a chain (the classic case). */
 static void test_milp_chain(void **state) {
   (void)state;
@@ -250,5 +291,5 @@ static void test_solver_end_rule(void **state) {
 }
 
 UNIT_TESTS(test_milp_trivial, test_milp_brute_force, test_milp_chain,
-           test_milp_copies, test_lp_bound, test_milp_too_large, test_solver_end_rule)
+           test_milp_copies, test_milp_graph_copies, test_lp_bound, test_milp_too_large, test_solver_end_rule)
 

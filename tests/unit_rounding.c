@@ -62,6 +62,49 @@ static void rounding_and_baselines(const remat_graph *g) {
 TINY_TEST(test_rounding_and_baselines, rounding_and_baselines, 1234, 16, 3, 9, 20, 70)
 
 
+/* The graph's own "copies" 1 hold in the rounded schedules: on tiny DAGs
+ * the nodes the rounding computes again are given copies 1, and the
+ * rounding then holds them while their readers are computed again.
+ * Returns the number of nodes the schedule computes more than once and
+ * marks them in again[]. */
+static int rounding_again(remat_graph *g, int64_t budget, int *again) {
+  round_params rp;
+  round_params_init(&rp);
+  rp.budget = budget;
+  rp.verbose = 0;
+  remat_result r;
+  remat_result_init(&r, g, budget, "lp-rounding");
+  int rc = round_solve(g, &rp, &r, NULL), cnt[16] = {0}, k = 0;
+  check_result(g, &r);
+  assert_true(rc == 0 || rc == REMAT_ENOFIT);
+  for (int i = 0; r.seq && i < r.len; i++)
+    if (++cnt[r.seq[i]] == 2) again[r.seq[i]] = 1, k++;
+  remat_result_free(&r);
+  return k;
+}
+
+static void test_rounding_own_copies(void **state) {
+  (void)state;
+  rng_state = 5;
+  int cases = 0;
+  for (int rep = 0; rep < 40; rep++) {
+    remat_graph *g = tiny_dag(rng_int(5, 9), rng_int(20, 70), 9);
+    int64_t topo = remat_topo_peak(g), lb = remat_graph_min_peak(g);
+    int64_t budgets[2] = {lb, (lb + topo) / 2};
+    for (int k = 0; k < 2; k++) {
+      int again[16] = {0}, twice[16] = {0};
+      for (int v = 0; v < g->n; v++) g->copies[v] = 0;
+      if (!rounding_again(g, budgets[k], again)) continue;
+      for (int v = 0; v < g->n; v++) g->copies[v] = again[v];
+      rounding_again(g, budgets[k], twice);
+      for (int v = 0; v < g->n; v++) assert_false(again[v] && twice[v]);
+      cases++;
+    }
+    remat_graph_free(g);
+  }
+  assert_true(cases >= 20); /* 39 of the 80 */
+}
+
 /* Polishing a chain schedule that recomputes everything in every stage:
  * with the input order's peak as budget every recomputation goes. */
 static void test_polish_chain(void **state) {
@@ -83,4 +126,4 @@ static void test_polish_chain(void **state) {
 }
 
 
-UNIT_TESTS(test_rounding_and_baselines, test_polish_chain)
+UNIT_TESTS(test_rounding_and_baselines, test_rounding_own_copies, test_polish_chain)

@@ -1,7 +1,8 @@
 """Moccasin's retention-interval model on OR-Tools CP-SAT, written from the
 paper (Bartan et al., ICML 2023, sections 2 to 2.4), not from its code.
 
-Each node v has C_v = 2 retention intervals (copies) [s, e): the node is
+Each node v has C_v = 2 retention intervals (copies) [s, e), fewer where
+the graph's node gives its own (a random generator's state: 1): the node is
 computed at event s and its output held until e.  Copy 1 is mandatory,
 copy i+1 present only with copy i and starting at or after copy i's end
 (constraints (2), (3), (7)).  Events follow the paper's stages (2.3): for
@@ -73,6 +74,7 @@ class Model:
             for u in preds[v]:
                 succs[u].append(v)
         self.preds, self.succs = preds, succs
+        self.own = graph.copies  # the graph's own C_v (0: none)
         self.horizon = _event(n, 0)  # one past the last event
 
     def build(self, phase: int, hint: Optional[dict] = None) -> None:
@@ -83,7 +85,9 @@ class Model:
         for v in range(n):
             sv, ev, av = [], [], []
             recompute = [_event(st, v) for st in range(v + 1, n)]
-            for i in range(C):
+            # the graph's own C_v (a random generator's state: 1) hold
+            own = self.own[v]
+            for i in range(min(C, own) if own > 0 else C):
                 if i == 0:
                     s = md.NewConstant(_event(v, v))
                     a = md.NewConstant(1)

@@ -55,6 +55,15 @@ class Graph:
         return [g.m[i] for i in range(self.n)]
 
     @property
+    def copies(self) -> list[int]:
+        """C_v the graph's own nodes give (their "copies"; 1: computed once,
+        such as a random generator's state), 0 where a node gives none."""
+        g = self._ptr.contents
+        if not g.copies:
+            return [0] * self.n
+        return [g.copies[i] for i in range(self.n)]
+
+    @property
     def predecessors(self) -> list[list[int]]:
         """Per node (its position in the input order), the positions of
         its inputs."""

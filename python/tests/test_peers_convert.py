@@ -146,3 +146,23 @@ def test_gap_as_remat_reports_it():
 def test_graph_predecessors_are_input_positions():
     g = remat.load_graph(FORK)
     assert [sorted(p) for p in g.predecessors] == [[], [0], [1], [0, 2]]
+
+
+def test_graph_own_copies_bind_the_peers(tmp_path):
+    # a given "copies": 1 (as the exporter gives a random generator's
+    # state): the MILP the open solvers read has its row, and the fork's
+    # optimum, which computes a again, is a peer failure for remat eval
+    own = json.loads(json.dumps(FORK))
+    own["nodes"][0]["copies"] = 1
+    path = tmp_path / "own.json"
+    path.write_text(json.dumps(own))
+    assert remat.load_graph(str(path)).copies == [1, 0, 0, 0]
+    assert remat.load_graph(FORK).copies == [0, 0, 0, 0]
+    mps = tmp_path / "own.mps"
+    assert _milp(str(path), "--budget", str(BUDGET), "--write-mps", str(mps)).returncode == 0
+    rows = [ln.split()[-1] for ln in mps.read_text().splitlines() if ln.startswith(" L ")]
+    assert "COPIES_0" in rows and "COPIES_1" not in rows
+    v = convert.remat_eval(str(binary()), str(path), [0, 1, 2, 0, 3], BUDGET)
+    assert v == {"valid": False, "exit": 2,
+                 "error": 'node 0 is computed more than 1 time (its "copies" in the graph)'}
+    assert convert.remat_eval(str(binary()), str(path), [0, 1, 2, 3], 8)["valid"]

@@ -4,9 +4,27 @@
 
 #include "cmd.h"
 #include "cmdutil.h"
+#include "graph.h"
 #include "result.h"
 #include "sim.h"
 #include "util.h"
+
+/* A node computed more often than the graph's own C_v allows (a random
+ * generator's state computed again would draw other numbers): 1 with the
+ * message in s->error, else 0. */
+static int eval_own_copies(const remat_graph *g, const int *seq, int len, remat_sim *s) {
+  int *own = graph_copies_or(g, 0), bad = -1;
+  int *cnt = util_calloc((size_t)(g->n ? g->n : 1), sizeof *cnt);
+  for (int i = 0; own && i < len; i++)
+    if (++cnt[seq[i]] > own[seq[i]] && bad < 0) bad = seq[i];
+  if (bad >= 0)
+    snprintf(s->error, sizeof s->error,
+             "node %s is computed more than %d time%s (its \"copies\" in the graph)",
+             g->id[bad], own[bad], own[bad] == 1 ? "" : "s");
+  free(cnt);
+  free(own);
+  return bad >= 0;
+}
 
 int cmd_eval(const char *name, const cli_opts *o) {
   remat_graph *g = cmdu_graph(name, o->pos[0]);
@@ -25,7 +43,7 @@ int cmd_eval(const char *name, const cli_opts *o) {
     goto graph;
   }
   remat_sim s;
-  if (remat_simulate(g, seq, len, &s, NULL)) {
+  if (remat_simulate(g, seq, len, &s, NULL) || eval_own_copies(g, seq, len, &s)) {
     printf("valid: no\nerror: %s\n", s.error);
     fprintf(stderr, "remat %s: %s: invalid schedule for %s: %s\n", name,
             util_shown_path(o->pos[1]), g->name, s.error);

@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "cmdutil.h"
+#include "graph.h"
 #include "milp.h"
 #include "milp_file.h"
 #include "milp_sol.h"
@@ -55,16 +56,19 @@ static json_t *cmd_milp_round_extra(const round_stats *st, double eps) {
   return json_pack("{s:o}", "lp", lp);
 }
 
-/* --copies for the MILP: at most C_v computations of v; the nodes a file
- * leaves out, any number.  *copies is NULL without the option. */
+/* C_v for the MILP: the graph's own where its nodes give one, then
+ * --copies (a number: the other nodes'; a file: the nodes it names), any
+ * number elsewhere.  *copies is NULL where nothing is limited. */
 static int cmd_milp_copies(const char *name, const cli_opts *o, const remat_graph *g,
                            int **copies) {
   int uniform = 0;
   if (cmdu_copies(name, o->copies, g, copies, &uniform)) return 2;
-  if (!o->copies) return 0;
-  if (!*copies) *copies = calloc((size_t)(g->n ? g->n : 1), sizeof **copies);
+  if (!*copies) {
+    *copies = graph_copies_or(g, uniform);
+    return 0;
+  }
   for (int v = 0; v < g->n; v++)
-    if (uniform || !(*copies)[v]) (*copies)[v] = uniform ? uniform : g->n;
+    if (!(*copies)[v]) (*copies)[v] = g->n;
   return 0;
 }
 

@@ -413,6 +413,16 @@ int graph_last_succ(const remat_graph *g, int v) {
   return a == b ? -1 : g->succ[b - 1];
 }
 
+int *graph_copies_or(const remat_graph *g, int others) {
+  int own = 0;
+  for (int v = 0; v < g->n && g->copies; v++) own |= g->copies[v] > 0;
+  if (!own && others <= 0) return NULL;
+  int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
+  for (int v = 0; v < g->n; v++)
+    c[v] = g->copies && g->copies[v] > 0 ? g->copies[v] : others > 0 ? others : g->n;
+  return c;
+}
+
 int graph_order_unique(const remat_graph *g) {
   /* predecessors are ascending: node v - 1, when it is one, is the last */
   for (int v = 1; v < g->n; v++)

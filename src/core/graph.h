@@ -64,6 +64,12 @@ int graph_min_peak_node(const remat_graph *g);
 /* Last successor of v in the order, or -1 for a sink. */
 int graph_last_succ(const remat_graph *g, int v);
 
+/* C_v per node: the graph's own where its nodes give one ("copies"; 1: a
+ * node computed once, such as a random generator's state taken by the
+ * PyTorch exporter), others elsewhere (0: any number, g->n).  A new array,
+ * or NULL where others is 0 and no node gives its own. */
+int *graph_copies_or(const remat_graph *g, int others);
+
 /* Whether the input order is g's only topological order: each node reads
  * the one before it.  Then every sequence computes the nodes for the first
  * time in the input order, and a claim for such sequences holds for all. */

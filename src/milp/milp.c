@@ -11,6 +11,7 @@
 
 #include "child.h"
 #include "lp_solver.h"
+#include "graph.h"
 #include "progress.h"
 #include "result.h"
 #include "util.h"
@@ -464,7 +465,7 @@ static int milp_main(milp_run *M) {
   if (milp_model_build(M)) return REMAT_EUSAGE;
   if (M->p->start) milp_offer(M, M->p->start, M->p->start_len, "start");
   double th = util_now();
-  if (M->p->seeds && !M->p->copies) {
+  if (M->p->seeds) {
     char err[sizeof M->errmsg];
     if (M->p->seeds(M->g, M->p, r, M->t0, err, sizeof err)) milp_internal(M, err);
   }
@@ -478,8 +479,13 @@ static int milp_main(milp_run *M) {
   return milp_cbc(M);
 }
 
-int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
+int milp_solve(const remat_graph *g, const milp_params *in, remat_result *r,
                milp_stats *st) {
+  /* the graph's own C_v hold whatever the caller asks */
+  milp_params q = *in;
+  const milp_params *p = &q;
+  int *own = q.copies ? NULL : graph_copies_or(g, 0);
+  if (own) q.copies = own;
   milp_run M = {.g = g, .p = p, .r = r, .st = st, .t0 = util_now(), .incumbent = INFINITY,
                 .bound = -INFINITY, .dbound = -INFINITY};
   prog_init(&M.pr, p->verbose);
@@ -499,5 +505,6 @@ int milp_solve(const remat_graph *g, const milp_params *p, remat_result *r,
     rc = REMAT_EINTERNAL;
   }
   prog_done(&M.pr);
+  free(own);
   return rc;
 }

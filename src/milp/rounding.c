@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
 #include "milp_model.h"
 #include "progress.h"
 #include "result.h"
@@ -30,6 +31,29 @@ static void round_s(const remat_graph *g, const double *s, double theta,
   for (int t = 1; t < n; t++)
     for (int i = 0; i < t; i++)
       if (s[(size_t)t * n + i] >= theta) stage_set(S, t, i, 1);
+}
+
+/* R for S, where a node the graph gives "copies" 1 (computed once, such
+ * as a random generator's state) is held from its stage to the last stage
+ * that computes one of its readers in R: holding it adds no computation,
+ * so the readers' stages stay and one more R settles it. */
+static void round_r(const remat_graph *g, stage_mat *S, stage_mat *R) {
+  for (int again = 1; again;) {
+    again = 0;
+    stage_r_opt(g, S, R);
+    for (int i = 0; i < g->n && g->copies; i++) {
+      if (g->copies[i] != 1) continue;
+      int last = i;
+      for (int q = g->succ_off[i]; q < g->succ_off[i + 1]; q++)
+        for (int t = g->n - 1, j = g->succ[q]; t > last; t--)
+          if (t >= j && stage_get(R, t, j)) {
+            last = t;
+            break;
+          }
+      for (int t = i + 1; t <= last; t++)
+        if (!stage_get(S, t, i)) stage_set(S, t, i, 1), again = 1;
+    }
+  }
 }
 
 typedef struct round_run {
@@ -93,7 +117,7 @@ static void round_sweep(round_run *X, const double *s, int from_eps) {
     char what[48];
     snprintf(what, sizeof what, "%s %.2f", from_eps ? "eps-LP" : "LP", th[k]);
     round_s(X->g, s, th[k], &S);
-    stage_r_opt(X->g, &S, &R);
+    round_r(X->g, &S, &R);
     for (int pass = 0; pass < 2; pass++) { /* as rounded, then pruned */
       if (pass && !stage_prune(X->g, &R)) break;
       int *seq, len = stage_sequence(&R, &seq);

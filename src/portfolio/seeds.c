@@ -430,6 +430,22 @@ static int seeds_report(void *ctx, const int *seq, int len, const char *name) {
   return milp_stopped(X->p);
 }
 
+/* With C_v (p->copies), a schedule from a seed that does not keep to them
+ * (the baselines, the LP rounding) is made in s and offered when it keeps
+ * to them; without, in r itself. */
+static remat_result *seeds_into(const seeds_run *X, remat_result *s, const char *name) {
+  if (!X->p->copies) return X->r;
+  remat_result_init(s, X->g, X->p->budget, name);
+  return s;
+}
+
+static void seeds_take(seeds_run *X, remat_result *s, remat_result *into) {
+  if (into == X->r) return;
+  if (s->seq && sim_within_copies(X->g, s->seq, s->len, X->p->copies))
+    seeds_report(X, s->seq, s->len, s->method);
+  remat_result_free(s);
+}
+
 int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, double t0,
                char *err, size_t errlen) {
   seeds_run X = {.g = g, .p = p, .r = r, .err = err, .errlen = errlen, .t0 = t0};
@@ -437,13 +453,17 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
   err[0] = 0;
   int ntrace = r->ntrace;
   deadline until = deadline_in(p->time_limit * time_share(SHARE_SEEDS_BASELINES));
-  int rc = base_best(g, p->budget, t0, until, p->stop, r);
-  if (r->ntrace > ntrace) milp_best_line(&X.pr, util_now() - t0, r, "baselines");
+  remat_result s;
+  remat_result *into = seeds_into(&X, &s, "baselines");
+  int rc = base_best(g, p->budget, t0, until, p->stop, into);
+  seeds_take(&X, &s, into);
+  if (r->ntrace > ntrace && into == r) milp_best_line(&X.pr, util_now() - t0, r, "baselines");
   if (rc) seeds_error(&X, "a baseline schedule failed re-simulation");
   if (!rc) {
     heur_params hp;
     heur_params_init(&hp);
     hp.budget = p->budget;
+    hp.copies = p->copies;
     hp.deadline = deadline_in(p->time_limit * time_share(SHARE_SEEDS_HEUR));
     hp.io.report = seeds_report;
     hp.io.ctx = &X;
@@ -453,9 +473,11 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
   }
   if (r->peak > r->budget && !rc && !milp_stopped(p)) {
     ntrace = r->ntrace;
+    into = seeds_into(&X, &s, "LP rounding");
     rc = round_seed(g, p->budget, t0, p->time_limit * time_share(SHARE_MILP_ROUND), p->stop,
-                    p->verbose, r);
-    if (r->ntrace > ntrace) milp_best_line(&X.pr, util_now() - t0, r, "LP rounding");
+                    p->verbose, into);
+    seeds_take(&X, &s, into);
+    if (r->ntrace > ntrace && into == r) milp_best_line(&X.pr, util_now() - t0, r, "LP rounding");
     if (rc) seeds_error(&X, "an LP-rounded schedule failed re-simulation");
   }
   if (!rc && round_polish(g, t0, p->time_limit * time_share(SHARE_SEEDS_POLISH), p->stop, r))

@@ -32,8 +32,12 @@ struct closure {
   int *tr, *tc;  /* the entries as built, row by row: row, column */
   double *tv;    /* and value */
   int pick[CLOSURE_STAGES], np; /* the steps, the highest loads first */
+  int joint;     /* marking for the steps together: k's inputs may be
+                    computed again after k too */
   int64_t lpv[CLOSURE_STAGES];  /* each step's LP value, -1 when it has
                                    none or its solution is whole */
+  int64_t joint_lp; /* the steps together: its LP value where its
+                       solution is not whole, else -1 */
 };
 typedef struct closure cl;
 
@@ -46,7 +50,7 @@ enum {
 
 static int cl_may_recompute(const cl *C, int u) {
   const int *c = C->p->copies;
-  return C->state[u] != CL_INPUT && !(c && c[u] == 1);
+  return (C->joint || C->state[u] != CL_INPUT) && !(c && c[u] == 1);
 }
 
 /* Which nodes before k the problem of step k needs, descending (readers
@@ -195,6 +199,194 @@ static void cl_take(cover_out *o, int *solved, int64_t inc, int lp, const covlp 
   *solved = 1;
 }
 
+/* ------------------------------------------------ the steps together */
+
+/* The steps together (closure.h) over the picked steps in input order:
+ * per step s and node u it looks at, columns h (2i: held at the step) and
+ * r (2i + 1: computed again after it) with i = at[s * n + u] (-1: not
+ * looked at).  cl_joint_build returns 0 when there is nothing to join
+ * (fewer than two steps with a problem) or the problem has more than
+ * CLOSURE_JOINT_COLS columns. */
+typedef struct cl_joint {
+  int nk, ks[CLOSURE_STAGES];
+  int *at;
+  char *st;   /* the state of (s, u) */
+} cl_joint;
+
+static int cl_joint_build(cl *C, cl_joint *J, covlp *L) {
+  const remat_graph *g = C->g;
+  const int *cp = C->p->copies;
+  int n = g->n, ncol = 0, nrows = 0;
+  long long nz = 0;
+  J->nk = 0;
+  for (int s = 0; s < C->np; s++) { /* the steps with a problem, ascending */
+    int k = C->pick[s];
+    int64_t held = g->m[k];
+    for (int q = g->pred_off[k]; q < g->pred_off[k + 1]; q++) held += g->m[g->pred[q]];
+    if (held > C->p->budget) continue;
+    int at = J->nk++;
+    while (at > 0 && J->ks[at - 1] > k) J->ks[at] = J->ks[at - 1], at--;
+    J->ks[at] = k;
+  }
+  if (J->nk < 2) return 0;
+  J->at = util_malloc((size_t)J->nk * (size_t)n * sizeof *J->at);
+  J->st = util_malloc((size_t)J->nk * (size_t)n);
+  C->joint = 1;
+  for (int s = 0; s < J->nk; s++) {
+    int k = J->ks[s];
+    cl_mark(C, k);
+    for (int u = 0; u < n; u++) {
+      size_t su = (size_t)s * (size_t)n + (size_t)u;
+      J->st[su] = u < k ? C->state[u] : CL_OUT;
+      J->at[su] = J->st[su] == CL_OUT ? -1 : ncol++;
+      if (J->at[su] < 0) continue;
+      nz += 5; /* the memory row 1, needed 2, coupling 2 */
+      nrows += 2;
+      if (cl_may_recompute(C, u)) {
+        nrows += g->pred_off[u + 1] - g->pred_off[u];
+        nz += 3 * (long long)(g->pred_off[u + 1] - g->pred_off[u]);
+      }
+    }
+    nrows++;
+  }
+  C->joint = 0;
+  if (2 * (long long)ncol > CLOSURE_JOINT_COLS) {
+    UTIL_FREE(J->at, J->st);
+    J->nk = 0;
+    return 0;
+  }
+  int *count = util_calloc((size_t)(2 * ncol + 1), sizeof *count);
+  int *tr = util_malloc((size_t)(nz + 1) * sizeof *tr), *tc = util_malloc((size_t)(nz + 1) * sizeof *tc);
+  double *tv = util_malloc((size_t)(nz + 1) * sizeof *tv), *lo = util_malloc((size_t)(nrows + 1) * sizeof *lo),
+         *hi = util_malloc((size_t)(nrows + 1) * sizeof *hi);
+  int *last = util_malloc((size_t)n * sizeof *last); /* the last step looking at u */
+  for (int u = 0; u < n; u++) last[u] = -1;
+  long long e = 0;
+  int r = 0;
+#define CJ_ENTRY(row, c, v) (tr[e] = (row), tc[e] = (c), tv[e] = (v), count[c]++, e++)
+  for (int s = 0; s < J->nk; s++) {
+    int k = J->ks[s];
+    const int *at = J->at + (size_t)s * (size_t)n;
+    const char *st = J->st + (size_t)s * (size_t)n;
+    double R = (double)(C->p->budget - g->m[k]);
+    for (int u = 0; u < k; u++) {
+      if (at[u] < 0) continue;
+      int h = 2 * at[u], rc = h + 1, may = !(cp && cp[u] == 1);
+      if (st[u] == CL_NEEDED) { /* h + r >= 1 */
+        CJ_ENTRY(r, h, 1.0);
+        CJ_ENTRY(r, rc, 1.0);
+        lo[r] = 1, hi[r++] = DBL_MAX;
+      }
+      if (may) {
+        for (int q = g->pred_off[u]; q < g->pred_off[u + 1]; q++) { /* r_u <= h_p + r_p */
+          int pc = 2 * at[g->pred[q]];
+          CJ_ENTRY(r, rc, 1.0);
+          CJ_ENTRY(r, pc, -1.0);
+          CJ_ENTRY(r, pc + 1, -1.0);
+          lo[r] = -DBL_MAX, hi[r++] = 0;
+        }
+        if (last[u] >= 0) { /* computed again after k: after the earlier step too */
+          CJ_ENTRY(r, rc, 1.0);
+          CJ_ENTRY(r, 2 * J->at[(size_t)last[u] * (size_t)n + (size_t)u] + 1, -1.0);
+          lo[r] = -DBL_MAX, hi[r++] = 0;
+        }
+      }
+      last[u] = s;
+    }
+    for (int u = 0; u < k; u++) /* the memory row */
+      if (at[u] >= 0) CJ_ENTRY(r, 2 * at[u], (double)g->m[u] / R);
+    lo[r] = -DBL_MAX, hi[r++] = 1 + CLOSURE_ROW_SLACK;
+  }
+#undef CJ_ENTRY
+  covlp_alloc(L, 2 * ncol, r, e);
+  lp_model *M = &L->lp;
+  M->start[0] = 0;
+  for (int c = 0; c < 2 * ncol; c++) M->start[c + 1] = M->start[c] + count[c];
+  for (int c = 0; c < 2 * ncol; c++) count[c] = M->start[c];
+  for (long long x = 0; x < e; x++) { /* rows ascending: columns stay sorted */
+    int p = count[tc[x]]++;
+    M->index[p] = tr[x];
+    M->value[p] = tv[x];
+  }
+  memcpy(M->rowlb, lo, (size_t)r * sizeof *lo);
+  memcpy(M->rowub, hi, (size_t)r * sizeof *hi);
+  for (int u = 0; u < n; u++) last[u] = -1;
+  for (int s = 0; s < J->nk; s++)
+    for (int u = 0; u < J->ks[s]; u++) {
+      size_t su = (size_t)s * (size_t)n + (size_t)u;
+      if (J->at[su] < 0) continue;
+      int h = 2 * J->at[su], may = !(cp && cp[u] == 1);
+      M->collb[h] = J->st[su] == CL_INPUT ? 1 : 0;
+      M->colub[h] = 1;
+      M->collb[h + 1] = 0;
+      M->colub[h + 1] = may ? 1 : 0;
+      /* charged once, at the first step looking at u */
+      L->cost[h + 1] = may && last[u] < 0 ? g->w[u] : 0;
+      last[u] = s;
+    }
+  covlp_scale(L);
+  UTIL_FREE(count, tr, tc, tv, lo, hi, last);
+  return 1;
+}
+
+/* x whole and within M at every step, in the graph's own sizes: its
+ * cost, exact; else -1 (as cl_whole_fits). */
+static int64_t cl_joint_whole(const cl *C, const cl_joint *J, const covlp *L, const double *x) {
+  const remat_graph *g = C->g;
+  int n = g->n;
+  int64_t cost = 0;
+  for (int c = 0; c < L->lp.ncols; c++) {
+    if (fabs(x[c] - round(x[c])) > 1e-9) return -1;
+    if (c % 2 && x[c] > 0.5) cost += L->cost[c];
+  }
+  for (int s = 0; s < J->nk; s++) {
+    int64_t mem = g->m[J->ks[s]];
+    for (int u = 0; u < J->ks[s]; u++) {
+      int i = J->at[(size_t)s * (size_t)n + (size_t)u];
+      if (i >= 0 && x[2 * i] > 0.5) mem += g->m[u];
+    }
+    if (mem > C->p->budget) return -1;
+  }
+  return cost;
+}
+
+static void cl_joint_free(cl_joint *J) {
+  if (J->nk >= 2) UTIL_FREE(J->at, J->st);
+}
+
+/* The steps together: their LP (integer 0) or CBC on them (1) within
+ * `seconds`; o raised where it says more.  CBC is asked only where the
+ * LP's solution is not whole and (closure_integer) the closure bound
+ * leads the covering problem's: elsewhere its time is the covering and
+ * window bounds' core.  (The LP is no guide: on two one-layer chains one
+ * after the other it equals a single step's integer optimum and the
+ * integer problem is twice that.) */
+static void cl_joint_solve(cl *C, double seconds, int integer, cover_out *o, int *solved) {
+  cl_joint J;
+  covlp L;
+  if (seconds <= 0.01 || !cl_joint_build(C, &J, &L)) return;
+  if (!integer) {
+    double *x = util_malloc((size_t)L.lp.ncols * sizeof *x), obj;
+    if (covlp_relax(&L, seconds, &obj, x) == 0) {
+      int64_t exact = cl_joint_whole(C, &J, &L, x), v = covlp_round_up(&L, obj);
+      if (exact >= 0) cl_take(o, solved, exact, 4, &L);
+      else cl_take(o, solved, v, 1, &L);
+      if (exact < 0) C->joint_lp = v;
+    }
+    free(x);
+  } else if (C->joint_lp >= 0 && L.lp.ncols <= CLOSURE_MIP_COLS) {
+    memset(L.lp.integer, 1, (size_t)L.lp.ncols);
+    cover_out x;
+    memset(&x, 0, sizeof x);
+    x.status = COVER_NONE;
+    covlp_run(&L, seconds, COVLP_CBC, C->p, &x);
+    if (x.status == COVER_OPTIMAL) cl_take(o, solved, x.increase, 4, &L);
+    else if (x.status == COVER_BOUND) cl_take(o, solved, x.increase, 0, &L);
+  }
+  covlp_free(&L);
+  cl_joint_free(&J);
+}
+
 closure *closure_new(const remat_graph *g, const cover_params *p, const int64_t *load) {
   cl *C = util_calloc(1, sizeof *C);
   C->g = g;
@@ -210,6 +402,7 @@ closure *closure_new(const remat_graph *g, const cover_params *p, const int64_t 
   C->tc = util_malloc(room * sizeof *C->tc);
   C->tv = util_malloc(room * sizeof *C->tv);
   C->np = cl_stages(C, load, C->pick);
+  C->joint_lp = -1;
   for (int s = 0; s < C->np; s++) C->lpv[s] = -1;
   return C;
 }
@@ -242,6 +435,7 @@ void closure_lps(closure *C, double seconds, cover_out *o) {
     free(x);
     covlp_free(&L);
   }
+  if (!child_stopping()) cl_joint_solve(C, seconds - (util_now() - t0), 0, o, &solved);
   if (solved)
     o->status = COVER_BOUND;
   else
@@ -249,7 +443,7 @@ void closure_lps(closure *C, double seconds, cover_out *o) {
              util_now() - t0);
 }
 
-void closure_integer(closure *C, double seconds, double left, cover_out *o) {
+void closure_integer(closure *C, double seconds, double left, int64_t above, cover_out *o) {
   double t0 = util_now();
   if (left > CLOSURE_MIP_SHARE * seconds) left = CLOSURE_MIP_SHARE * seconds;
   int solved = o->status == COVER_BOUND;
@@ -276,6 +470,12 @@ void closure_integer(closure *C, double seconds, double left, cover_out *o) {
     }
     covlp_free(&L);
   }
+  /* the steps together, in the rest of the integer problems' time,
+   * where the closure bound leads the other bound by CLOSURE_JOINT_LEAD */
+  if (solved && C->joint_lp >= 0 &&
+      (above <= 0 || (double)o->increase >= CLOSURE_JOINT_LEAD * (double)above) &&
+      !child_stopping())
+    cl_joint_solve(C, left - (util_now() - t0), 1, o, &solved);
 }
 
 void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *load,
@@ -283,6 +483,6 @@ void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *l
   double t0 = util_now();
   closure *C = closure_new(g, p, load);
   closure_lps(C, seconds, o);
-  closure_integer(C, seconds, seconds - (util_now() - t0), o);
+  closure_integer(C, seconds, seconds - (util_now() - t0), -1, o);
   closure_free(C);
 }

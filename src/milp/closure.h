@@ -29,8 +29,20 @@
  * CLOSURE_STAGES steps of highest memory in the input order, then the
  * integer problem with CBC at the CLOSURE_MIP_STEPS of them whose LP
  * values are highest and whose LP solutions are not whole (where the
- * step's excess is a few large values, the LP takes fractions of them);
- * the highest value is the bound. */
+ * step's excess is a few large values, the LP takes fractions of them).
+ *
+ * The steps together: a value computed again after a later step is
+ * computed again after an earlier one, so over those steps at once, with
+ * h_u (held at the step) and r_u (computed again after it) per step,
+ *     r_u at a step <= r_u at the step before it that looks at u,
+ * each step's rows as above (a_u = h_u + r_u; k's inputs held, and they
+ * too may be computed again later), and w_u charged once, at the first
+ * step looking at u: where two steps must let different values go (two
+ * parts of a graph whose peaks are apart), the single steps see the
+ * dearer, this the sum.  Its LP after the steps' LPs, its integer
+ * problem (CBC) after theirs, in what is left of their time, where the
+ * closure bound leads the covering problem's (CLOSURE_JOINT_LEAD).  The
+ * highest value is the bound. */
 #ifndef REMAT_CLOSURE_H
 #define REMAT_CLOSURE_H
 
@@ -47,6 +59,15 @@
  * the time). */
 #define CLOSURE_MIP_STEPS 4
 #define CLOSURE_MIP_COLS 50000
+/* The steps together: at most this many columns (a larger LP may not
+ * end within the closure bound's time) */
+#define CLOSURE_JOINT_COLS 400000
+/* The steps together's integer problem only where the closure bound is
+ * at least this many times the plain covering problem's (the deep
+ * stacks, where the covering problem stays near zero; not the random
+ * layered graphs, where the covering problems lead and CBC's second
+ * would slow the window bound's proofs) */
+#define CLOSURE_JOINT_LEAD 3.0
 /* and in at most this share of the closure bound's time, all of them
  * (the covering problems need theirs where CBC does not end) */
 #define CLOSURE_MIP_SHARE 0.25
@@ -68,10 +89,12 @@ void closure_free(closure *C);
 void closure_lps(closure *C, double seconds, cover_out *o);
 
 /* Then the integer problems, within `left` seconds and at most
- * CLOSURE_MIP_SHARE of `seconds` (the closure bound's whole time); o
- * (closure_lps's answer) raised where one says more: lp 3 for a step's
- * integer optimum, 0 for CBC's bound at its share of the time. */
-void closure_integer(closure *C, double seconds, double left, cover_out *o);
+ * CLOSURE_MIP_SHARE of `seconds` (the closure bound's whole time), the
+ * steps together's where o is at least CLOSURE_JOINT_LEAD times `above`
+ * (the plain covering problem's increase; -1: none); o (closure_lps's answer) raised where one says
+ * more: lp 3 for a step's integer optimum, 4 for the steps together's,
+ * 0 for CBC's bound at its share of the time. */
+void closure_integer(closure *C, double seconds, double left, int64_t above, cover_out *o);
 
 /* Both, within `seconds`. */
 void closure_solve(const remat_graph *g, const cover_params *p, const int64_t *load,

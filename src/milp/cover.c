@@ -44,6 +44,7 @@ const char *cover_bound_how(const cover_out *o) {
   return o->lp == 1   ? ", LP relaxation"
          : o->lp == 2 ? ", CBC found nothing below it"
          : o->lp == 3 ? ", integer optimum at its step"
+         : o->lp == 4 ? ", integer optimum over its steps"
                       : ", out of time";
 }
 
@@ -435,6 +436,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
   }
   C.limit = p->time_limit - (util_now() - t0);
   cv_run(&C, o);
+  int64_t plain = cover_answered(o) ? o->increase : -1;
   cover_take(o, &cl);
   /* the integer problems after the plain problem, whose answer (at once
    * on small graphs, where it can prove a schedule optimal over every
@@ -444,7 +446,7 @@ cover_status cover_solve(const remat_graph *g, const cover_params *p, cover_out 
       !child_stopping()) {
     int64_t was = cl.increase;
     if (p->plain_done && cover_answered(o)) p->plain_done(p->ctx, o);
-    closure_integer(clh, CLOSURE_SHARE * p->time_limit, left, &cl);
+    closure_integer(clh, CLOSURE_SHARE * p->time_limit, left, plain, &cl);
     if (cl.increase > was) cover_take(o, &cl);
   }
   closure_free(clh);

@@ -45,7 +45,8 @@ typedef struct cover_out {
   int lp;           /* COVER_BOUND: the LP relaxation's value (1), CBC's
                        bound at its time limit (0), a value below which
                        CBC proved nothing lies (2: cover_lp.h), or the
-                       closure bound's integer optimum at one step (3) */
+                       closure bound's integer optimum at one step (3)
+                       or over several steps at once (4) */
   int closure;      /* the bound is the closure bound's (closure.h) */
   int cols, rows;   /* gaps, overloaded stages (the closure bound: its
                        best step's columns and rows) */

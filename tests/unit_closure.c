@@ -36,9 +36,12 @@ static cover_params params_at(int64_t M, const int *copies, int closure, int inp
 /* How many closure bounds came from the steps together (lp 4). */
 static int n_joint;
 
-/* The closure bound of g at M with copies; -1 when no step's LP gave
- * one. */
-static int64_t closure_at(const remat_graph *g, int64_t M, const int *copies) {
+/* The closure bound of g at M with copies as cover_solve takes it, the
+ * steps together's integer problem only where the closure bound leads
+ * `above` (the plain covering problem's) by CLOSURE_JOINT_LEAD (-1:
+ * always, as closure_solve); -1 when no step's LP gave one. */
+static int64_t closure_above(const remat_graph *g, int64_t M, const int *copies,
+                             int64_t above) {
   int *seq = malloc((size_t)(g->n ? g->n : 1) * sizeof *seq);
   int64_t *load = malloc((size_t)(g->n ? g->n : 1) * sizeof *load);
   for (int v = 0; v < g->n; v++) seq[v] = v;
@@ -46,7 +49,10 @@ static int64_t closure_at(const remat_graph *g, int64_t M, const int *copies) {
   assert_int_equal(remat_simulate(g, seq, g->n, &sim, load), 0);
   cover_params p = params_at(M, copies, 1, 0);
   cover_out o;
-  closure_solve(g, &p, load, 10, &o);
+  closure *C = closure_new(g, &p, load);
+  closure_lps(C, 10, &o);
+  closure_integer(C, 10, 10, above, &o);
+  closure_free(C);
   free(seq);
   free(load);
   assert_true(o.closure);
@@ -54,24 +60,8 @@ static int64_t closure_at(const remat_graph *g, int64_t M, const int *copies) {
   return o.status == COVER_BOUND ? o.increase : -1;
 }
 
-/* The closure bound as cover_solve takes it: the steps together's
- * integer problem only where the closure bound leads `above` (the plain
- * covering problem's) by CLOSURE_JOINT_LEAD; -1 when none. */
-static int64_t closure_above(const remat_graph *g, int64_t M, int64_t above) {
-  int *seq = malloc((size_t)(g->n ? g->n : 1) * sizeof *seq);
-  int64_t *load = malloc((size_t)(g->n ? g->n : 1) * sizeof *load);
-  for (int v = 0; v < g->n; v++) seq[v] = v;
-  remat_sim sim;
-  assert_int_equal(remat_simulate(g, seq, g->n, &sim, load), 0);
-  cover_params p = params_at(M, NULL, 1, 0);
-  cover_out o;
-  closure *C = closure_new(g, &p, load);
-  closure_lps(C, 10, &o);
-  closure_integer(C, 10, 10, above, &o);
-  closure_free(C);
-  free(seq);
-  free(load);
-  return o.status == COVER_BOUND ? o.increase : -1;
+static int64_t closure_at(const remat_graph *g, int64_t M, const int *copies) {
+  return closure_above(g, M, copies, -1);
 }
 
 /* The covering problems' bound without the closure bound; -1 when none. */
@@ -255,7 +245,7 @@ static void test_chain_layers(void **state) {
     for (int f = 2; f <= 8; f += 2) {
       int64_t M = lo + (hi - lo) * f / 10;
       int64_t cl = closure_at(g, M, NULL), plain = covering_at(g, M, NULL, 0);
-      int64_t taken = closure_above(g, M, plain);
+      int64_t taken = closure_above(g, M, NULL, plain);
       cover_params p = params_at(M, NULL, 1, 0);
       cover_out o;
       cover_solve(g, &p, &o);
@@ -282,4 +272,5 @@ static void test_chain_layers(void **state) {
   assert_true(above >= total * 3 / 4);
 }
 
-UNIT_TESTS(test_closure_against_brute_force, test_chain_one_layer, test_chain_pair, test_chain_layers)
+UNIT_TESTS(test_closure_against_brute_force, test_chain_one_layer, test_chain_pair,
+           test_chain_layers)

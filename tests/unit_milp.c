@@ -39,6 +39,28 @@ static int milp_run_quiet(const remat_graph *g, int64_t budget, int warm,
   return milp_run_copies(g, budget, warm, NULL, r);
 }
 
+/* The MILP at budget against the brute-force optimum `best` (-1: none
+ * fits): optimal at it, computing no node v more than caps[v] times
+ * (0: any number), or proven infeasible. */
+static void milp_at_optimum(const remat_graph *g, int64_t budget, int warm, const int *copies,
+                            int64_t best, const int *caps) {
+  remat_result r;
+  int rc = milp_run_copies(g, budget, warm, copies, &r);
+  check_result(g, &r);
+  if (best >= 0) {
+    assert_int_equal(rc, 0);
+    assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
+    assert_int_equal(r.duration, best);
+    int cnt[16] = {0};
+    for (int i = 0; i < r.len; i++)
+      assert_true(++cnt[r.seq[i]] <= caps[r.seq[i]] || !caps[r.seq[i]]);
+  } else {
+    assert_int_equal(rc, REMAT_ENOFIT);
+    assert_int_equal(r.status, REMAT_STATUS_INFEASIBLE);
+  }
+  remat_result_free(&r);
+}
+
 /* ------------------------------------------------------------------ */
 /* MILP versus brute force                                             */
 /* ------------------------------------------------------------------ */
@@ -131,22 +153,9 @@ static void test_milp_copies(void **state) {
     brute_force(g, budgets, 4, any, &any_min);
     for (int k = 0; k < 4; k++) {
       if (budgets[k] < lb) continue;
-      remat_result r;
-      int rc = milp_run_copies(g, budgets[k], 0, copies, &r);
-      check_result(g, &r);
-      if (best[k] >= 0) {
-        assert_int_equal(rc, 0);
-        assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
-        assert_int_equal(r.duration, best[k]);
-        int cnt[16] = {0};
-        for (int i = 0; i < r.len; i++) assert_true(++cnt[r.seq[i]] <= cap);
-      } else {
-        assert_int_equal(rc, REMAT_ENOFIT);
-        assert_int_equal(r.status, REMAT_STATUS_INFEASIBLE);
-        infeasible++;
-      }
+      milp_at_optimum(g, budgets[k], 0, copies, best[k], copies);
+      infeasible += best[k] < 0;
       differ += best[k] != any[k];
-      remat_result_free(&r);
     }
     remat_graph_free(g);
   }
@@ -175,21 +184,8 @@ static void test_milp_graph_copies(void **state) {
     brute_force(g, budgets, 3, any, &any_min);
     for (int k = 0; k < 3; k++) {
       if (budgets[k] < lb) continue;
-      remat_result r;
-      int rc = milp_run_copies(g, budgets[k], 1, NULL, &r);
-      check_result(g, &r);
-      if (best[k] >= 0) {
-        assert_int_equal(rc, 0);
-        assert_int_equal(r.status, REMAT_STATUS_OPTIMAL);
-        assert_int_equal(r.duration, best[k]);
-        int cnt[16] = {0};
-        for (int i = 0; i < r.len; i++)
-          assert_true(++cnt[r.seq[i]] <= 1 || g->copies[r.seq[i]] != 1);
-      } else {
-        assert_int_equal(rc, REMAT_ENOFIT);
-      }
+      milp_at_optimum(g, budgets[k], 1, NULL, best[k], g->copies);
       differ += best[k] != any[k];
-      remat_result_free(&r);
     }
     remat_graph_free(g);
   }
@@ -291,5 +287,6 @@ static void test_solver_end_rule(void **state) {
 }
 
 UNIT_TESTS(test_milp_trivial, test_milp_brute_force, test_milp_chain,
-           test_milp_copies, test_milp_graph_copies, test_lp_bound, test_milp_too_large, test_solver_end_rule)
+           test_milp_copies, test_milp_graph_copies, test_lp_bound, test_milp_too_large,
+           test_solver_end_rule)
 

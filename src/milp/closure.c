@@ -256,9 +256,11 @@ static int cl_joint_build(cl *C, cl_joint *J, covlp *L) {
     return 0;
   }
   int *count = util_calloc((size_t)(2 * ncol + 1), sizeof *count);
-  int *tr = util_malloc((size_t)(nz + 1) * sizeof *tr), *tc = util_malloc((size_t)(nz + 1) * sizeof *tc);
-  double *tv = util_malloc((size_t)(nz + 1) * sizeof *tv), *lo = util_malloc((size_t)(nrows + 1) * sizeof *lo),
-         *hi = util_malloc((size_t)(nrows + 1) * sizeof *hi);
+  int *tr = util_malloc((size_t)(nz + 1) * sizeof *tr);
+  int *tc = util_malloc((size_t)(nz + 1) * sizeof *tc);
+  double *tv = util_malloc((size_t)(nz + 1) * sizeof *tv);
+  double *lo = util_malloc((size_t)(nrows + 1) * sizeof *lo);
+  double *hi = util_malloc((size_t)(nrows + 1) * sizeof *hi);
   int *last = util_malloc((size_t)n * sizeof *last); /* the last step looking at u */
   for (int u = 0; u < n; u++) last[u] = -1;
   long long e = 0;

@@ -13,15 +13,12 @@
  * generator's state computed again would draw other numbers): 1 with the
  * message in s->error, else 0. */
 static int eval_own_copies(const remat_graph *g, const int *seq, int len, remat_sim *s) {
-  int *own = graph_copies_or(g, 0), bad = -1;
-  int *cnt = util_calloc((size_t)(g->n ? g->n : 1), sizeof *cnt);
-  for (int i = 0; own && i < len; i++)
-    if (++cnt[seq[i]] > own[seq[i]] && bad < 0) bad = seq[i];
+  int *own = graph_copies_or(g, 0);
+  int bad = own ? sim_over_copies(g, seq, len, own) : -1;
   if (bad >= 0)
     snprintf(s->error, sizeof s->error,
              "node %s is computed more than %d time%s (its \"copies\" in the graph)",
              g->id[bad], own[bad], own[bad] == 1 ? "" : "s");
-  free(cnt);
   free(own);
   return bad >= 0;
 }

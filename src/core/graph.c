@@ -413,10 +413,14 @@ int graph_last_succ(const remat_graph *g, int v) {
   return a == b ? -1 : g->succ[b - 1];
 }
 
+int graph_gives_copies(const remat_graph *g) {
+  for (int v = 0; v < g->n && g->copies; v++)
+    if (g->copies[v] > 0) return 1;
+  return 0;
+}
+
 int *graph_copies_or(const remat_graph *g, int others) {
-  int own = 0;
-  for (int v = 0; v < g->n && g->copies; v++) own |= g->copies[v] > 0;
-  if (!own && others <= 0) return NULL;
+  if (others <= 0 && !graph_gives_copies(g)) return NULL;
   int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
   for (int v = 0; v < g->n; v++)
     c[v] = g->copies && g->copies[v] > 0 ? g->copies[v] : others > 0 ? others : g->n;

@@ -69,6 +69,8 @@ int graph_last_succ(const remat_graph *g, int v);
  * PyTorch exporter), others elsewhere (0: any number, g->n).  A new array,
  * or NULL where others is 0 and no node gives its own. */
 int *graph_copies_or(const remat_graph *g, int others);
+/* Whether some node of g gives its own C_v ("copies"). */
+int graph_gives_copies(const remat_graph *g);
 
 /* Whether the input order is g's only topological order: each node reads
  * the one before it.  Then every sequence computes the nodes for the first

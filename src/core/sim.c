@@ -107,26 +107,30 @@ int *sim_topo_sequence(const remat_graph *g) {
 }
 
 /* Computations of each node in seq (entries outside 0..n-1 skipped);
- * stops early, returning 0, once a node passes copies[v] (copies may be
- * NULL); else 1.  *most: the largest count seen. */
+ * stops early, returning that node, once a node passes copies[v] (copies
+ * may be NULL); else -1.  *most: the largest count seen. */
 static int sim_count_copies(const remat_graph *g, const int *seq, int len,
                             const int *copies, int *most) {
-  int *cnt = util_calloc((size_t)(g->n ? g->n : 1), sizeof *cnt), ok = 1;
+  int *cnt = util_calloc((size_t)(g->n ? g->n : 1), sizeof *cnt), over = -1;
   *most = 0;
-  for (int i = 0; i < len && ok; i++) {
+  for (int i = 0; i < len && over < 0; i++) {
     int v = seq[i];
     if (v < 0 || v >= g->n) continue;
     if (++cnt[v] > *most) *most = cnt[v];
-    ok = !copies || cnt[v] <= copies[v];
+    if (copies && cnt[v] > copies[v]) over = v;
   }
   free(cnt);
-  return ok;
+  return over;
+}
+
+int sim_over_copies(const remat_graph *g, const int *seq, int len, const int *copies) {
+  int most;
+  return sim_count_copies(g, seq, len, copies, &most);
 }
 
 int sim_within_copies(const remat_graph *g, const int *seq, int len,
                       const int *copies) {
-  int most;
-  return sim_count_copies(g, seq, len, copies, &most);
+  return sim_over_copies(g, seq, len, copies) < 0;
 }
 
 int sim_raise_copies(const remat_graph *g, const int *seq, int len, int *copies) {

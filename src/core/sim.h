@@ -21,6 +21,8 @@ int64_t *sim_topo_loads(const remat_graph *g);
  * 0..n-1 are the simulator's to reject and are not counted). */
 int sim_within_copies(const remat_graph *g, const int *seq, int len,
                       const int *copies);
+/* The first node seq computes more than copies[v] times, or -1. */
+int sim_over_copies(const remat_graph *g, const int *seq, int len, const int *copies);
 
 /* Raise copies[v] to v's computations in seq where copies[v] is 2 or more
  * (C_v = 1 forbids recomputing: never raised; entries outside 0..n-1 not

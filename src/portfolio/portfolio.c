@@ -187,10 +187,9 @@ static void solve_infeasible(const best *B) {
   }
   int any = B->proof.milp == 1 || B->proof.window == 2;
   /* the MILP keeps the graph's own C_v with any number elsewhere */
-  int *own = B->proof.milp == 1 && B->proof.window != 2 ? graph_copies_or(B->g, 0) : NULL;
+  int own = B->proof.milp == 1 && B->proof.window != 2 && graph_gives_copies(B->g);
   result_infeasible(r, any ? REMAT_COVERS_STAGES : REMAT_COVERS_STAGES_COPIES, by,
                     own ? "the nodes' own \"copies\" in the graph kept" : NULL);
-  free(own);
   size_t n = strlen(r->message);
   if (!any && B->proof.milp == 2 && n < sizeof r->message)
     snprintf(r->message + n, sizeof r->message - n,

@@ -83,6 +83,20 @@ run "$REMAT" milp "$g" --budget 0.8 --threads 1 -t 30
 [ "$rc" -eq 0 ] || fail "milp with progress exited with $rc"
 grep -q "^remat: " "$tmp/err.txt" || fail "milp: no progress lines on stderr"
 
+# --- a tight budget: the copies probe's schedule is CBC's start ---------------
+t_case "milp: the copies probe fits where the baselines and the greedy do not"
+# gen layered 40 seed 2 at 0.7: Chen's, Echo's and the greedy's schedules
+# stay above the budget and CBC's first phase finds none within 3 s; the
+# annealing's (seeds_probe) fits before CBC starts.
+"$REMAT" gen layered --nodes 40 --seed 2 -q -o "$tmp/l40.json"
+run "$REMAT" milp "$tmp/l40.json" --budget 0.7 -t 3 --threads 1 -o "$tmp/x.json" -q
+[ "$rc" -eq 0 ] && [ "$(field "$tmp/x.json" .within_budget)" = true ] ||
+  fail "l40 at 0.7: exit $rc, $(jq -c '[.status, .peak, .budget]' "$tmp/x.json")"
+jq -e '.budget as $b | [.trace[] | select(.[1] == 0 and .[2] <= $b)] | length > 0' "$tmp/x.json" >/dev/null ||
+  fail "l40 at 0.7: no schedule within budget before CBC: $(jq -c .trace "$tmp/x.json")"
+"$REMAT" eval "$tmp/l40.json" "$tmp/x.json" --budget 0.7 | grep -q "^valid: yes$" ||
+  fail "l40 at 0.7: remat eval rejects the schedule"
+
 # --- remat milp --relax: the LP bound, a rounded schedule ------------------
 t_case "milp --relax: the LP bound, a rounded schedule"
 run "$REMAT" milp --relax "$g" --budget 0.8 -o "$tmp/lp.json" -q

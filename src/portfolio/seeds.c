@@ -471,6 +471,24 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
     hp.io.seed = p->seed;
     heur_run(g, &hp);
   }
+  if (r->peak > r->budget && !rc && !milp_stopped(p) && g->n <= SEEDS_PROBE_NODES) {
+    /* the copies probe with the model's C_v: any number where it is 0 or
+     * not given (the probe's 2), the node's own where 1 */
+    remat_solve_params sp;
+    remat_solve_params_init(&sp);
+    sp.budget = p->budget;
+    sp.stop = p->stop;
+    sp.seed = p->seed;
+    int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
+    for (int v = 0; v < g->n; v++) c[v] = p->copies && p->copies[v] ? p->copies[v] : 2;
+    into = seeds_into(&X, &s, "anneal");
+    ntrace = r->ntrace;
+    rc = seeds_probe(g, &sp, c, p->time_limit * time_share(SHARE_SEEDS_PROBE), into);
+    free(c);
+    seeds_take(&X, &s, into);
+    if (r->ntrace > ntrace && into == r) milp_best_line(&X.pr, util_now() - t0, r, "anneal");
+    if (rc) seeds_error(&X, "the copies probe produced an invalid schedule");
+  }
   if (r->peak > r->budget && !rc && !milp_stopped(p)) {
     ntrace = r->ntrace;
     into = seeds_into(&X, &s, "LP rounding");

@@ -144,7 +144,9 @@ void seeds_base_free(seeds_base *S);
 void seeds_solve(best *B, const seeds_base *S);
 
 /* The MILP's seeds (a milp_params.seeds): the baselines (5% of the time
- * limit), the heuristics (5%), while nothing fits LP rounding (10%), then
+ * limit), the heuristics (5%), while nothing fits the copies probe
+ * (seeds_probe with the MILP's C_v, at most 5%; not above 2,000 nodes),
+ * while nothing fits still LP rounding (10%), then
  * the polish of the best (5%); each improvement is offered to r and gets a
  * progress line.  Returns 0, or nonzero with err set when a schedule
  * fails re-simulation. */

@@ -272,6 +272,17 @@ run "$REMAT" eval "$tmp/own.json" "$tmp/dia_r.json"
 run "$REMAT" solve "$tmp/own.json" --budget 13 --threads 1 -t 5
 [ "$rc" -eq 3 ] && grep -q "^remat solve: proven infeasible (by Checkmate's MILP): .*the nodes' own \"copies\" in the graph kept; best peak 14$" "$tmp/err.txt" ||
   fail "solve with own copies at 13: exit $rc '$(cat "$tmp/err.txt")'"
+# the graph's own copies are a ceiling: a copies file cannot raise them,
+# and tune-copies' maps keep to them
+echo '{"in": 2}' >"$tmp/in2.json"
+for cmd in solve milp; do
+  run "$REMAT" $cmd "$tmp/own.json" --budget 13 --threads 1 -t 5 --copies "$tmp/in2.json"
+  [ "$rc" -eq 2 ] && [ "$(cat "$tmp/err.txt")" = "remat $cmd: $tmp/in2.json:1:2: node in is computed at most 1 time (its \"copies\" in the graph), not 2" ] ||
+    fail "$cmd --copies raising own: exit $rc '$(cat "$tmp/err.txt")'"
+done
+run "$REMAT" tune-copies "$tmp/own.json" --budget 13 --threads 1 -t 4 --copies 1,2 -o "$tmp/map.json"
+[ "$rc" -eq 3 ] && [ "$(jq '.in' "$tmp/map.json")" = 1 ] && [ "$(jq '.a' "$tmp/map.json")" = 2 ] ||
+  fail "tune-copies with own copies: exit $rc, map $(jq -c . "$tmp/map.json" 2>/dev/null)"
 
 # --- usage errors: exit 2 with a message -----------------------------------
 t_case "usage errors"

@@ -8,6 +8,7 @@
 #define UNIT_TMPDIR "unit_tune"
 #include "testutil.h"
 
+#include "graph.h"
 #include "remat.h"
 #include "sim.h"
 #include "tune.h"
@@ -91,4 +92,60 @@ static void test_tune_sweep(void **state) {
   remat_graph_free(g);
 }
 
-UNIT_TESTS_WITH(tmpdir_setup, tmpdir_teardown, test_tune_helpers, test_tune_sweep)
+/* The diamond with "in" given copies 1 by the graph: its own C_v is a
+ * ceiling (graph_copies_cap) for the candidates, the maps and the solves,
+ * whose optimum at 13 computes "in" twice: nothing fits. */
+static void test_tune_own_copies(void **state) {
+  (void)state;
+  char err[256];
+  remat_graph *g = remat_graph_read_buffer(
+      DIAMOND_JSON, strlen(DIAMOND_JSON), "d.json", err, sizeof err);
+  g->copies[0] = 1;
+  int topo[] = {0, 1, 2, 3, 4, 5}, c1[6] = {1, 1, 1, 1, 1, 1}, out[6];
+  assert_int_equal(tune_candidates(g, topo, 6, 13, c1, out), 3); /* a, c, b */
+  for (int i = 0; i < 3; i++) assert_int_not_equal(out[i], 0);
+  int six[6] = {6, 0, 6, 1, 6, 6};
+  int *capped = graph_copies_capped(g, six, 2);
+  int want[6] = {1, 2, 6, 1, 6, 6};
+  assert_memory_equal(capped, want, sizeof want);
+  assert_int_equal(graph_copies_cap(g, six), 1);
+  assert_int_equal(six[0], 1);
+  free(capped);
+  /* a caller's array above the graph's own: the solve keeps to the own */
+  remat_solve_params sp;
+  remat_solve_params_init(&sp);
+  sp.budget = 13;
+  sp.verbose = 0;
+  sp.threads = 1;
+  sp.time_limit = 4;
+  int all6[6] = {6, 6, 6, 6, 6, 6};
+  sp.copies = all6;
+  remat_result r;
+  remat_result_init(&r, g, sp.budget, "cp");
+  remat_solve(g, &sp, &r);
+  assert_true(r.peak > 13); /* with "in" twice: 13, the optimum */
+  int cnt = 0;
+  for (int i = 0; r.seq && i < r.len; i++) cnt += r.seq[i] == 0;
+  assert_true(cnt <= 1);
+  remat_result_free(&r);
+  /* a sweep's uniform maps keep "in" at 1: nothing fits, the map says 1 */
+  tune_params p;
+  tune_params_init(&p);
+  p.solve.budget = 13;
+  p.solve.verbose = 0;
+  p.solve.threads = 1;
+  p.time_limit = 4;
+  int vals[] = {1, 6};
+  p.sweep = vals;
+  p.nsweep = 2;
+  tune_result res;
+  tune_run(g, &p, &res);
+  assert_int_equal(res.nrounds, 2);
+  assert_false(res.rounds[1].fits);
+  assert_int_equal(res.copies[0], 1);
+  tune_result_free(&res);
+  remat_graph_free(g);
+}
+
+UNIT_TESTS_WITH(tmpdir_setup, tmpdir_teardown, test_tune_helpers, test_tune_sweep,
+                test_tune_own_copies)

@@ -76,7 +76,9 @@ def _copies_array(graph: Graph, copies: Copies,
                   params: _lib.SolveParams) -> "ctypes.Array":
     """C_v: the graph's own (its nodes' "copies", 0 where not given: the
     default 2), changed for every node (an int: the default where the
-    graph gives none, as --copies N) or per node id."""
+    graph gives none, as --copies N) or per node id.  A node's own copies
+    are a ceiling (the C library keeps to it whatever it is given); a
+    mapping that asks for more is an error, as `--copies FILE` is."""
     g = graph._ptr.contents
     own = (ctypes.c_int * max(graph.n, 1))(*(g.copies[i]
                                               for i in range(graph.n)))
@@ -95,7 +97,13 @@ def _copies_array(graph: Graph, copies: Copies,
         if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= 1000000:
             raise RematError(f"copies of {node!r}: {c!r}: expected "
                              "1..1000000")
-        arr[graph.index(node)] = c
+        i = graph.index(node)
+        if 0 < own[i] < c:
+            times = "time" if own[i] == 1 else "times"
+            raise RematError(f"copies of {node!r}: node {node} is computed at "
+                             f"most {own[i]} {times} (its \"copies\" in the "
+                             f"graph), not {c}")
+        arr[i] = c
     return arr
 
 
@@ -114,8 +122,8 @@ def solve(graph: Graph, budget: Budget, *, time_limit: float = 60.0,
     ("70%") or bytes (41687, "1.5GiB").  time_limit: seconds for the whole
     solve.  threads: 0 for every core.  free_order: search every order,
     not only the input order's stages.  copies: C_v, the number of times
-    each node may be computed (an int for all, or {id: n}); strict_copies
-    keeps them as given.  hierarchy: "auto", "on" or "off", the repeated
+    each node may be computed (an int for all, or {id: n}), never above a
+    node's own (Graph.copies); strict_copies keeps them as given.  hierarchy: "auto", "on" or "off", the repeated
     blocks' composition as `remat solve --hierarchy`.  lp_bound: also solve Checkmate's LP relaxation
     for a lower bound.  warm_start: a schedule (ids) to start from.
     verbose: 0 quiet, 1 the CLI's progress lines on stderr, 2 more.

@@ -249,6 +249,23 @@ def test_copies_one_forbids_recomputation() -> None:
     assert r.schedule.count("f0") == 1 and r.recomputations
 
 
+def test_own_copies_are_a_ceiling(tmp_path: Path) -> None:
+    """A mapping cannot raise a node's own "copies": the CLI's error for
+    a copies file, word for word."""
+    first = chain(8)
+    first["nodes"][0]["copies"] = 1
+    path = tmp_path / "first.json"
+    path.write_text(json.dumps(first))
+    with pytest.raises(remat.RematError) as e:
+        remat.solve(remat.load_graph(first), 0.7, time_limit=10, threads=1,
+                    copies={"f0": 2})
+    (tmp_path / "c.json").write_text('{"f0": 2}')
+    msg = cli_error(str(path), "--budget", "0.7", "--copies",
+                    str(tmp_path / "c.json"))
+    assert msg == f"{tmp_path / 'c.json'}:1:2: node f0 is computed at most 1 time (its \"copies\" in the graph), not 2"
+    assert str(e.value) == "copies of 'f0': " + msg.split(": ", 1)[1]
+
+
 def test_sizes_near_a_terabyte() -> None:
     """Sizes near 10^12 and durations near 10^9: the 64-bit path."""
     d = chain(12, size=10**12 + 7, dur=10**9 - 1)

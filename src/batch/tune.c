@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
 #include "sim.h"
 #include "util.h"
 
@@ -61,6 +62,9 @@ int tune_candidates(const remat_graph *g, const int *seq, int len,
   int *uses = util_calloc((size_t)g->n, sizeof *uses);
   tune_scores(g, seq, len, budget, score);
   for (int i = 0; i < len; i++) uses[seq[i]]++;
+  /* a node at its own C_v (graph_copies_cap) counts as unused: no raise */
+  for (int v = 0; v < g->n && g->copies; v++)
+    if (g->copies[v] > 0 && copies[v] >= g->copies[v]) uses[v] = 0;
   int k = 0;
   for (int v = 0; v < g->n; v++)
     if (score[v] > 0 && uses[v] >= copies[v]) out[k++] = v;
@@ -135,6 +139,8 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
   const remat_graph *g = T->g;
   tune_result *res = T->res;
   remat_solve_params sp = T->p->solve;
+  int *capped = graph_copies_capped(g, c, 1); /* the map as the solve takes it */
+  c = capped;
   sp.copies = c;
   sp.time_limit = seconds;
   sp.warm_seq = NULL;
@@ -174,6 +180,7 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
     res->best = r;
     T->rc = rc;
     free(used);
+    free(capped);
     return -1;
   }
   int better = tune_better(T, &r, row.total);
@@ -191,6 +198,7 @@ static int tune_round_run(tune_ctx *T, const int *c, double seconds,
     remat_result_free(&r);
   }
   free(used);
+  free(capped);
   return better;
 }
 

@@ -58,11 +58,15 @@ int copies_file_read(const char *path, const remat_graph *g, int *c, char *err,
   char where[1024];
   if (!rc)
     json_object_foreach(map, key, val) {
-      int v = remat_graph_find(g, key);
-      if (v >= 0 && copies_ok(val, &c[v])) continue;
+      int v = remat_graph_find(g, key), own = v >= 0 && g->copies ? g->copies[v] : 0;
+      if (v >= 0 && copies_ok(val, &c[v]) && (own <= 0 || c[v] <= own)) continue;
       copies_where(shown, buf, len, key, where, sizeof where);
       if (v < 0) {
         rc = util_err(err, errlen, REMAT_EUSAGE, "%s: unknown node id %s", where, key);
+      } else if (own > 0 && c[v] > own) {
+        rc = util_err(err, errlen, REMAT_EUSAGE,
+                      "%s: node %s is computed at most %d time%s (its \"copies\" in the graph), "
+                      "not %d", where, key, own, own == 1 ? "" : "s", c[v]);
       } else {
         char *text = json_dumps(val, JSON_ENCODE_ANY);
         rc = util_err(err, errlen, REMAT_EUSAGE,

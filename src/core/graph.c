@@ -419,6 +419,26 @@ int graph_gives_copies(const remat_graph *g) {
   return 0;
 }
 
+int graph_copies_cap(const remat_graph *g, int *c) {
+  int lowered = 0;
+  for (int v = 0; v < g->n && g->copies; v++) {
+    int own = g->copies[v];
+    if (own > 0 && (c[v] <= 0 || c[v] > own)) {
+      c[v] = own;
+      lowered++;
+    }
+  }
+  return lowered;
+}
+
+int *graph_copies_capped(const remat_graph *g, const int *c, int others) {
+  if (!c && !graph_gives_copies(g)) return NULL;
+  int *out = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *out);
+  for (int v = 0; v < g->n; v++) out[v] = c && c[v] > 0 ? c[v] : others;
+  graph_copies_cap(g, out);
+  return out;
+}
+
 int *graph_copies_or(const remat_graph *g, int others) {
   if (others <= 0 && !graph_gives_copies(g)) return NULL;
   int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);

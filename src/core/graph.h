@@ -72,6 +72,16 @@ int *graph_copies_or(const remat_graph *g, int others);
 /* Whether some node of g gives its own C_v ("copies"). */
 int graph_gives_copies(const remat_graph *g);
 
+/* A node's own C_v is a ceiling: no caller's C_v raises it (computing a
+ * generator's state twice would draw other random numbers).  Lowers c[v]
+ * (0: any number) to g's own where g gives one and c[v] is above it or 0;
+ * returns how many it lowered. */
+int graph_copies_cap(const remat_graph *g, int *c);
+
+/* C_v for a solve: c[v] where given (above 0), else others, capped by
+ * graph_copies_cap.  A new array; NULL where c is NULL and g gives none. */
+int *graph_copies_capped(const remat_graph *g, const int *c, int others);
+
 /* Whether the input order is g's only topological order: each node reads
  * the one before it.  Then every sequence computes the nodes for the first
  * time in the input order, and a claim for such sequences holds for all. */

@@ -84,8 +84,8 @@ enum {
     CMD_SOLVE | CMD_EMIT | CMD_MILP | CMD_COMPARE | CMD_BATCH | CMD_INFO |    \
     CMD_JOB, "[1, " CLI_STR(CLI_MAX_COPIES) "]",                              \
     "copies C_v per node: one number, or a JSON file {id: C_v}; a node's "   \
-    "own \"copies\" in the graph hold unless the file names it (milp: "     \
-    "nodes neither limits, any number)")                                     \
+    "own \"copies\" in the graph are a ceiling (a file may lower them; "    \
+    "milp: nodes neither limits, any number)")                               \
   O(tune_copies, "copies", 'c', NLIST, NULL, "N|LIST|FILE", CMD_TUNE,         \
     "[1, " CLI_STR(CLI_MAX_COPIES) "]",                                       \
     "C_v to start from (one number, or a JSON file {id: C_v}), or uniform "  \

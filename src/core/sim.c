@@ -139,7 +139,7 @@ int sim_raise_copies(const remat_graph *g, const int *seq, int len, int *copies)
   for (int i = 0; i < len; i++)
     if (seq[i] >= 0 && seq[i] < n) cnt[seq[i]]++;
   for (int v = 0; v < n; v++)
-    if (copies[v] >= 2 && cnt[v] > copies[v]) {
+    if (copies[v] >= 2 && cnt[v] > copies[v] && !(g->copies && g->copies[v] > 0)) {
       copies[v] = cnt[v];
       raised++;
     }

@@ -25,8 +25,9 @@ int sim_within_copies(const remat_graph *g, const int *seq, int len,
 int sim_over_copies(const remat_graph *g, const int *seq, int len, const int *copies);
 
 /* Raise copies[v] to v's computations in seq where copies[v] is 2 or more
- * (C_v = 1 forbids recomputing: never raised; entries outside 0..n-1 not
- * counted); returns how many nodes it raised. */
+ * (C_v = 1 forbids recomputing: never raised; nor a node's own C_v, a
+ * ceiling: graph_copies_cap; entries outside 0..n-1 not counted); returns
+ * how many nodes it raised. */
 int sim_raise_copies(const remat_graph *g, const int *seq, int len, int *copies);
 
 /* Is seq on the input order's stages (first computations in index order,

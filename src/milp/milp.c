@@ -481,10 +481,11 @@ static int milp_main(milp_run *M) {
 
 int milp_solve(const remat_graph *g, const milp_params *in, remat_result *r,
                milp_stats *st) {
-  /* the graph's own C_v hold whatever the caller asks */
+  /* the graph's own C_v are a ceiling whatever the caller asks (g->n:
+   * any number) */
   milp_params q = *in;
   const milp_params *p = &q;
-  int *own = q.copies ? NULL : graph_copies_or(g, 0);
+  int *own = graph_copies_capped(g, q.copies, g->n);
   if (own) q.copies = own;
   milp_run M = {.g = g, .p = p, .r = r, .st = st, .t0 = util_now(), .incumbent = INFINITY,
                 .bound = -INFINITY, .dbound = -INFINITY};

@@ -41,9 +41,9 @@ typedef struct milp_params {
   long long max_nonzeros; /* refuse larger models (0: MILP_MAX_NONZEROS) */
   const int *copies;  /* compute v at most copies[v] times (C_v, as in the
                          CP model: one row per node), or NULL: any number
-                         of times (Checkmate) except where the graph's
-                         nodes give their own C_v, which hold either way
-                         (graph_copies_or).  The seeds keep to it */
+                         of times (Checkmate); the graph's nodes' own C_v
+                         are a ceiling either way (graph_copies_cap).  The
+                         seeds keep to it */
   const int *start;    /* a schedule offered first (start_len entries),
                           CBC's MIP start when it fits (NULL: none); on
                           the input order's stages, within copies (a

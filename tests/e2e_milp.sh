@@ -280,6 +280,14 @@ for cmd in solve milp; do
   [ "$rc" -eq 2 ] && [ "$(cat "$tmp/err.txt")" = "remat $cmd: $tmp/in2.json:1:2: node in is computed at most 1 time (its \"copies\" in the graph), not 2" ] ||
     fail "$cmd --copies raising own: exit $rc '$(cat "$tmp/err.txt")'"
 done
+# the LP rounding keeps to an own C_v of 2: cheap-u's optimum at 80 computes
+# u four times
+t_cheap_u "$tmp/cu.json"
+sed -i 's/{"id": "u", "duration": 1, "memory": 50}/{"id": "u", "duration": 1, "memory": 50, "copies": 2}/' "$tmp/cu.json"
+run "$REMAT" milp "$tmp/cu.json" --budget 80 --relax -o "$tmp/cr.json" -q
+[ "$rc" -eq 3 ] && jq -e '.status == "over-budget" and .lower_bound == 204' "$tmp/cr.json" >/dev/null &&
+  "$REMAT" eval "$tmp/cu.json" "$tmp/cr.json" | grep -q "^valid: yes$" ||
+  fail "cheap-u with u's own copies 2, --relax: exit $rc, $(jq -c '[.status, .lower_bound]' "$tmp/cr.json")"
 run "$REMAT" tune-copies "$tmp/own.json" --budget 13 --threads 1 -t 4 --copies 1,2 -o "$tmp/map.json"
 [ "$rc" -eq 3 ] && [ "$(jq '.in' "$tmp/map.json")" = 1 ] && [ "$(jq '.a' "$tmp/map.json")" = 2 ] ||
   fail "tune-copies with own copies: exit $rc, map $(jq -c . "$tmp/map.json" 2>/dev/null)"

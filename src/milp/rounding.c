@@ -11,6 +11,7 @@
 #include "milp_model.h"
 #include "progress.h"
 #include "result.h"
+#include "sim.h"
 #include "stage.h"
 #include "util.h"
 
@@ -92,9 +93,14 @@ static void round_report(round_run *X, const char *what) {
             100.0 * (double)r->peak / (double)r->budget, r->tdi);
 }
 
-/* Offer a schedule; returns 1 if it became the best. */
+/* Offer a schedule; returns 1 if it became the best.  One that computes a
+ * node more often than the graph's own C_v of 2 or more allows is left
+ * (round_r holds only those of 1). */
 static int round_offer(round_run *X, const int *seq, int len, int phase,
                        const char *what) {
+  int *own = graph_copies_or(X->g, 0), within = !own || sim_within_copies(X->g, seq, len, own);
+  free(own);
+  if (!within) return 0;
   int rc = remat_result_offer(X->r, X->g, seq, len, phase, round_elapsed(X));
   if (rc < 0 && !X->internal) {
     X->internal = 1;

@@ -472,13 +472,10 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
     heur_run(g, &hp);
   }
   if (r->peak > r->budget && !rc && !milp_stopped(p) && g->n <= SEEDS_PROBE_NODES) {
-    /* the copies probe with the model's C_v: any number where it is 0 or
-     * not given (the probe's 2), the node's own where 1 */
-    remat_solve_params sp;
-    remat_solve_params_init(&sp);
-    sp.budget = p->budget;
-    sp.stop = p->stop;
-    sp.seed = p->seed;
+    /* the copies probe (which reads the budget, the stop flag and the
+     * seed of its parameters) with the model's C_v: any number where it
+     * is 0 or not given (the probe's 2), the node's own where 1 */
+    remat_solve_params sp = {.budget = p->budget, .stop = p->stop, .seed = p->seed};
     int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
     for (int v = 0; v < g->n; v++) c[v] = p->copies && p->copies[v] ? p->copies[v] : 2;
     into = seeds_into(&X, &s, "anneal");

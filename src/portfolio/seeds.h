@@ -77,7 +77,8 @@ typedef struct seeds_base {
 void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_params *p,
                     int probe);
 
-/* The copies probe: on g's stages, with any number of copies of the
+/* The copies probe (of p: the budget, the stop flag and the seed): on
+ * g's stages, with any number of copies of the
  * nodes whose c[v] is 2 or more (C_v = 1 still forbids recomputing), the
  * greedy (heur.h), then annealing (anneal.h) from its schedule: one short
  * run, and while the best computes some node more than c[v] times more

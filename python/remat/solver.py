@@ -123,8 +123,9 @@ def solve(graph: Graph, budget: Budget, *, time_limit: float = 60.0,
     solve.  threads: 0 for every core.  free_order: search every order,
     not only the input order's stages.  copies: C_v, the number of times
     each node may be computed (an int for all, or {id: n}), never above a
-    node's own (Graph.copies); strict_copies keeps them as given.  hierarchy: "auto", "on" or "off", the repeated
-    blocks' composition as `remat solve --hierarchy`.  lp_bound: also solve Checkmate's LP relaxation
+    node's own (Graph.copies); strict_copies keeps them as given.
+    hierarchy: "auto", "on" or "off", the repeated blocks' composition as
+    `remat solve --hierarchy`.  lp_bound: also solve Checkmate's LP relaxation
     for a lower bound.  warm_start: a schedule (ids) to start from.
     verbose: 0 quiet, 1 the CLI's progress lines on stderr, 2 more.
 

@@ -478,12 +478,12 @@ int seeds_milp(const remat_graph *g, const milp_params *p, remat_result *r, doub
     remat_solve_params sp = {.budget = p->budget, .stop = p->stop, .seed = p->seed};
     int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);
     for (int v = 0; v < g->n; v++) c[v] = p->copies && p->copies[v] ? p->copies[v] : 2;
-    into = seeds_into(&X, &s, "anneal");
+    into = seeds_into(&X, &s, "probe");
     ntrace = r->ntrace;
     rc = seeds_probe(g, &sp, c, p->time_limit * time_share(SHARE_SEEDS_PROBE), into);
     free(c);
     seeds_take(&X, &s, into);
-    if (r->ntrace > ntrace && into == r) milp_best_line(&X.pr, util_now() - t0, r, "anneal");
+    if (r->ntrace > ntrace && into == r) milp_best_line(&X.pr, util_now() - t0, r, "probe");
     if (rc) seeds_error(&X, "the copies probe produced an invalid schedule");
   }
   if (r->peak > r->budget && !rc && !milp_stopped(p)) {

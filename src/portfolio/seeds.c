@@ -371,6 +371,19 @@ void seeds_base_offer(best *B, const seeds_base *S, int stages) {
   }
 }
 
+/* The heuristics' report in seeds_solve: run with any number of copies
+ * where C_v is 2 or more, they offer only the schedules within C_v. */
+typedef struct seeds_within {
+  best_client c;
+  worker_io io;
+} seeds_within;
+
+static int seeds_within_report(void *ctx, const int *seq, int len, const char *name) {
+  seeds_within *W = ctx;
+  if (!sim_within_copies(W->c.B->g, seq, len, W->c.B->r->copies)) return 0;
+  return W->io.report(W->io.ctx, seq, len, name);
+}
+
 void seeds_solve(best *B, const seeds_base *S) {
   const remat_solve_params *p = B->p;
   double th = util_now();
@@ -383,16 +396,22 @@ void seeds_solve(best *B, const seeds_base *S) {
     best_verbose(B, "warm start: not a schedule of the model (the stages, C_v): not used");
   if (S) seeds_base_offer(B, S, 1);
   if (p->heuristics) {
-    best_client c = {B, 0, 0, NULL};
+    seeds_within W = {.c = {B, 0, 0, NULL}};
+    W.io = best_io(&W.c, p->seed);
+    int n = B->g->n, *any = util_malloc((size_t)(n ? n : 1) * sizeof *any);
+    for (int v = 0; v < n; v++) any[v] = B->r->copies[v] >= 2 ? 0 : B->r->copies[v];
     heur_params hp;
     heur_params_init(&hp);
     hp.budget = p->budget;
-    hp.copies = B->r->copies;
+    hp.copies = any;
     hp.deadline = deadline_in(seeds_heur_time(p->time_limit));
-    hp.io = best_io(&c, p->seed);
+    hp.io = W.io;
+    hp.io.report = seeds_within_report;
+    hp.io.ctx = &W;
     heur_stats hs = {0};
     hp.stats = &hs;
     heur_run(B->g, &hp);
+    free(any);
     best_verbose(B,
                  "heuristics: greedy %.3fs (%s), %d exchange passes, %lld ruin-and-recreate, %.2fs",
                  hs.t_greedy, hs.greedy_fits ? "within budget" : "stuck above the budget",

@@ -1,6 +1,7 @@
 /* unit_tune.c -- the C_v tuning (tune.c): its candidates and map file on
- * the diamond, and a uniform sweep and the adaptive mode reaching the
- * optimum. */
+ * the diamond, a uniform sweep and the adaptive mode reaching the
+ * optimum, and a node's own copies kept by the candidates, the maps and
+ * remat_solve. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,20 +56,25 @@ static void test_tune_helpers(void **state) {
   remat_graph_free(g);
 }
 
+/* A uniform sweep over vals[0..1] on the diamond at 13, 4 s, one thread. */
+static void sweep_params(tune_params *p, int *vals) {
+  tune_params_init(p);
+  p->solve.budget = 13;
+  p->solve.verbose = 0;
+  p->solve.threads = 1;
+  p->time_limit = 4;
+  p->sweep = vals;
+  p->nsweep = 2;
+}
+
 static void test_tune_sweep(void **state) {
   (void)state;
   char err[256];
   remat_graph *g = remat_graph_read_buffer(
       DIAMOND_JSON, strlen(DIAMOND_JSON), "d.json", err, sizeof err);
   tune_params p;
-  tune_params_init(&p);
-  p.solve.budget = 13;
-  p.solve.verbose = 0;
-  p.solve.threads = 1;
-  p.time_limit = 4;
   int vals[] = {1, 6};
-  p.sweep = vals;
-  p.nsweep = 2;
+  sweep_params(&p, vals);
   tune_result res;
   assert_int_equal(tune_run(g, &p, &res), REMAT_OK);
   assert_int_equal(res.nrounds, 2);
@@ -130,14 +136,8 @@ static void test_tune_own_copies(void **state) {
   remat_result_free(&r);
   /* a sweep's uniform maps keep "in" at 1: nothing fits, the map says 1 */
   tune_params p;
-  tune_params_init(&p);
-  p.solve.budget = 13;
-  p.solve.verbose = 0;
-  p.solve.threads = 1;
-  p.time_limit = 4;
   int vals[] = {1, 6};
-  p.sweep = vals;
-  p.nsweep = 2;
+  sweep_params(&p, vals);
   tune_result res;
   tune_run(g, &p, &res);
   assert_int_equal(res.nrounds, 2);

@@ -439,6 +439,11 @@ int *graph_copies_capped(const remat_graph *g, const int *c, int others) {
   return out;
 }
 
+void graph_copies_open(const remat_graph *g, const int *c, int *out) {
+  for (int v = 0; v < g->n; v++)
+    out[v] = c[v] >= 2 && !(g->copies && g->copies[v] > 0) ? 0 : c[v];
+}
+
 int *graph_copies_or(const remat_graph *g, int others) {
   if (others <= 0 && !graph_gives_copies(g)) return NULL;
   int *c = util_malloc((size_t)(g->n ? g->n : 1) * sizeof *c);

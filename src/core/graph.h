@@ -82,6 +82,12 @@ int graph_copies_cap(const remat_graph *g, int *c);
  * graph_copies_cap.  A new array; NULL where c is NULL and g gives none. */
 int *graph_copies_capped(const remat_graph *g, const int *c, int others);
 
+/* C_v for the searches that may pass it (the copies probe, the solve's
+ * heuristics, free order's joint annealing): out[v] = 0 (any number)
+ * where c[v] is 2 or more and g gives v no C_v of its own (a ceiling),
+ * else c[v]. */
+void graph_copies_open(const remat_graph *g, const int *c, int *out);
+
 /* Whether the input order is g's only topological order: each node reads
  * the one before it.  Then every sequence computes the nodes for the first
  * time in the input order, and a claim for such sequences holds for all. */

@@ -12,6 +12,7 @@
 #include "chain.h"
 #include "demand.h"
 #include "echo.h"
+#include "graph.h"
 #include "heur.h"
 #include "pebble.h"
 #include "progress.h"
@@ -177,10 +178,8 @@ int seeds_probe(const remat_graph *g, const remat_solve_params *p, const int *c,
                 remat_result *r) {
   int n = g->n, raisable = 0;
   int *any = util_malloc((size_t)(n ? n : 1) * sizeof *any);
-  for (int v = 0; v < n; v++) {
-    any[v] = c[v] >= 2 ? 0 : c[v]; /* 0: any number */
-    raisable |= c[v] >= 2;
-  }
+  graph_copies_open(g, c, any);
+  for (int v = 0; v < n; v++) raisable |= c[v] >= 2 && !any[v];
   if (n > SEEDS_PROBE_NODES) raisable = 0;
   double t0 = util_now();
   remat_result start;
@@ -399,7 +398,7 @@ void seeds_solve(best *B, const seeds_base *S) {
     seeds_within W = {.c = {B, 0, 0, NULL}};
     W.io = best_io(&W.c, p->seed);
     int n = B->g->n, *any = util_malloc((size_t)(n ? n : 1) * sizeof *any);
-    for (int v = 0; v < n; v++) any[v] = B->r->copies[v] >= 2 ? 0 : B->r->copies[v];
+    graph_copies_open(B->g, B->r->copies, any);
     heur_params hp;
     heur_params_init(&hp);
     hp.budget = p->budget;

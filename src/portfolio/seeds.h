@@ -79,7 +79,8 @@ void seeds_base_run(seeds_base *S, const remat_graph *g, const remat_solve_param
 
 /* The copies probe (of p: the budget, the stop flag and the seed): on
  * g's stages, with any number of copies of the
- * nodes whose c[v] is 2 or more (C_v = 1 still forbids recomputing), the
+ * nodes whose c[v] is 2 or more (graph_copies_open: C_v = 1 still forbids
+ * recomputing, a node's own C_v stays), the
  * greedy (heur.h), then annealing (anneal.h) from its schedule: one short
  * run, and while the best computes some node more than c[v] times more
  * runs with new seeds, within `seconds` (seeds.c says how long each); not

@@ -135,7 +135,8 @@ void sfree_limit_copies(const remat_graph *g, int *c) {
 
 void sfree_joint_copies(const remat_graph *g, const remat_solve_params *p, const int *c,
                         int *out) {
-  for (int v = 0; v < g->n; v++) out[v] = c[v] >= 2 && !p->keep_copies ? 0 : c[v];
+  if (p->keep_copies) memmove(out, c, (size_t)g->n * sizeof *out);
+  else graph_copies_open(g, c, out);
 }
 
 /* C_v per node in free order: as given (default where 0), then

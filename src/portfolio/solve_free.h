@@ -15,7 +15,8 @@
 void sfree_limit_copies(const remat_graph *g, int *c);
 
 /* The joint annealing's C_v from c (sfree_limit_copies'): 0, any number,
- * where c[v] is 2 or more, unless C_v is a hard limit (p->keep_copies); a
+ * where c[v] is 2 or more and not the node's own (graph_copies_open),
+ * unless C_v is a hard limit (p->keep_copies); a
  * schedule within budget that uses more raises C_v, as a baseline's does.
  * out may be c. */
 void sfree_joint_copies(const remat_graph *g, const remat_solve_params *p, const int *c,

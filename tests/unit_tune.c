@@ -117,6 +117,12 @@ static void test_tune_own_copies(void **state) {
   assert_int_equal(graph_copies_cap(g, six), 1);
   assert_int_equal(six[0], 1);
   free(capped);
+  /* the searches that may pass C_v leave a node's own, of 1 or more */
+  g->copies[2] = 3;
+  int c[6] = {1, 2, 3, 1, 5, 2}, open[6], want_open[6] = {1, 0, 3, 1, 0, 0};
+  graph_copies_open(g, c, open);
+  assert_memory_equal(open, want_open, sizeof want_open);
+  g->copies[2] = 0;
   /* a caller's array above the graph's own: the solve keeps to the own */
   remat_solve_params sp;
   remat_solve_params_init(&sp);
